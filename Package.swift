@@ -1,0 +1,148 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// LifeSignal: a personal-safety check-in system. The targets follow the layer table of
+/// `DESIGN.md`; an arrow only ever points down that table.
+let package = Package(
+    name: "LifeSignal",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .executable(name: "lifesignal", targets: ["lifesignal"]),
+        .library(name: "LifeSignalDomain", targets: ["LifeSignalDomain"]),
+        .library(name: "LifeSignalClients", targets: ["LifeSignalClients"]),
+        .library(name: "LifeSignalFeatures", targets: ["LifeSignalFeatures"]),
+        .library(name: "SupabaseREST", targets: ["SupabaseREST"]),
+        .library(name: "FirebaseREST", targets: ["FirebaseREST"]),
+        .library(name: "LifeSignalAdapters", targets: ["LifeSignalAdapters"]),
+        .library(name: "LifeSignalBackend", targets: ["LifeSignalBackend"]),
+        .library(name: "LifeSignalServer", targets: ["LifeSignalServer"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1"),
+        .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+        .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+    ],
+    targets: [
+        // MARK: Domain — value types and pure rules.
+        .target(name: "LifeSignalDomain"),
+        .testTarget(name: "LifeSignalDomainTests", dependencies: ["LifeSignalDomain"]),
+
+        // MARK: Middleware clients.
+        .target(
+            name: "LifeSignalClients",
+            dependencies: [
+                "LifeSignalDomain",
+                .product(name: "Dependencies", package: "swift-dependencies"),
+                .product(name: "DependenciesMacros", package: "swift-dependencies"),
+                .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+            ]
+        ),
+        .testTarget(name: "LifeSignalClientsTests", dependencies: ["LifeSignalClients"]),
+
+        // MARK: Features (reducers) and their runtime.
+        .target(
+            name: "LifeSignalFeatures",
+            dependencies: [
+                "LifeSignalDomain",
+                "LifeSignalClients",
+                .product(name: "Dependencies", package: "swift-dependencies"),
+                .product(name: "CustomDump", package: "swift-custom-dump"),
+                .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+                .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+            ]
+        ),
+        .testTarget(name: "LifeSignalFeaturesTests", dependencies: ["LifeSignalFeatures"]),
+
+        // MARK: Wire clients (know nothing of LifeSignal).
+        .target(name: "SupabaseREST"),
+        .testTarget(name: "SupabaseRESTTests", dependencies: ["SupabaseREST"]),
+        .target(name: "FirebaseREST"),
+        .testTarget(name: "FirebaseRESTTests", dependencies: ["FirebaseREST"]),
+
+        // MARK: Backend core: rules, storage, migrations.
+        .target(
+            name: "LifeSignalBackend",
+            dependencies: [
+                "LifeSignalDomain",
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(
+            name: "LifeSignalBackendTests",
+            dependencies: ["LifeSignalBackend", "LifeSignalTestSupport"]
+        ),
+
+        // MARK: Adapters: fill the clients from a backend.
+        .target(
+            name: "LifeSignalAdapters",
+            dependencies: [
+                "LifeSignalDomain", "LifeSignalClients", "SupabaseREST", "FirebaseREST", "LifeSignalBackend",
+                .product(name: "Dependencies", package: "swift-dependencies"),
+            ]
+        ),
+        .testTarget(
+            name: "LifeSignalAdaptersTests",
+            dependencies: ["LifeSignalAdapters", "LifeSignalTestSupport"]
+        ),
+
+        // MARK: Server: the Supabase-compatible HTTP surface.
+        .target(
+            name: "LifeSignalServer",
+            dependencies: [
+                "LifeSignalBackend", "LifeSignalDomain",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "LifeSignalServerTests",
+            dependencies: ["LifeSignalServer", "LifeSignalTestSupport"]
+        ),
+
+        // MARK: Command line.
+        .executableTarget(
+            name: "lifesignal",
+            dependencies: [
+                "LifeSignalDomain", "LifeSignalClients", "LifeSignalFeatures", "LifeSignalAdapters",
+                "LifeSignalBackend", "LifeSignalServer", "SupabaseREST",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Dependencies", package: "swift-dependencies"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // MARK: Test support and the end-to-end suite.
+        .target(
+            name: "LifeSignalTestSupport",
+            dependencies: [
+                "LifeSignalBackend", "LifeSignalServer",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/LifeSignalTestSupport"
+        ),
+        .testTarget(
+            name: "LifeSignalEndToEndTests",
+            dependencies: [
+                "LifeSignalFeatures", "LifeSignalAdapters", "LifeSignalServer", "LifeSignalTestSupport",
+                "SupabaseREST",
+                .product(name: "Dependencies", package: "swift-dependencies"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

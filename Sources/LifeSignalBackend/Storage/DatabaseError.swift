@@ -1,0 +1,32 @@
+/// A failure reported by either engine, normalised to PostgreSQL's vocabulary.
+///
+/// SQLite's constraint errors are given the SQLSTATE PostgreSQL would have used
+/// (`23505` unique, `23502` not null, `23503` foreign key, `23514` check), so the layers
+/// above map one set of codes to one set of responses.
+public enum DatabaseError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The engine rejected a statement.
+    case statement(sqlState: String, message: String, detail: String?, hint: String?)
+    /// The engine could not be reached or the connection broke.
+    case unavailable(String)
+    /// A row held a value of an unexpected type.
+    case decoding(String)
+    /// The configuration is unusable (bad URL, unknown scheme).
+    case configuration(String)
+
+    public var sqlState: String? {
+        if case .statement(let state, _, _, _) = self { return state }
+        return nil
+    }
+
+    public var description: String {
+        switch self {
+        case let .statement(state, message, detail, _):
+            "SQL error \(state): \(message)" + (detail.map { " (\($0))" } ?? "")
+        case .unavailable(let why): "database unavailable: \(why)"
+        case .decoding(let why): "unexpected value: \(why)"
+        case .configuration(let why): "database configuration: \(why)"
+        }
+    }
+
+    public var isUniqueViolation: Bool { sqlState == "23505" }
+}

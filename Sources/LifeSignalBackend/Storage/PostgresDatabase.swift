@@ -1,0 +1,154 @@
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+
+/// PostgreSQL through a pool of postgres-nio connections.
+public final class PostgresDatabase: Database {
+    public let dialect = SQLDialect.postgres
+    public let location: String
+    let client: PostgresClient
+    private let runTask: Task<Void, Never>
+    private let logger: Logger
+
+    /// Connects to `postgres://user:password@host:port/database` (TLS off, as for a local or
+    /// private-network server) and checks the connection before returning, so a wrong URL fails
+    /// here with a clear message rather than on the first request.
+    public init(url: String, maximumConnections: Int = 20) async throws {
+        guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty else {
+            throw DatabaseError.configuration("cannot parse PostgreSQL URL (expected postgres://user:password@host:port/database)")
+        }
+        let database = components.path.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        var configuration = PostgresClient.Configuration(
+            host: host, port: components.port ?? 5432,
+            username: components.percentEncodedUser.flatMap { $0.removingPercentEncoding } ?? "postgres",
+            password: components.percentEncodedPassword.flatMap { $0.removingPercentEncoding },
+            database: database.isEmpty ? nil : database, tls: .disable)
+        configuration.options.maximumConnections = maximumConnections
+        configuration.options.connectTimeout = .seconds(5)
+        var logger = Logger(label: "lifesignal.postgres")
+        logger.logLevel = .error
+        self.logger = logger
+        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.client = client
+        self.runTask = Task { await client.run() }
+        self.location = "postgres://\(host):\(components.port ?? 5432)/\(database)"
+        do {
+            _ = try await transaction { try await $0.query("SELECT 1") }
+        } catch {
+            runTask.cancel()
+            throw DatabaseError.unavailable("cannot reach PostgreSQL at \(location): \(error)")
+        }
+    }
+
+    public func transaction<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
+        let logger = self.logger
+        do {
+            return try await client.withConnection { connection in
+                let wrapped = PostgresTransactionConnection(connection: connection, logger: logger)
+                _ = try await wrapped.query("BEGIN")
+                do {
+                    let result = try await body(wrapped)
+                    _ = try await wrapped.query("COMMIT")
+                    return result
+                } catch {
+                    _ = try? await wrapped.query("ROLLBACK")
+                    throw error
+                }
+            }
+        } catch let error as PSQLError {
+            throw PostgresTransactionConnection.map(error)
+        }
+    }
+
+    public func close() async throws {
+        runTask.cancel()
+    }
+}
+
+struct PostgresTransactionConnection: SQLConnection {
+    let connection: PostgresConnection
+    let logger: Logger
+    var dialect: SQLDialect { .postgres }
+
+    func query(_ sql: SQL) async throws -> [SQLRow] {
+        var bindings = PostgresBindings(capacity: sql.bindings.count)
+        for value in sql.bindings { Self.bind(value, into: &bindings) }
+        do {
+            let rows = try await connection.query(PostgresQuery(unsafeSQL: sql.text, binds: bindings), logger: logger)
+            var result: [SQLRow] = []
+            for try await row in rows {
+                var names: [String] = []
+                var values: [SQLValue] = []
+                names.reserveCapacity(row.count)
+                values.reserveCapacity(row.count)
+                for cell in row {
+                    names.append(cell.columnName)
+                    values.append(try Self.value(cell))
+                }
+                result.append(SQLRow(columns: names, values: values))
+            }
+            return result
+        } catch let error as PSQLError {
+            throw Self.map(error)
+        }
+    }
+
+    static func bind(_ value: SQLValue, into bindings: inout PostgresBindings) {
+        switch value {
+        case .null: bindings.appendNull()
+        case .bool(let flag): bindings.append(flag)
+        case .int(let number): bindings.append(number)
+        case .double(let number): bindings.append(number)
+        case .text(let text): bindings.append(text)
+        case .uuid(let uuid): bindings.append(uuid)
+        case .timestamp(let date): bindings.append(date)
+        case .json(let text): bindings.append(JSONBText(text: text))
+        case .literal(let text): bindings.append(UntypedLiteral(text: text))
+        }
+    }
+
+    static func value(_ cell: PostgresCell) throws -> SQLValue {
+        guard cell.bytes != nil else { return .null }
+        switch cell.dataType {
+        case .bool: return .bool(try cell.decode(Bool.self))
+        case .int2, .int4, .int8: return .int(try cell.decode(Int64.self))
+        case .float4, .float8: return .double(try cell.decode(Double.self))
+        case .uuid: return .uuid(try cell.decode(UUID.self))
+        case .timestamptz, .timestamp: return .timestamp(try cell.decode(Date.self))
+        case .json, .jsonb: return .json(try cell.decode(String.self))
+        default:
+            if let text = try? cell.decode(String.self) { return .text(text) }
+            if cell.format == .text, let bytes = cell.bytes { return .text(String(buffer: bytes)) }
+            throw DatabaseError.decoding("column \"\(cell.columnName)\" has unsupported type \(cell.dataType)")
+        }
+    }
+
+    static func map(_ error: PSQLError) -> DatabaseError {
+        guard let info = error.serverInfo, let state = info[.sqlState] else {
+            return .unavailable(String(reflecting: error.code))
+        }
+        return .statement(sqlState: state, message: info[.message] ?? "", detail: info[.detail], hint: info[.hint])
+    }
+}
+
+/// Text left for PostgreSQL to type from context, as PostgREST sends filter values.
+struct UntypedLiteral: PostgresNonThrowingEncodable, PostgresDynamicTypeEncodable {
+    let text: String
+    static var psqlType: PostgresDataType { PostgresDataType(0) }
+    static var psqlFormat: PostgresFormat { .text }
+    func encode<JSONEncoder: PostgresJSONEncoder>(into byteBuffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>) {
+        byteBuffer.writeString(text)
+    }
+}
+
+/// JSON text bound as `jsonb` (binary format: a version byte, then the text).
+struct JSONBText: PostgresNonThrowingEncodable, PostgresDynamicTypeEncodable {
+    let text: String
+    static var psqlType: PostgresDataType { .jsonb }
+    static var psqlFormat: PostgresFormat { .binary }
+    func encode<JSONEncoder: PostgresJSONEncoder>(into byteBuffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>) {
+        byteBuffer.writeInteger(UInt8(1))
+        byteBuffer.writeString(text)
+    }
+}

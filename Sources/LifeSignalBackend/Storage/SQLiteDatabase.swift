@@ -1,0 +1,112 @@
+import Foundation
+import NIOCore
+import SQLiteNIO
+
+/// The embedded engine: one SQLite file, one connection, transactions taken in turn.
+///
+/// WAL mode lets a second process (a `lifesignal` command beside a running server) read
+/// while this one writes, and `busy_timeout` makes it wait for the write lock instead of
+/// failing at once.
+public final class SQLiteDatabase: Database {
+    public let dialect = SQLDialect.sqlite
+    public let location: String
+    private let connection: SQLiteConnection
+    private let lock = AsyncLock()
+
+    public init(path: String) async throws {
+        location = path
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        do {
+            connection = try await SQLiteConnection.open(storage: .file(path: path))
+            for pragma in ["PRAGMA journal_mode=WAL", "PRAGMA foreign_keys=ON", "PRAGMA busy_timeout=5000", "PRAGMA synchronous=NORMAL"] {
+                _ = try await connection.query(pragma, [])
+            }
+        } catch {
+            throw DatabaseError.unavailable("cannot open SQLite file \(path): \(error)")
+        }
+    }
+
+    public func transaction<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
+        let connection = SQLiteTransactionConnection(connection: self.connection)
+        return try await lock.withLock {
+            // IMMEDIATE takes the write lock up front, so two processes never both read and
+            // then fail to upgrade; the loser waits for `busy_timeout` instead.
+            _ = try await connection.run("BEGIN IMMEDIATE")
+            do {
+                let result = try await body(connection)
+                _ = try await connection.run("COMMIT")
+                return result
+            } catch {
+                _ = try? await connection.run("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    public func close() async throws {
+        try await connection.close()
+    }
+}
+
+struct SQLiteTransactionConnection: SQLConnection {
+    let connection: SQLiteConnection
+    var dialect: SQLDialect { .sqlite }
+
+    func query(_ sql: SQL) async throws -> [SQLRow] {
+        try await run(sql.sqliteText, sql.bindings.map(Self.bind))
+    }
+
+    func run(_ text: String, _ binds: [SQLiteData] = []) async throws -> [SQLRow] {
+        do {
+            let rows = try await connection.query(text, binds)
+            return rows.map { row in
+                let columns = row.columns
+                return SQLRow(columns: columns.map(\.name), values: columns.map { Self.value($0.data) })
+            }
+        } catch let error as SQLiteError {
+            throw Self.map(error)
+        }
+    }
+
+    static func bind(_ value: SQLValue) -> SQLiteData {
+        switch value {
+        case .null: .null
+        case .bool(let flag): .integer(flag ? 1 : 0)
+        case .int(let number): .integer(SQLiteInt64(number))
+        case .double(let number): .float(number)
+        case .text(let text), .json(let text), .literal(let text): .text(text)
+        case .uuid(let uuid): .text(uuid.uuidString.lowercased())
+        case .timestamp(let date): .text(Timestamp.format(date))
+        }
+    }
+
+    static func value(_ data: SQLiteData) -> SQLValue {
+        switch data {
+        case .null: .null
+        case .integer(let number): .int(Int64(number))
+        case .float(let number): .double(number)
+        case .text(let text): .text(text)
+        case .blob(let buffer): .text(String(buffer: buffer))
+        }
+    }
+
+    /// Gives SQLite's constraint failures the SQLSTATE PostgreSQL would report.
+    static func map(_ error: SQLiteError) -> DatabaseError {
+        let message = error.message
+        let table: [(String, String)] = [
+            ("UNIQUE constraint failed", "23505"), ("NOT NULL constraint failed", "23502"),
+            ("FOREIGN KEY constraint failed", "23503"), ("CHECK constraint failed", "23514"),
+            ("no such column", "42703"), ("no such table", "42P01"), ("syntax error", "42601"),
+        ]
+        if let state = table.first(where: { message.contains($0.0) })?.1 {
+            return .statement(sqlState: state, message: message, detail: nil, hint: nil)
+        }
+        switch error.reason {
+        case .busy, .locked, .busyTimeout, .cantOpen, .ioError, .full, .readOnly:
+            return .unavailable(message)
+        default:
+            return .statement(sqlState: "XX000", message: message, detail: nil, hint: nil)
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+/// The one text form of an instant in SQLite and on the wire:
+/// `2024-06-05T12:00:00.123456+00:00`, always UTC with six fractional digits.
+///
+/// A fixed width makes text comparison agree with time order, so SQLite can index and compare
+/// timestamps stored as text. Microseconds are what PostgreSQL keeps, so a value survives a
+/// round trip through either engine unchanged.
+public enum Timestamp {
+    public static func format(_ date: Date) -> String {
+        let totalMicros = (date.timeIntervalSince1970 * 1_000_000).rounded()
+        let micros = Int64(totalMicros)
+        var seconds = micros >= 0 ? micros / 1_000_000 : (micros - 999_999) / 1_000_000
+        let fraction = micros - seconds * 1_000_000
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        seconds -= days * 86_400
+        let (year, month, day) = civil(fromDays: days)
+        return String(
+            format: "%04lld-%02lld-%02lldT%02lld:%02lld:%02lld.%06lld+00:00",
+            year, month, day, seconds / 3600, (seconds % 3600) / 60, seconds % 60, fraction)
+    }
+
+    /// Parses RFC 3339 / ISO 8601 instants with `Z` or a numeric offset, with or without
+    /// fractional seconds (up to nanoseconds), and PostgreSQL's space-separated form.
+    public static func parse(_ text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 19 else { return nil }
+        func number(_ range: Range<Int>) -> Int64? {
+            var value: Int64 = 0
+            for index in range {
+                guard index < bytes.count, (48...57).contains(bytes[index]) else { return nil }
+                value = value * 10 + Int64(bytes[index] - 48)
+            }
+            return value
+        }
+        guard let year = number(0..<4), bytes[4] == 45, let month = number(5..<7), bytes[7] == 45,
+              let day = number(8..<10), bytes[10] == 84 || bytes[10] == 116 || bytes[10] == 32,
+              let hour = number(11..<13), bytes[13] == 58, let minute = number(14..<16), bytes[16] == 58,
+              let second = number(17..<19),
+              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
+        var index = 19
+        var fraction = 0.0
+        if index < bytes.count, bytes[index] == 46 {
+            index += 1
+            var scale = 0.1
+            let start = index
+            while index < bytes.count, (48...57).contains(bytes[index]) {
+                fraction += Double(bytes[index] - 48) * scale
+                scale /= 10
+                index += 1
+            }
+            guard index > start else { return nil }
+        }
+        var offset: Int64 = 0
+        if index < bytes.count {
+            switch bytes[index] {
+            case 90, 122: index += 1
+            case 43, 45:
+                let sign: Int64 = bytes[index] == 45 ? -1 : 1
+                guard let hours = number(index + 1..<index + 3) else { return nil }
+                var minutes: Int64 = 0
+                var next = index + 3
+                if next < bytes.count, bytes[next] == 58 { next += 1 }
+                if next < bytes.count {
+                    guard let parsed = number(next..<next + 2) else { return nil }
+                    minutes = parsed
+                    next += 2
+                }
+                offset = sign * (hours * 3600 + minutes * 60)
+                index = next
+            default: return nil
+            }
+        } else {
+            // No zone: PostgreSQL's `timestamp` without time zone, taken as UTC.
+        }
+        guard index == bytes.count else { return nil }
+        let days = days(fromCivil: year, month, day)
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
+        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+    }
+
+    // Howard Hinnant's civil-calendar algorithms: exact for every proleptic Gregorian date,
+    // and far cheaper than a Calendar on a hot path.
+    private static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    private static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = month > 2 ? month - 3 : month + 9
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+}

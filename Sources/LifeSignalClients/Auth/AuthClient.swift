@@ -1,0 +1,54 @@
+import Dependencies
+import DependenciesMacros
+import Foundation
+import LifeSignalDomain
+
+/// Signing in by phone: request a code by SMS, exchange it for a session, sign out.
+///
+/// This is the interface features use; an adapter (Local, Supabase, Firebase) provides the
+/// live value. The test value fails on any call a test has not overridden.
+@DependencyClient
+public struct AuthClient: Sendable {
+    /// Sends a 6-digit code by SMS to `phone`.
+    public var sendCode: @Sendable (_ phone: PhoneNumber) async throws -> Void
+    /// Exchanges the code for a session; the session is kept for later calls.
+    public var verifyCode: @Sendable (_ phone: PhoneNumber, _ code: OneTimeCode) async throws -> AuthSession
+    /// The current session, if signed in.
+    public var currentSession: @Sendable () async -> AuthSession? = { nil }
+    /// Ends the session on the backend and forgets it locally.
+    public var signOut: @Sendable () async throws -> Void
+}
+
+extension AuthClient: TestDependencyKey {
+    public static let testValue = AuthClient()
+
+    /// Signs in anyone with the code `123456`.
+    public static let previewValue: AuthClient = {
+        let store = PreviewSessionStore()
+        return AuthClient(
+            sendCode: { _ in },
+            verifyCode: { phone, code in
+                guard code.value == "123456" else { throw DomainError.invalidOTP }
+                let session = AuthSession(
+                    userID: UserID(UUID()), phone: phone, accessToken: "preview", refreshToken: "preview",
+                    expiresAt: Date().addingTimeInterval(3600), isNewUser: false)
+                await store.set(session)
+                return session
+            },
+            currentSession: { await store.session },
+            signOut: { await store.set(nil) }
+        )
+    }()
+}
+
+extension DependencyValues {
+    public var authClient: AuthClient {
+        get { self[AuthClient.self] }
+        set { self[AuthClient.self] = newValue }
+    }
+}
+
+private actor PreviewSessionStore {
+    var session: AuthSession?
+    func set(_ session: AuthSession?) { self.session = session }
+}

@@ -1,0 +1,1 @@
+// This target's tests live beside this file.
