@@ -1,0 +1,44 @@
+import Foundation
+import LifeSignalDomain
+
+/// An account as the auth service knows it (GoTrue's user object, minus what we do not use).
+public struct AuthUser: Sendable, Hashable {
+    public var id: UserID
+    public var phone: PhoneNumber?
+    public var email: String?
+    public var phoneConfirmedAt: Date?
+    public var lastSignInAt: Date?
+    public var createdAt: Date
+    public var updatedAt: Date
+}
+
+/// What a successful sign-in or refresh hands back.
+public struct IssuedSession: Sendable, Hashable {
+    public var accessToken: String
+    public var refreshToken: String
+    public var expiresIn: Int
+    public var expiresAt: Date
+    public var sessionID: UUID
+    public var user: AuthUser
+    public var isNewUser: Bool
+
+    /// The domain's view of the session, for in-process adapters.
+    public var domainSession: AuthSession? {
+        guard let phone = user.phone else { return nil }
+        return AuthSession(
+            userID: user.id, phone: phone, accessToken: accessToken, refreshToken: refreshToken,
+            expiresAt: expiresAt, isNewUser: isNewUser)
+    }
+}
+
+extension AuthUser {
+    init(row: SQLRow) throws {
+        id = UserID(try row.uuid("id"))
+        phone = row.optionalString("phone").flatMap { try? PhoneNumber("+" + $0) }
+        email = row.optionalString("email")
+        phoneConfirmedAt = row.optionalDate("phone_confirmed_at")
+        lastSignInAt = row.optionalDate("last_sign_in_at")
+        createdAt = try row.date("created_at")
+        updatedAt = try row.date("updated_at")
+    }
+}

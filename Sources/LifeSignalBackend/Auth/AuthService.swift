@@ -1,0 +1,195 @@
+import Crypto
+import Foundation
+import LifeSignalDomain
+
+/// Phone sign-in with one-time codes, sessions and tokens: the rules behind `/auth/v1`.
+public struct AuthService: Sendable {
+    public static let accessTokenLifetime = 3600
+
+    let database: any Database
+    let clock: BackendClock
+    let signer: JWTSigner
+    let codeKey: SymmetricKey
+    let sms: any SMSSender
+    let testOTPs: TestOTPs
+    let issuer: String
+
+    init(database: any Database, clock: BackendClock, secret: String, sms: any SMSSender, testOTPs: TestOTPs, issuer: String) {
+        self.database = database
+        self.clock = clock
+        self.signer = JWTSigner(secret: secret)
+        self.codeKey = SymmetricKey(data: SHA256.hash(data: Data(("otp:" + secret).utf8)))
+        self.sms = sms
+        self.testOTPs = testOTPs
+        self.issuer = issuer
+    }
+
+    // MARK: One-time codes
+
+    /// Issues a fresh code for `phone` (replacing any earlier one) and sends it by SMS.
+    public func requestCode(phone text: String) async throws {
+        let phone = try PhoneNumber(text)
+        var generator = SystemRandomNumberGenerator()
+        let code = testOTPs.codes[phone] ?? OneTimeCode.random(using: &generator)
+        let now = clock.now()
+        let hash = codeHash(phone: phone, code: code)
+        _ = try await database.transaction { connection in
+            try await connection.query("""
+                INSERT INTO auth_one_time_codes (phone, code_hash, attempts, expires_at, created_at)
+                VALUES (\(phone.digits), \(hash), 0, \(SQLValue(now + OneTimeCode.lifetime)), \(SQLValue(now)))
+                ON CONFLICT (phone) DO UPDATE SET code_hash = excluded.code_hash, attempts = 0,
+                    expires_at = excluded.expires_at, created_at = excluded.created_at
+                """)
+        }
+        try await sms.send(code: code, to: phone)
+    }
+
+    private enum CodeCheck: Sendable { case accepted(IssuedSession), wrong, burned, expired }
+
+    /// Exchanges a code for a session, creating the account on first sign-in.
+    ///
+    /// A wrong guess is counted and committed before the error is thrown, so the limit of
+    /// ``OneTimeCode/maximumAttempts`` holds even though the error aborts the request.
+    public func verifyCode(phone phoneText: String, code codeText: String) async throws -> IssuedSession {
+        let phone = try PhoneNumber(phoneText)
+        let code = try OneTimeCode(codeText)
+        let now = clock.now()
+        let expected = codeHash(phone: phone, code: code)
+        let outcome: CodeCheck = try await database.transaction { connection in
+            let lock = connection.dialect == .postgres ? " FOR UPDATE" : ""
+            guard let row = try await connection.first(SQL(
+                "SELECT code_hash, attempts, expires_at FROM auth_one_time_codes WHERE phone = $1" + lock,
+                bindings: [.text(phone.digits)]))
+            else { return .expired }
+            if try row.date("expires_at") <= now {
+                try await connection.query("DELETE FROM auth_one_time_codes WHERE phone = \(phone.digits)")
+                return .expired
+            }
+            guard Self.constantTimeEqual(try row.string("code_hash"), expected) else {
+                let attempts = try row.int("attempts") + 1
+                if attempts >= OneTimeCode.maximumAttempts {
+                    try await connection.query("DELETE FROM auth_one_time_codes WHERE phone = \(phone.digits)")
+                    return .burned
+                }
+                try await connection.query(
+                    "UPDATE auth_one_time_codes SET attempts = \(attempts) WHERE phone = \(phone.digits)")
+                return .wrong
+            }
+            try await connection.query("DELETE FROM auth_one_time_codes WHERE phone = \(phone.digits)")
+            let (user, isNew) = try await Self.findOrCreateUser(phone: phone, now: now, in: connection)
+            return .accepted(try await issueSession(for: user, isNewUser: isNew, now: now, in: connection))
+        }
+        switch outcome {
+        case .accepted(let session): return session
+        case .wrong: throw DomainError.invalidOTP
+        case .burned: throw DomainError.tooManyAttempts
+        case .expired: throw DomainError.otpExpired
+        }
+    }
+
+    // MARK: Tokens
+
+    /// The caller a bearer token stands for. No token is an anonymous caller; a token that is
+    /// present but invalid is an error, never silently anonymous.
+    public func caller(bearer token: String?) throws(TokenError) -> Caller {
+        guard let token, !token.isEmpty else { return .anonymous }
+        return try caller(claims: verify(token))
+    }
+
+    public func verify(_ token: String) throws(TokenError) -> TokenClaims {
+        try signer.verify(token, now: clock.now())
+    }
+
+    public func caller(claims: TokenClaims) throws(TokenError) -> Caller {
+        switch claims.role {
+        case DatabaseRole.anon.rawValue: return .anonymous
+        case DatabaseRole.serviceRole.rawValue: return .service
+        case DatabaseRole.authenticated.rawValue:
+            guard let sub = claims.sub, let id = UserID(string: sub) else {
+                throw .malformed("invalid claim: missing sub claim")
+            }
+            return .user(id)
+        default: throw .unknownRole(claims.role)
+        }
+    }
+
+    /// A long-lived API key for `role` (`anon` or `service_role`), as Supabase's legacy keys.
+    public func apiKey(role: DatabaseRole) -> String {
+        var claims = TokenClaims(role: role.rawValue)
+        claims.iss = "supabase"
+        claims.ref = "lifesignal"
+        claims.iat = 1_700_000_000
+        claims.exp = 4_900_000_000
+        return signer.sign(claims)
+    }
+
+    // MARK: Internals
+
+    private func issueSession(for user: AuthUser, isNewUser: Bool, now: Date, in connection: any SQLConnection) async throws -> IssuedSession {
+        let sessionID = UUID()
+        let refreshToken = Self.randomToken()
+        try await connection.query("""
+            INSERT INTO auth_sessions (id, user_id, created_at) VALUES (\(SQLValue(sessionID)), \(SQLValue(user.id.rawValue)), \(SQLValue(now)))
+            """)
+        try await connection.query("""
+            INSERT INTO auth_refresh_tokens (token_hash, session_id, revoked, created_at)
+            VALUES (\(Self.sha256(refreshToken)), \(SQLValue(sessionID)), \(false), \(SQLValue(now)))
+            """)
+        var claims = TokenClaims(role: DatabaseRole.authenticated.rawValue)
+        claims.iss = issuer
+        claims.sub = user.id.description
+        claims.aud = "authenticated"
+        claims.iat = Int(now.timeIntervalSince1970)
+        claims.exp = claims.iat.map { $0 + Self.accessTokenLifetime }
+        claims.sessionID = sessionID.uuidString.lowercased()
+        claims.phone = user.phone?.digits
+        claims.email = user.email
+        claims.aal = "aal1"
+        claims.isAnonymous = false
+        return IssuedSession(
+            accessToken: signer.sign(claims), refreshToken: refreshToken,
+            expiresIn: Self.accessTokenLifetime, expiresAt: now + TimeInterval(Self.accessTokenLifetime),
+            sessionID: sessionID, user: user, isNewUser: isNewUser)
+    }
+
+    static func findOrCreateUser(phone: PhoneNumber, now: Date, in connection: any SQLConnection) async throws -> (AuthUser, Bool) {
+        if let row = try await connection.first("""
+            UPDATE auth_users SET last_sign_in_at = \(SQLValue(now)), updated_at = \(SQLValue(now))
+            WHERE phone = \(phone.digits) RETURNING *
+            """) {
+            return (try AuthUser(row: row), false)
+        }
+        let id = UUID()
+        guard let row = try await connection.first("""
+            INSERT INTO auth_users (id, phone, phone_confirmed_at, last_sign_in_at, created_at, updated_at)
+            VALUES (\(SQLValue(id)), \(phone.digits), \(SQLValue(now)), \(SQLValue(now)), \(SQLValue(now)), \(SQLValue(now)))
+            RETURNING *
+            """) else { throw DomainError.internal("account was not created") }
+        try await connection.query("""
+            INSERT INTO users (id, phone, qr_code_id, created_at, updated_at)
+            VALUES (\(SQLValue(id)), \(phone.e164), \(SQLValue(UUID())), \(SQLValue(now)), \(SQLValue(now)))
+            """)
+        return (try AuthUser(row: row), true)
+    }
+
+    private func codeHash(phone: PhoneNumber, code: OneTimeCode) -> String {
+        let mac = HMAC<SHA256>.authenticationCode(for: Data("\(phone.e164):\(code.value)".utf8), using: codeKey)
+        return Data(mac).map { String(format: "%02x", $0) }.joined()
+    }
+
+    static func sha256(_ text: String) -> String {
+        SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    static func randomToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        return JWTSigner.base64URL(Data(bytes))
+    }
+
+    static func constantTimeEqual(_ lhs: String, _ rhs: String) -> Bool {
+        let a = Array(lhs.utf8), b = Array(rhs.utf8)
+        guard a.count == b.count else { return false }
+        return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+}

@@ -1,0 +1,93 @@
+import Crypto
+import Foundation
+
+/// The claims LifeSignal puts in, and reads from, HS256 tokens: GoTrue's access-token claims
+/// for users, and `role` alone for the anon and service-role API keys.
+public struct TokenClaims: Codable, Sendable, Hashable {
+    public var iss: String?
+    public var sub: String?
+    public var aud: String?
+    public var role: String
+    public var exp: Int?
+    public var iat: Int?
+    public var sessionID: String?
+    public var phone: String?
+    public var email: String?
+    public var aal: String?
+    public var isAnonymous: Bool?
+    public var ref: String?
+
+    enum CodingKeys: String, CodingKey {
+        case iss, sub, aud, role, exp, iat, phone, email, aal, ref
+        case sessionID = "session_id"
+        case isAnonymous = "is_anonymous"
+    }
+
+    public init(role: String) { self.role = role }
+}
+
+/// Why a token was refused; the server words each as PostgREST and GoTrue do.
+public enum TokenError: Error, Sendable, Hashable {
+    case malformed(String)
+    case badSignature
+    case expired
+    case unknownRole(String)
+}
+
+/// Signs and verifies HS256 JSON Web Tokens with the project's secret.
+///
+/// Written against swift-crypto directly: HS256 is one HMAC, and owning the few lines keeps
+/// the error messages exactly those clients expect.
+public struct JWTSigner: Sendable {
+    private let key: SymmetricKey
+    /// Tokens are accepted this many seconds past `exp`, as PostgREST allows for clock skew.
+    public static let leeway = 30
+
+    public init(secret: String) {
+        key = SymmetricKey(data: Data(secret.utf8))
+    }
+
+    public func sign(_ claims: TokenClaims) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let header = Self.base64URL(Data(#"{"alg":"HS256","typ":"JWT"}"#.utf8))
+        // Encoding a struct of strings and integers cannot fail.
+        let payload = Self.base64URL((try? encoder.encode(claims)) ?? Data("{}".utf8))
+        let signingInput = header + "." + payload
+        let signature = HMAC<SHA256>.authenticationCode(for: Data(signingInput.utf8), using: key)
+        return signingInput + "." + Self.base64URL(Data(signature))
+    }
+
+    /// Checks the signature and expiry (against `now`) and returns the claims.
+    public func verify(_ token: String, now: Date) throws(TokenError) -> TokenClaims {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3 else { throw .malformed("Expected 3 parts in JWT; got \(parts.count)") }
+        guard let headerData = Self.decodeBase64URL(parts[0]),
+              let header = try? JSONSerialization.jsonObject(with: headerData) as? [String: Any],
+              header["alg"] as? String == "HS256"
+        else { throw .malformed("Wrong or unsupported encoding algorithm") }
+        guard let signature = Self.decodeBase64URL(parts[2]) else { throw .badSignature }
+        let signingInput = Data("\(parts[0]).\(parts[1])".utf8)
+        guard HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: signingInput, using: key) else {
+            throw .badSignature
+        }
+        guard let payload = Self.decodeBase64URL(parts[1]),
+              let claims = try? JSONDecoder().decode(TokenClaims.self, from: payload)
+        else { throw .malformed("JWT claims are not valid JSON") }
+        if let exp = claims.exp, Int(now.timeIntervalSince1970) > exp + Self.leeway { throw .expired }
+        return claims
+    }
+
+    static func base64URL(_ data: Data) -> String {
+        data.base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    static func decodeBase64URL(_ text: Substring) -> Data? {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        return Data(base64Encoded: base64)
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import LifeSignalDomain
+
+/// Check-ins and the status they produce: the rules behind `check-in`.
+public struct CheckInService: Sendable {
+    let database: any Database
+    let clock: BackendClock
+
+    public enum Source: String, Sendable, Codable, CaseIterable {
+        case manual
+        case automatic
+        case responderInitiated = "responder_initiated"
+    }
+
+    /// Records a check-in for `caller` now and moves their deadline to now + interval.
+    ///
+    /// The person's row is locked while the cooldown is checked, so two taps racing each other
+    /// record one check-in and refuse the other as too soon.
+    public func checkIn(caller: Caller, source: Source = .manual) async throws -> CheckInResult {
+        let userID = try caller.requireUser()
+        let now = clock.now()
+        return try await database.transaction { connection in
+            let lock = connection.dialect == .postgres ? " FOR UPDATE" : ""
+            guard let row = try await connection.first(SQL(
+                "SELECT last_check_in_at, check_in_interval_seconds FROM users WHERE id = $1" + lock,
+                bindings: [.uuid(userID.rawValue)]))
+            else { throw DomainError.notFound("User \(userID)") }
+            try CheckInRules.validateCheckIn(at: now, last: row.optionalDate("last_check_in_at"))
+            let deadline = now + TimeInterval(try row.int("check_in_interval_seconds"))
+            try await connection.query("""
+                INSERT INTO check_ins (id, user_id, checked_in_at, source)
+                VALUES (\(SQLValue(UUID())), \(SQLValue(userID.rawValue)), \(SQLValue(now)), \(source.rawValue))
+                """)
+            try await connection.query("""
+                UPDATE users SET last_check_in_at = \(SQLValue(now)), check_in_deadline = \(SQLValue(deadline)),
+                    updated_at = \(SQLValue(now))
+                WHERE id = \(SQLValue(userID.rawValue))
+                """)
+            return CheckInResult(checkedInAt: now, deadline: deadline)
+        }
+    }
+
+    /// The caller's last check-in and interval.
+    public func status(caller: Caller) async throws -> CheckInStatus {
+        let userID = try caller.requireUser()
+        guard let row = try await database.query("""
+            SELECT last_check_in_at, check_in_interval_seconds FROM users WHERE id = \(SQLValue(userID.rawValue))
+            """).first
+        else { throw DomainError.notFound("User \(userID)") }
+        return CheckInStatus(
+            lastCheckIn: row.optionalDate("last_check_in_at"),
+            interval: try CheckInInterval(seconds: TimeInterval(try row.int("check_in_interval_seconds"))))
+    }
+}
