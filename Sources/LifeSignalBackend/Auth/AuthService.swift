@@ -87,6 +87,11 @@ public struct AuthService: Sendable {
         }
     }
 
+    /// The account with this id, or `nil` when it does not exist (any more).
+    public func user(id: UserID) async throws -> AuthUser? {
+        try await database.query("SELECT * FROM auth_users WHERE id = \(SQLValue(id.rawValue))").first.map(AuthUser.init(row:))
+    }
+
     // MARK: Tokens
 
     /// The caller a bearer token stands for. No token is an anonymous caller; a token that is

@@ -44,7 +44,8 @@ public struct BackendFunctions: Sendable {
         return try encoder.encode(value)
     }
 
-    static func describe(_ error: any Error) -> String {
+    /// A person-readable account of why a JSON body did not decode.
+    public static func describe(_ error: any Error) -> String {
         switch error {
         case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context),
              DecodingError.dataCorrupted(let context):

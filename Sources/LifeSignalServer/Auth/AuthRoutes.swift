@@ -1,0 +1,107 @@
+import Foundation
+import Hummingbird
+import LifeSignalBackend
+import LifeSignalDomain
+
+/// `/auth/v1`: GoTrue's phone sign-in subset over ``AuthService``.
+struct AuthRoutes<Context: RequestContext> {
+    let backend: LifeSignalBackend
+    let bodyLimit: Int
+
+    func register(on router: Router<Context>) {
+        let group = router.group("auth/v1")
+        group.post("otp") { request, _ in await self.respond(request) { try await self.otp(request) } }
+        group.post("verify") { request, _ in await self.respond(request) { try await self.verify(request) } }
+        group.get("user") { request, _ in await self.respond(request) { try await self.user(request) } }
+        group.get("health") { _, _ in JSONResponse.make(.ok, ["name": "GoTrue", "description": "LifeSignal auth"]) }
+    }
+
+    private func otp(_ request: Request) async throws -> Response {
+        let body: OTPRequest = try await decode(request)
+        guard let phone = body.phone else {
+            throw AuthFailure(status: .badRequest, code: "validation_failed", message: "Only phone sign-in is supported: send {\"phone\": \"+1…\"}")
+        }
+        try await backend.auth.requestCode(phone: phone.hasPrefix("+") ? phone : "+" + phone)
+        return JSONResponse.make(.ok, [String: String]())
+    }
+
+    private func verify(_ request: Request) async throws -> Response {
+        let body: VerifyRequest = try await decode(request)
+        guard body.type == "sms", let phone = body.phone else {
+            throw AuthFailure(status: .badRequest, code: "validation_failed", message: "Verify takes {\"type\": \"sms\", \"phone\": …, \"token\": …}")
+        }
+        let session = try await backend.auth.verifyCode(phone: phone.hasPrefix("+") ? phone : "+" + phone, code: body.token)
+        return JSONResponse.make(.ok, GoTrueSession(session))
+    }
+
+    private func user(_ request: Request) async throws -> Response {
+        guard let token = request.bearerToken else {
+            throw AuthFailure(status: .unauthorized, code: "no_authorization", message: "This endpoint requires a valid Bearer token")
+        }
+        let caller: Caller
+        do { caller = try backend.auth.caller(bearer: token) } catch {
+            throw AuthFailure(status: .forbidden, code: "bad_jwt", message: "invalid JWT: unable to parse or verify signature, \(error)")
+        }
+        guard case .user(let id) = caller, let user = try await backend.auth.user(id: id) else {
+            throw AuthFailure(status: .forbidden, code: "user_not_found", message: "User from sub claim in JWT does not exist")
+        }
+        return JSONResponse.make(.ok, GoTrueUser(user))
+    }
+
+    private func decode<T: Decodable>(_ request: Request) async throws -> T {
+        let data = try await request.collectBody(limit: bodyLimit)
+        do { return try JSONDecoder().decode(T.self, from: data) } catch {
+            throw AuthFailure(status: .badRequest, code: "bad_json", message: "Could not parse request body as JSON: \(BackendFunctions.describe(error))")
+        }
+    }
+
+    /// Runs a handler and words its failure in GoTrue's format, which the client chooses
+    /// with `X-Supabase-Api-Version` (§C.4 of the wire reference).
+    private func respond(_ request: Request, _ handler: () async throws -> Response) async -> Response {
+        let versioned = (request.headers[.supabaseAPIVersion] ?? "") >= "2024-01-01"
+        let failure: AuthFailure
+        do {
+            var response = try await handler()
+            if versioned { response.headers[.supabaseAPIVersion] = "2024-01-01" }
+            return response
+        } catch let error as AuthFailure {
+            failure = error
+        } catch let error as DomainError {
+            failure = AuthFailure(status: error.httpStatus, code: error.code, message: error.message)
+        } catch is BodyTooLarge {
+            failure = AuthFailure(status: .contentTooLarge, code: "request_too_large", message: "Request body exceeds \(bodyLimit) bytes")
+        } catch {
+            failure = AuthFailure(status: .internalServerError, code: "unexpected_failure", message: "Internal error")
+        }
+        if versioned {
+            return JSONResponse.error(failure.status, code: failure.code, message: failure.message,
+                                      headers: [.supabaseAPIVersion: "2024-01-01"])
+        }
+        return JSONResponse.make(failure.status, LegacyAuthError(code: Int(failure.status.code), error_code: failure.code, msg: failure.message),
+                                 headers: [.sbErrorCode: failure.code])
+    }
+}
+
+struct AuthFailure: Error {
+    var status: HTTPResponse.Status
+    var code: String
+    var message: String
+}
+
+/// GoTrue's error body before API version 2024-01-01.
+struct LegacyAuthError: Encodable {
+    var code: Int
+    var errorCode: String
+    var msg: String
+
+    init(code: Int, error_code: String, msg: String) {
+        self.code = code
+        self.errorCode = error_code
+        self.msg = msg
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case code, msg
+        case errorCode = "error_code"
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import LifeSignalBackend
+
+/// GoTrue's user object, with the fields supabase-swift and supabase-js require.
+struct GoTrueUser: Encodable {
+    struct AppMetadata: Encodable {
+        var provider: String
+        var providers: [String]
+    }
+
+    var id: String
+    var aud = "authenticated"
+    var role = "authenticated"
+    var email: String
+    var phone: String
+    var phoneConfirmedAt: String?
+    var confirmedAt: String?
+    var lastSignInAt: String?
+    var appMetadata: AppMetadata
+    var userMetadata: [String: String] = [:]
+    var identities: [String] = []
+    var createdAt: String
+    var updatedAt: String
+    var isAnonymous = false
+
+    enum CodingKeys: String, CodingKey {
+        case id, aud, role, email, phone, identities
+        case phoneConfirmedAt = "phone_confirmed_at"
+        case confirmedAt = "confirmed_at"
+        case lastSignInAt = "last_sign_in_at"
+        case appMetadata = "app_metadata"
+        case userMetadata = "user_metadata"
+        case createdAt = "created_at"
+        case updatedAt = "updated_at"
+        case isAnonymous = "is_anonymous"
+    }
+
+    init(_ user: AuthUser) {
+        id = user.id.description
+        email = user.email ?? ""
+        phone = user.phone?.digits ?? ""
+        phoneConfirmedAt = user.phoneConfirmedAt.map(Self.format)
+        confirmedAt = phoneConfirmedAt
+        lastSignInAt = user.lastSignInAt.map(Self.format)
+        let provider = user.phone != nil ? "phone" : "email"
+        appMetadata = AppMetadata(provider: provider, providers: [provider])
+        createdAt = Self.format(user.createdAt)
+        updatedAt = Self.format(user.updatedAt)
+    }
+
+    /// GoTrue prints RFC 3339 with `Z`.
+    static func format(_ date: Date) -> String {
+        Timestamp.format(date).replacingOccurrences(of: "+00:00", with: "Z")
+    }
+}
+
+/// GoTrue's `AccessTokenResponse`.
+struct GoTrueSession: Encodable {
+    var accessToken: String
+    var tokenType = "bearer"
+    var expiresIn: Int
+    var expiresAt: Int
+    var refreshToken: String
+    var user: GoTrueUser
+
+    enum CodingKeys: String, CodingKey {
+        case user
+        case accessToken = "access_token"
+        case tokenType = "token_type"
+        case expiresIn = "expires_in"
+        case expiresAt = "expires_at"
+        case refreshToken = "refresh_token"
+    }
+
+    init(_ session: IssuedSession) {
+        accessToken = session.accessToken
+        expiresIn = session.expiresIn
+        expiresAt = Int(session.expiresAt.timeIntervalSince1970)
+        refreshToken = session.refreshToken
+        user = GoTrueUser(session.user)
+    }
+}
+
+struct OTPRequest: Decodable {
+    var phone: String?
+    var email: String?
+}
+
+struct VerifyRequest: Decodable {
+    var type: String
+    var phone: String?
+    var token: String
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Hummingbird
+import LifeSignalBackend
+import LifeSignalDomain
+
+/// `/functions/v1/<name>`: the backend's cloud functions, with the CORS behaviour of a
+/// Supabase Edge Function (preflight answered without a token, CORS headers on every reply).
+struct FunctionRoutes<Context: RequestContext> {
+    let backend: LifeSignalBackend
+    let bodyLimit: Int
+
+    static var corsHeaders: HTTPFields {
+        [
+            .accessControlAllowOrigin: "*",
+            .accessControlAllowHeaders: "authorization, x-client-info, apikey, content-type",
+            .accessControlAllowMethods: "GET, POST, PUT, PATCH, DELETE, OPTIONS",
+        ]
+    }
+
+    func register(on router: Router<Context>) {
+        router.on("functions/v1/:name", method: .options) { _, _ in
+            Response(status: .ok, headers: Self.corsHeaders, body: .init(byteBuffer: ByteBuffer(string: "ok")))
+        }
+        router.post("functions/v1/:name") { request, context in
+            var response = await self.invoke(request, name: context.parameters.get("name") ?? "")
+            for field in Self.corsHeaders { response.headers[field.name] = field.value }
+            return response
+        }
+    }
+
+    private func invoke(_ request: Request, name: String) async -> Response {
+        guard BackendFunctions.names.contains(name) else {
+            return JSONResponse.error(.notFound, code: "not_found", message: "Function \"\(name)\" was not found")
+        }
+        // As the platform's verify_jwt: a function runs only with a valid bearer JWT.
+        guard let token = request.bearerToken else {
+            return JSONResponse.error(.unauthorized, code: "unauthenticated", message: "Missing authorization header")
+        }
+        let caller: Caller
+        do { caller = try backend.auth.caller(bearer: token) } catch {
+            return JSONResponse.error(.unauthorized, code: "unauthenticated", message: "Invalid JWT")
+        }
+        do {
+            let body = try await request.collectBody(limit: bodyLimit)
+            let reply = try await backend.functions.call(name, caller: caller, body: body)
+            return JSONResponse.make(.ok, data: reply)
+        } catch let error as DomainError {
+            return error.response
+        } catch BackendFunctions.Failure.badRequest(let why) {
+            return JSONResponse.error(.badRequest, code: "invalid_argument", message: why)
+        } catch is BodyTooLarge {
+            return JSONResponse.error(.contentTooLarge, code: "payload_too_large", message: "Request body exceeds \(bodyLimit) bytes")
+        } catch {
+            return JSONResponse.error(.internalServerError, code: "internal", message: "The function failed")
+        }
+    }
+}

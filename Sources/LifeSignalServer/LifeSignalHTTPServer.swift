@@ -1,0 +1,47 @@
+import Foundation
+import Hummingbird
+import LifeSignalBackend
+import Logging
+import NIOCore
+
+/// Where and how the server listens.
+public struct ServerConfiguration: Sendable {
+    public var host: String
+    public var port: Int
+    /// Largest request body accepted, in bytes; larger ones are refused with 413.
+    public var bodyLimit: Int
+
+    public init(host: String = "127.0.0.1", port: Int = 54321, bodyLimit: Int = 1 << 20) {
+        self.host = host
+        self.port = port
+        self.bodyLimit = bodyLimit
+    }
+}
+
+/// The Supabase-compatible HTTP surface over a ``LifeSignalBackend``.
+public enum LifeSignalHTTPServer {
+    /// Builds the application: reads the schema cache, then assembles the routes.
+    ///
+    /// `onRunning` receives the bound port once the server listens, which is how tests using
+    /// port 0 find the port the system picked.
+    public static func makeApplication(
+        backend: LifeSignalBackend,
+        configuration: ServerConfiguration = ServerConfiguration(),
+        logger: Logger = Logger(label: "lifesignal.server"),
+        onRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) async throws -> some ApplicationProtocol {
+        let schema = SchemaCache(database: backend.database)
+        try await schema.reload()
+        let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: APIKeyMiddleware(auth: backend.auth))
+        router.get("health") { _, _ in JSONResponse.make(.ok, ["status": "ok"]) }
+        AuthRoutes<BasicRequestContext>(backend: backend, bodyLimit: configuration.bodyLimit).register(on: router)
+        FunctionRoutes<BasicRequestContext>(backend: backend, bodyLimit: configuration.bodyLimit).register(on: router)
+        RESTRoutes<BasicRequestContext>(backend: backend, schema: schema).register(on: router)
+        return Application(
+            router: router,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "LifeSignal"),
+            onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
+            logger: logger)
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import LifeSignalBackend
+
+/// Writes rows as PostgREST's JSON from the column types of the schema cache: what
+/// PostgreSQL's `json_agg` produces, rebuilt for SQLite, which stores booleans as integers and
+/// timestamps as text.
+enum JSONRenderer {
+    static func array(_ rows: [SQLRow], columns: [(name: String, column: ColumnSchema)]) -> String {
+        var output = "["
+        for (index, row) in rows.enumerated() {
+            if index > 0 { output += "," }
+            output += object(row, columns: columns)
+        }
+        return output + "]"
+    }
+
+    static func object(_ row: SQLRow, columns: [(name: String, column: ColumnSchema)]) -> String {
+        var output = "{"
+        for (index, entry) in columns.enumerated() {
+            if index > 0 { output += "," }
+            output += quote(entry.name) + ":" + value(row.values[index], type: entry.column.type)
+        }
+        return output + "}"
+    }
+
+    static func value(_ value: SQLValue, type: String) -> String {
+        switch value {
+        case .null: return "null"
+        case .bool(let flag): return flag ? "true" : "false"
+        case .int(let number) where type == "boolean": return number != 0 ? "true" : "false"
+        case .int(let number): return String(number)
+        case .double(let number): return number.isFinite ? String(number) : "null"
+        case .json(let text): return text
+        case .timestamp(let date): return quote(Timestamp.format(date))
+        case .uuid(let uuid): return quote(uuid.uuidString.lowercased())
+        case .text(let text), .literal(let text):
+            if type == "jsonb" || type == "json" { return text }
+            if type == "timestamptz", let date = Timestamp.parse(text) { return quote(Timestamp.format(date)) }
+            return quote(text)
+        }
+    }
+
+    static func quote(_ text: String) -> String {
+        var output = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            case let control where control.value < 0x20:
+                output += String(format: "\\u%04x", control.value)
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        return output + "\""
+    }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import Hummingbird
+import LifeSignalBackend
+import NIOCore
+
+/// `/rest/v1/<table>`: PostgREST's read grammar over the exposed tables.
+///
+/// Each request is parsed into a ``ReadPlan`` (no SQL yet), the plan into SQL by
+/// ``RESTSQLBuilder``, and the rows into a response here. On PostgreSQL the statement runs
+/// under the caller's role with their claims in `request.jwt.claims`, so grants and
+/// row-level security decide; on SQLite the builder applies the same declared policies.
+struct RESTRoutes<Context: RequestContext> {
+    let backend: LifeSignalBackend
+    let schema: SchemaCache
+
+    func register(on router: Router<Context>) {
+        router.get("rest/v1/:table") { request, context in
+            await self.read(request, table: context.parameters.get("table") ?? "", head: false)
+        }
+        router.head("rest/v1/:table") { request, context in
+            await self.read(request, table: context.parameters.get("table") ?? "", head: true)
+        }
+    }
+
+    private func read(_ request: Request, table name: String, head: Bool) async -> Response {
+        let (caller, claims): (Caller, TokenClaims?)
+        do { (caller, claims) = try identify(request) } catch { return error.response }
+        do {
+            guard let table = await schema.table(name) else { throw RESTError.unknownTable(name) }
+            let plan = try RESTQueryParser.readPlan(RESTQueryParser.pairs(request.uri.query))
+            let builder = RESTSQLBuilder(table: table, dialect: backend.database.dialect, caller: caller)
+            let columns = try builder.outputColumns(plan)
+            let select = try builder.select(plan, columns: columns)
+            let wantsCount = Self.preferences(request).contains("count=exact")
+            let countSQL = wantsCount ? try builder.count(plan) : nil
+            let singular = (request.headers[.accept] ?? "").contains("application/vnd.pgrst.object")
+
+            let (body, rowCount, total) = try await run(caller: caller, claims: claims) { connection in
+                var total: Int?
+                if let countSQL { total = try await connection.first(countSQL)?.int("total") }
+                if connection.dialect == .postgres {
+                    let wrapped = SQL.raw("SELECT coalesce(json_agg(_r), '[]')::text AS body, count(*) AS n FROM (") + select + SQL.raw(") _r")
+                    let row = try await connection.first(wrapped)
+                    return (try row?.string("body") ?? "[]", try row?.int("n") ?? 0, total)
+                }
+                let rows = try await connection.query(select)
+                return (JSONRenderer.array(rows, columns: columns), rows.count, total)
+            }
+
+            if singular && rowCount != 1 {
+                return RESTError(status: .notAcceptable, code: "PGRST116", message: "Cannot coerce the result to a single JSON object",
+                                 details: "The result contains \(rowCount) rows").response
+            }
+            var headers: HTTPFields = [:]
+            let lower = plan.offset
+            let range = rowCount > 0 ? "\(lower)-\(lower + rowCount - 1)" : "*"
+            headers[.contentRange] = "\(range)/\(total.map(String.init) ?? "*")"
+            var status = HTTPResponse.Status.ok
+            if let total {
+                headers[.preferenceApplied] = "count=exact"
+                if lower > total && total > 0 {
+                    return RESTError(status: .rangeNotSatisfiable, code: "PGRST103", message: "Requested range not satisfiable",
+                                     details: "An offset of \(lower) was requested, but there are only \(total) rows.").response
+                }
+                if rowCount < total { status = .partialContent }
+            }
+            var output = body
+            if singular {
+                // One row: strip the array brackets PostgreSQL or the renderer wrote.
+                output = String(body.dropFirst().dropLast())
+                headers[.contentType] = "application/vnd.pgrst.object+json; charset=utf-8"
+            } else {
+                headers[.contentType] = JSONResponse.contentType
+            }
+            return Response(status: status, headers: headers, body: head ? .init() : .init(byteBuffer: ByteBuffer(string: output)))
+        } catch let error as RESTError {
+            return error.response
+        } catch let error as DatabaseError {
+            return RESTError.database(error, role: caller.role).response
+        } catch {
+            return RESTError(status: .internalServerError, code: "PGRST000", message: "Internal error").response
+        }
+    }
+
+    /// The caller of a request: its bearer JWT, or anonymous without one. A bad token is a
+    /// 401, never a silent downgrade to anonymous.
+    private func identify(_ request: Request) throws(RESTError) -> (Caller, TokenClaims?) {
+        guard let token = request.bearerToken else { return (.anonymous, nil) }
+        do throws(TokenError) {
+            let claims = try backend.auth.verify(token)
+            return (try backend.auth.caller(claims: claims), claims)
+        } catch {
+            switch error {
+            case .expired:
+                throw RESTError(status: .unauthorized, code: "PGRST303", message: "JWT expired")
+            case .malformed(let why):
+                throw RESTError(status: .unauthorized, code: "PGRST301", message: why)
+            case .badSignature:
+                throw RESTError(status: .unauthorized, code: "PGRST301", message: "No suitable key or wrong key type",
+                                details: "None of the keys was able to decode the JWT")
+            case .unknownRole(let role):
+                throw RESTError(status: .unauthorized, code: "22023", message: "role \"\(role)\" does not exist")
+            }
+        }
+    }
+
+    /// Runs `body` in a transaction as the caller: on PostgreSQL under their role, with their
+    /// claims where `auth.uid()` reads them.
+    private func run<T: Sendable>(caller: Caller, claims: TokenClaims?, _ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
+        let claimsJSON: String = {
+            var effective = claims ?? TokenClaims(role: caller.role.rawValue)
+            effective.role = caller.role.rawValue
+            let encoder = JSONEncoder()
+            return (try? encoder.encode(effective)).flatMap { String(data: $0, encoding: .utf8) } ?? "{}"
+        }()
+        return try await backend.database.transaction { connection in
+            if connection.dialect == .postgres {
+                try await connection.query("""
+                    SELECT set_config('role', \(caller.role.rawValue), true), set_config('request.jwt.claims', \(claimsJSON), true)
+                    """)
+            }
+            return try await body(connection)
+        }
+    }
+
+    static func preferences(_ request: Request) -> [String] {
+        request.headers[values: .prefer].flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+    }
+}
+
+/// The exposed tables, read from the database at start (and again on ``reload()``).
+actor SchemaCache {
+    private let database: any Database
+    private var tables: [String: TableSchema] = [:]
+
+    init(database: any Database) { self.database = database }
+
+    func reload() async throws { tables = try await Introspection.tables(in: database) }
+
+    func table(_ name: String) -> TableSchema? { tables[name] }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import LifeSignalBackend
+
+/// Turns a ``ReadPlan`` into SQL for one table and engine.
+///
+/// Every name is checked against the schema cache before it reaches SQL (unknown names are
+/// PostgreSQL's `42703`), and every value is a bound parameter. On SQLite the table's
+/// ``AccessPolicy`` is applied here, as PostgreSQL's row-level security would apply it.
+struct RESTSQLBuilder {
+    let table: TableSchema
+    let dialect: SQLDialect
+    let caller: Caller
+
+    /// Columns of the result, in output order, with the name each has in the JSON.
+    func outputColumns(_ plan: ReadPlan) throws(RESTError) -> [(name: String, column: ColumnSchema)] {
+        var result: [(String, ColumnSchema)] = []
+        for item in plan.select {
+            switch item {
+            case .all: result += table.columns.map { ($0.name, $0) }
+            case let .column(name, alias):
+                guard let column = table.column(name) else { throw .unknownColumn(table.name, name) }
+                result.append((alias ?? name, column))
+            }
+        }
+        return result
+    }
+
+    /// `SELECT <columns> FROM <table> WHERE <policy AND filters> ORDER BY … LIMIT … OFFSET …`
+    func select(_ plan: ReadPlan, columns: [(name: String, column: ColumnSchema)]) throws(RESTError) -> SQL {
+        let list = columns.map { "\(quote($0.column.name)) AS \(quote($0.name))" }.joined(separator: ", ")
+        var sql = SQL.raw("SELECT \(list) FROM \(quote(table.name))")
+        sql.append(try whereClause(plan.filters, command: .select))
+        if !plan.order.isEmpty {
+            let terms = try plan.order.map { (term) throws(RESTError) -> String in
+                guard table.column(term.column) != nil else { throw .unknownColumn(table.name, term.column) }
+                // PostgreSQL's defaults, spelled out because SQLite's differ.
+                let nullsFirst = term.nullsFirst ?? !term.ascending
+                return "\(quote(term.column)) \(term.ascending ? "ASC" : "DESC") NULLS \(nullsFirst ? "FIRST" : "LAST")"
+            }
+            sql.append(SQL.raw(" ORDER BY " + terms.joined(separator: ", ")))
+        }
+        if let limit = plan.limit { sql.append(" LIMIT \(limit)") } else if plan.offset > 0, dialect == .sqlite { sql.append(SQL.raw(" LIMIT -1")) }
+        if plan.offset > 0 { sql.append(" OFFSET \(plan.offset)") }
+        return sql
+    }
+
+    /// `SELECT count(*) …` with the same filters and policy.
+    func count(_ plan: ReadPlan) throws(RESTError) -> SQL {
+        SQL.raw("SELECT count(*) AS total FROM \(quote(table.name))") + (try whereClause(plan.filters, command: .select))
+    }
+
+    func whereClause(_ filters: [FilterNode], command: TableCommand) throws(RESTError) -> SQL {
+        var conditions = try filters.map { (node) throws(RESTError) -> SQL in try condition(node) }
+        if dialect == .sqlite, let policy = try policyCondition(command) { conditions.insert(policy, at: 0) }
+        guard !conditions.isEmpty else { return SQL.raw("") }
+        return SQL.raw(" WHERE ") + SQL.join(conditions, separator: " AND ")
+    }
+
+    /// The declared policy as SQL, or `nil` for the service role, which bypasses policies.
+    private func policyCondition(_ command: TableCommand) throws(RESTError) -> SQL? {
+        guard caller.role != .serviceRole else { return nil }
+        guard let policy = Schema.policy(for: table.name), policy.isGranted(command, to: caller.role) else {
+            throw RESTError(status: caller.role == .anon ? .unauthorized : .forbidden, code: "42501",
+                            message: "permission denied for table \(table.name)")
+        }
+        let predicates = policy.rules(for: command, role: caller.role).compactMap(\.using)
+        guard !predicates.isEmpty else { return SQL.raw("(1 = 0)") }
+        let uid: SQLValue = if case .user(let id) = caller { .text(id.description) } else { .null }
+        var result = SQL.raw("(")
+        for (index, predicate) in predicates.enumerated() {
+            if index > 0 { result.append(SQL.raw(" OR ")) }
+            // `auth.uid()` becomes the caller's id as a bound parameter.
+            let pieces = predicate.components(separatedBy: "auth.uid()")
+            result.append(SQL.raw("("))
+            for (offset, piece) in pieces.enumerated() {
+                if offset > 0 { result.append("\(uid)") }
+                result.append(SQL(piece))
+            }
+            result.append(SQL.raw(")"))
+        }
+        result.append(SQL.raw(")"))
+        return result
+    }
+
+    private func condition(_ node: FilterNode) throws(RESTError) -> SQL {
+        switch node {
+        case let .logic(isAnd, negated, children):
+            let parts = try children.map { (child) throws(RESTError) -> SQL in try condition(child) }
+            let joined = SQL.raw("(") + SQL.join(parts, separator: isAnd ? " AND " : " OR ") + SQL.raw(")")
+            return negated ? SQL.raw("NOT ") + joined : joined
+        case let .predicate(name, negated, op, value):
+            guard let column = table.column(name) else { throw .unknownColumn(table.name, name) }
+            let predicate = try self.predicate(column, op, value)
+            return negated ? SQL.raw("NOT (") + predicate + SQL.raw(")") : predicate
+        }
+    }
+
+    private func predicate(_ column: ColumnSchema, _ op: FilterOperator, _ value: FilterValue) throws(RESTError) -> SQL {
+        let name = quote(column.name)
+        switch (op, value) {
+        case (.is, .scalar(let keyword)):
+            switch keyword {
+            case "null", "unknown": return SQL.raw("\(name) IS NULL")
+            case "not_null": return SQL.raw("\(name) IS NOT NULL")
+            case "true": return SQL.raw("\(name) IS TRUE")
+            default: return SQL.raw("\(name) IS FALSE")
+            }
+        case (.in, .list(let items)):
+            guard !items.isEmpty else { return SQL.raw("(1 = 0)") }
+            let values = items.map { bind($0, for: column) }
+            return SQL.raw("\(name) IN (") + SQL.join(values.map { "\($0)" }, separator: ", ") + SQL.raw(")")
+        case (.like, .scalar(let pattern)), (.ilike, .scalar(let pattern)):
+            let like = pattern.replacingOccurrences(of: "*", with: "%")
+            switch dialect {
+            case .postgres: return SQL.raw("\(name) \(op == .like ? "LIKE" : "ILIKE") ") + "\(SQLValue.literal(like))"
+            case .sqlite where op == .ilike: return SQL.raw("\(name) LIKE ") + "\(SQLValue.text(like)) ESCAPE '\\'"
+            case .sqlite: return SQL.raw("\(name) GLOB ") + "\(SQLValue.text(Self.glob(fromLike: like)))"
+            }
+        case (_, .scalar(let text)):
+            let symbol = switch op {
+            case .eq: "="
+            case .neq: "<>"
+            case .gt: ">"
+            case .gte: ">="
+            case .lt: "<"
+            default: "<="
+            }
+            return SQL.raw("\(name) \(symbol) ") + "\(bind(text, for: column))"
+        default:
+            throw RESTError.parse("filter", column.name, "operator \(op.rawValue) does not take this value")
+        }
+    }
+
+    /// A filter value as the engine should compare it. PostgreSQL types the literal itself;
+    /// SQLite compares what is stored, so the text is converted the way the column stores it.
+    func bind(_ text: String, for column: ColumnSchema) -> SQLValue {
+        guard dialect == .sqlite else { return .literal(text) }
+        switch column.type {
+        case "integer", "bigint": return Int64(text).map(SQLValue.int) ?? .text(text)
+        case "double precision", "numeric": return Double(text).map(SQLValue.double) ?? .text(text)
+        case "boolean":
+            switch text.lowercased() {
+            case "true", "t", "1", "yes", "on": return .int(1)
+            case "false", "f", "0", "no", "off": return .int(0)
+            default: return .text(text)
+            }
+        case "uuid": return .text(text.lowercased())
+        case "timestamptz", "timestamp": return Timestamp.parse(text).map(SQLValue.timestamp) ?? .text(text)
+        default: return .text(text)
+        }
+    }
+
+    func quote(_ identifier: String) -> String { "\"\(identifier.replacingOccurrences(of: "\"", with: "\"\""))\"" }
+
+    /// LIKE's `%` and `_` as GLOB's `*` and `?`, with GLOB's own specials made literal.
+    static func glob(fromLike pattern: String) -> String {
+        var result = ""
+        for character in pattern {
+            switch character {
+            case "%": result += "*"
+            case "_": result += "?"
+            case "*": result += "[*]"
+            case "?": result += "[?]"
+            case "[": result += "[[]"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+}
