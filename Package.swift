@@ -132,8 +132,8 @@ let package = Package(
         .target(
             name: "LifeSignalTestSupport",
             dependencies: [
-                "LifeSignalBackend", "LifeSignalServer",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
+                "LifeSignalBackend", "LifeSignalServer", "LifeSignalDomain",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/LifeSignalTestSupport"

@@ -61,6 +61,18 @@ public final class PostgresDatabase: Database {
         }
     }
 
+    /// Runs one statement outside any transaction, for the few that refuse to run inside one
+    /// (`CREATE DATABASE`, `VACUUM`).
+    public func executeOutsideTransaction(_ statement: String) async throws {
+        do {
+            try await client.withConnection { connection in
+                _ = try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+            }
+        } catch let error as PSQLError {
+            throw PostgresTransactionConnection.map(error)
+        }
+    }
+
     public func close() async throws {
         runTask.cancel()
     }

@@ -45,7 +45,13 @@ public final class SQLiteDatabase: Database {
     }
 
     public func close() async throws {
-        try await connection.close()
+        if !connection.isClosed { try await connection.close() }
+    }
+
+    deinit {
+        // A database dropped without `close()` (a test, a failed start) still closes its file;
+        // the pending close keeps the connection alive until it has run.
+        if !connection.isClosed { _ = connection.close() }
     }
 }
 

@@ -1,0 +1,94 @@
+import Foundation
+import LifeSignalBackend
+import LifeSignalDomain
+import Logging
+
+/// The two storage engines every backend and server test runs on.
+public enum Engine: String, CaseIterable, Sendable, CustomStringConvertible {
+    case sqlite
+    case postgres
+
+    public var description: String { rawValue }
+}
+
+/// Raised when the environment lacks what a test needs. It fails the test, loudly: a test
+/// that needs PostgreSQL never passes by skipping.
+public struct TestEnvironmentError: Error, CustomStringConvertible {
+    public let description: String
+}
+
+/// Fresh, isolated databases for tests: a new SQLite file, or a new PostgreSQL database in the
+/// cluster `scripts/test` starts (its URL in `LIFESIGNAL_TEST_POSTGRES_URL`).
+public enum TestDatabases {
+    public static let postgresURLVariable = "LIFESIGNAL_TEST_POSTGRES_URL"
+
+    public static func make(_ engine: Engine) async throws -> any Database {
+        switch engine {
+        case .sqlite:
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-tests", isDirectory: true)
+            return try await SQLiteDatabase(path: directory.appendingPathComponent("\(UUID().uuidString).sqlite").path)
+        case .postgres:
+            let admin = try await PostgresAdmin.shared.connection()
+            let name = "lifesignal_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
+            try await admin.executeOutsideTransaction("CREATE DATABASE \(name)")
+            guard var components = URLComponents(string: try PostgresAdmin.url()) else {
+                throw TestEnvironmentError(description: "\(postgresURLVariable) is not a URL")
+            }
+            components.path = "/" + name
+            return try await PostgresDatabase(url: components.string ?? "", maximumConnections: 4)
+        }
+    }
+
+    /// A migrated backend on `engine` with a hand-driven clock and a recording SMS sender.
+    public static func backend(_ engine: Engine, testOTPs: TestOTPs = TestOTPs(), clock: ManualClock = ManualClock()) async throws -> TestBackend {
+        let sms = RecordingSMSSender()
+        let backend = try await LifeSignalBackend.open(
+            database: try await make(engine),
+            configuration: .init(jwtSecret: "test-secret-with-at-least-32-characters!", clock: .manual(clock), smsSender: sms, testOTPs: testOTPs))
+        return TestBackend(backend: backend, clock: clock, sms: sms)
+    }
+}
+
+public struct TestBackend: Sendable {
+    public let backend: LifeSignalBackend
+    public let clock: ManualClock
+    public let sms: RecordingSMSSender
+
+    /// Signs `phone` in through the real OTP flow and returns the session.
+    public func signIn(_ phone: String) async throws -> IssuedSession {
+        try await backend.auth.requestCode(phone: phone)
+        let parsed = try PhoneNumber(phone)
+        guard let code = await sms.lastCode(for: parsed) else {
+            throw TestEnvironmentError(description: "no code was sent to \(phone)")
+        }
+        return try await backend.auth.verifyCode(phone: phone, code: code.value)
+    }
+
+    /// Counts rows, to prove a refused request wrote nothing.
+    public func count(_ table: String) async throws -> Int {
+        try await backend.database.query(SQL.raw("SELECT count(*) AS n FROM \(table)")).first?.int("n") ?? -1
+    }
+}
+
+/// One admin connection to the test cluster, shared by every test in the process.
+actor PostgresAdmin {
+    static let shared = PostgresAdmin()
+    private var database: PostgresDatabase?
+
+    static func url() throws -> String {
+        guard let url = ProcessInfo.processInfo.environment[TestDatabases.postgresURLVariable], !url.isEmpty else {
+            throw TestEnvironmentError(description: """
+                This test needs PostgreSQL, and \(TestDatabases.postgresURLVariable) is not set. \
+                Run the tests with `scripts/test`, which starts a throwaway PostgreSQL cluster.
+                """)
+        }
+        return url
+    }
+
+    func connection() async throws -> PostgresDatabase {
+        if let database { return database }
+        let opened = try await PostgresDatabase(url: try Self.url(), maximumConnections: 2)
+        database = opened
+        return opened
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Hummingbird
+import LifeSignalBackend
+import LifeSignalServer
+import Logging
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A real `lifesignal` server on 127.0.0.1 and a port the system picks, for tests that must
+/// cross a socket.
+public final class TestServer: Sendable {
+    public let port: Int
+    public let backend: LifeSignalBackend
+    public let anonKey: String
+    public let serviceKey: String
+    private let task: Task<Void, any Error>
+
+    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    public static func start(_ backend: LifeSignalBackend, bodyLimit: Int = 1 << 20) async throws -> TestServer {
+        var logger = Logger(label: "lifesignal.test-server")
+        logger.logLevel = .warning
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let app = try await LifeSignalHTTPServer.makeApplication(
+            backend: backend, configuration: .init(host: "127.0.0.1", port: 0, bodyLimit: bodyLimit), logger: logger,
+            onRunning: { continuation.yield($0) })
+        let task = Task { try await app.run() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else { throw TestEnvironmentError(description: "server did not start") }
+        return TestServer(port: port, backend: backend, task: task)
+    }
+
+    private init(port: Int, backend: LifeSignalBackend, task: Task<Void, any Error>) {
+        self.port = port
+        self.backend = backend
+        self.anonKey = backend.auth.apiKey(role: .anon)
+        self.serviceKey = backend.auth.apiKey(role: .serviceRole)
+        self.task = task
+    }
+
+    public func stop() async {
+        task.cancel()
+        _ = try? await task.value
+    }
+
+    /// A response as a test wants it: status, headers by lower-case name, body and its JSON.
+    public struct Reply: Sendable {
+        public let status: Int
+        public let headers: [String: String]
+        public let body: Data
+
+        public var text: String { String(decoding: body, as: UTF8.self) }
+        public var json: [String: any Sendable]? { (try? JSONSerialization.jsonObject(with: body)) as? [String: any Sendable] }
+        public var jsonArray: [[String: any Sendable]]? { (try? JSONSerialization.jsonObject(with: body)) as? [[String: any Sendable]] }
+        public func header(_ name: String) -> String? { headers[name.lowercased()] }
+    }
+
+    /// Sends a request over the socket. `apiKey` defaults to the anon key; pass `nil` to omit it.
+    public func request(
+        _ method: String, _ path: String, apiKey: String?? = .none, bearer: String? = nil,
+        headers: [String: String] = [:], body: Data? = nil
+    ) async throws -> Reply {
+        guard let url = URL(string: "http://127.0.0.1:\(port)\(path)") else {
+            throw TestEnvironmentError(description: "bad path \(path)")
+        }
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        let key: String? = switch apiKey { case .none: anonKey; case .some(let value): value }
+        if let key { request.setValue(key, forHTTPHeaderField: "apikey") }
+        if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        if let body {
+            request.httpBody = body
+            if headers["Content-Type"] == nil { request.setValue("application/json", forHTTPHeaderField: "Content-Type") }
+        }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        guard let http = response as? HTTPURLResponse else { throw TestEnvironmentError(description: "not HTTP") }
+        var fields: [String: String] = [:]
+        for (name, value) in http.allHeaderFields {
+            if let name = name as? String, let value = value as? String { fields[name.lowercased()] = value }
+        }
+        return Reply(status: http.statusCode, headers: fields, body: data)
+    }
+
+    public func json(_ method: String, _ path: String, bearer: String? = nil, headers: [String: String] = [:], _ object: [String: any Sendable]) async throws -> Reply {
+        try await request(method, path, bearer: bearer, headers: headers, body: try JSONSerialization.data(withJSONObject: object))
+    }
+}
