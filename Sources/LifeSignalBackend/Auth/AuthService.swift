@@ -87,6 +87,43 @@ public struct AuthService: Sendable {
         }
     }
 
+    /// Exchanges a refresh token for a new session on the same sign-in, rotating the token.
+    ///
+    /// A refresh token works once. Presenting one that was already used means it leaked (or a
+    /// client raced itself): the whole session is revoked, as GoTrue's reuse detection does.
+    public func refresh(refreshToken: String) async throws -> IssuedSession {
+        let now = clock.now()
+        let hash = Self.sha256(refreshToken)
+        enum Outcome: Sendable { case issued(IssuedSession), unknown, reused }
+        let outcome: Outcome = try await database.transaction { connection in
+            let lock = connection.dialect == .postgres ? " FOR UPDATE" : ""
+            guard let token = try await connection.first(SQL(
+                "SELECT session_id, revoked FROM auth_refresh_tokens WHERE token_hash = $1" + lock, bindings: [.text(hash)]))
+            else { return .unknown }
+            let sessionID = try token.uuid("session_id")
+            if try token.bool("revoked") {
+                try await connection.query("DELETE FROM auth_sessions WHERE id = \(SQLValue(sessionID))")
+                return .reused
+            }
+            try await connection.query("UPDATE auth_refresh_tokens SET revoked = \(true) WHERE token_hash = \(hash)")
+            guard let userRow = try await connection.first("""
+                SELECT u.* FROM auth_users u JOIN auth_sessions s ON s.user_id = u.id WHERE s.id = \(SQLValue(sessionID))
+                """) else { return .unknown }
+            try await connection.query("UPDATE auth_sessions SET refreshed_at = \(SQLValue(now)) WHERE id = \(SQLValue(sessionID))")
+            return .issued(try await issueTokens(for: try AuthUser(row: userRow), sessionID: sessionID, isNewUser: false, now: now, in: connection))
+        }
+        switch outcome {
+        case .issued(let session): return session
+        case .unknown: throw DomainError.notFound("Refresh token")
+        case .reused: throw DomainError.forbidden("Refresh token already used; the session was revoked")
+        }
+    }
+
+    /// Ends a session: its refresh tokens stop working.
+    public func signOut(sessionID: UUID) async throws {
+        try await database.query("DELETE FROM auth_sessions WHERE id = \(SQLValue(sessionID))")
+    }
+
     /// The account with this id, or `nil` when it does not exist (any more).
     public func user(id: UserID) async throws -> AuthUser? {
         try await database.query("SELECT * FROM auth_users WHERE id = \(SQLValue(id.rawValue))").first.map(AuthUser.init(row:))
@@ -132,10 +169,14 @@ public struct AuthService: Sendable {
 
     private func issueSession(for user: AuthUser, isNewUser: Bool, now: Date, in connection: any SQLConnection) async throws -> IssuedSession {
         let sessionID = UUID()
-        let refreshToken = Self.randomToken()
         try await connection.query("""
             INSERT INTO auth_sessions (id, user_id, created_at) VALUES (\(SQLValue(sessionID)), \(SQLValue(user.id.rawValue)), \(SQLValue(now)))
             """)
+        return try await issueTokens(for: user, sessionID: sessionID, isNewUser: isNewUser, now: now, in: connection)
+    }
+
+    private func issueTokens(for user: AuthUser, sessionID: UUID, isNewUser: Bool, now: Date, in connection: any SQLConnection) async throws -> IssuedSession {
+        let refreshToken = Self.randomToken()
         try await connection.query("""
             INSERT INTO auth_refresh_tokens (token_hash, session_id, revoked, created_at)
             VALUES (\(Self.sha256(refreshToken)), \(SQLValue(sessionID)), \(false), \(SQLValue(now)))

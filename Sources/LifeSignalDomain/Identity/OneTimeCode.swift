@@ -19,12 +19,14 @@ public struct OneTimeCode: Hashable, Sendable, CustomStringConvertible {
         self.value = trimmed
     }
 
+    private init(unchecked value: String) { self.value = value }
+
     /// A fresh random code, leading zeros allowed.
     public static func random<G: RandomNumberGenerator>(using generator: inout G) -> OneTimeCode {
         let number = Int.random(in: 0..<1_000_000, using: &generator)
         let text = String(number)
-        // Safe: `text` is at most 6 ASCII digits, padded to exactly 6.
-        return try! OneTimeCode(String(repeating: "0", count: length - text.count) + text)
+
+        return OneTimeCode(unchecked: String(repeating: "0", count: length - text.count) + text)
     }
 
     public var description: String { value }

@@ -1,0 +1,55 @@
+import Foundation
+import LifeSignalBackend
+import LifeSignalClients
+import LifeSignalDomain
+
+/// Clients filled by ``LifeSignalBackend`` in-process: the embedded default, offline, no
+/// server.
+///
+/// The adapters still go through the backend's token check, so a session that expires
+/// in-process expires exactly as it would over HTTP.
+public struct LocalAdapters: Sendable {
+    public let backend: LifeSignalBackend
+    public let sessions: SessionStore
+
+    public init(backend: LifeSignalBackend, sessions: SessionStore = SessionStore()) {
+        self.backend = backend
+        self.sessions = sessions
+    }
+
+    /// The caller the current session's token stands for, refreshing the session first when
+    /// its access token expires within a minute (as supabase-swift does before a request).
+    func caller() async throws -> Caller {
+        guard var session = await sessions.session else { throw DomainError.unauthenticated }
+        if session.expiresAt.timeIntervalSince(backend.clock.now()) < 60 {
+            let issued = try await backend.auth.refresh(refreshToken: session.refreshToken)
+            guard let refreshed = issued.domainSession else { throw DomainError.unauthenticated }
+            session = refreshed
+            await sessions.set(refreshed)
+        }
+        do { return try backend.auth.caller(bearer: session.accessToken) } catch {
+            throw DomainError.unauthenticated
+        }
+    }
+
+    public var authClient: AuthClient {
+        AuthClient(
+            sendCode: { phone in try await backend.auth.requestCode(phone: phone.e164) },
+            verifyCode: { phone, code in
+                let issued = try await backend.auth.verifyCode(phone: phone.e164, code: code.value)
+                guard let session = issued.domainSession else { throw DomainError.internal("account has no phone") }
+                await sessions.set(session)
+                return session
+            },
+            currentSession: { await sessions.session },
+            signOut: { await sessions.set(nil) }
+        )
+    }
+
+    public var checkInClient: CheckInClient {
+        CheckInClient(
+            checkIn: { try await backend.checkIns.checkIn(caller: try await caller()) },
+            status: { try await backend.checkIns.status(caller: try await caller()) }
+        )
+    }
+}

@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import LifeSignalBackend
+import LifeSignalServer
+import Logging
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the Supabase-compatible server (SQLite by default; --database postgres://… for PostgreSQL).")
+
+    @Option(help: "Address to listen on.") var host = "127.0.0.1"
+    @Option(help: "Port to listen on.") var port = 54321
+    @Option(help: "A postgres:// URL or an SQLite file path (default: $LIFESIGNAL_DATABASE_URL, else ~/.lifesignal/lifesignal.sqlite).")
+    var database: String?
+
+    func run() async throws {
+        LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+        let url = LifeSignalEnvironment.databaseURL(override: database)
+        let backend = try await LifeSignalBackend.open(
+            databaseURL: url,
+            configuration: .init(
+                jwtSecret: try LifeSignalEnvironment.jwtSecret(), testOTPs: try LifeSignalEnvironment.testOTPs(),
+                issuer: "http://\(host):\(port)/auth/v1"))
+        let app = try await LifeSignalHTTPServer.makeApplication(
+            backend: backend, configuration: .init(host: host, port: port),
+            onRunning: { bound in
+                print("""
+                    LifeSignal is listening on http://\(host):\(bound)
+                      data:             \(LifeSignalEnvironment.redacted(backend.database.location)) (\(backend.database.dialect.rawValue))
+                      anon key:         \(backend.auth.apiKey(role: .anon))
+                      service_role key: \(backend.auth.apiKey(role: .serviceRole))
+                    Sign-in codes are written to this log unless LIFESIGNAL_TEST_OTP fixes them. Ctrl-C stops the server.
+                    """)
+            })
+        try await app.runService()
+        try await backend.close()
+    }
+}

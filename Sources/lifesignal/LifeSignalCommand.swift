@@ -1,0 +1,10 @@
+import ArgumentParser
+
+@main
+struct LifeSignalCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lifesignal",
+        abstract: "LifeSignal: personal-safety check-ins, with responders told at once when a deadline passes.",
+        subcommands: [DemoCommand.self, ServeCommand.self],
+        defaultSubcommand: nil)
+}
