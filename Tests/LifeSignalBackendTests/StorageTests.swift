@@ -14,6 +14,9 @@ struct StorageTests {
         #expect(Timestamp.parse("2024-06-05T14:00:00+02:00") == Date(timeIntervalSince1970: 1_717_588_800))
         #expect(Timestamp.parse("2024-06-05T12:00:00Z") == Date(timeIntervalSince1970: 1_717_588_800))
         #expect(Timestamp.parse("2024-06-05 12:00:00") == Date(timeIntervalSince1970: 1_717_588_800))
+        #expect(Timestamp.postgresText(date) == "2024-06-05T12:00:00.123456+00:00")
+        #expect(Timestamp.postgresText(Date(timeIntervalSince1970: 1_717_588_800.5)) == "2024-06-05T12:00:00.5+00:00")
+        #expect(Timestamp.postgresText(Date(timeIntervalSince1970: 1_717_588_800)) == "2024-06-05T12:00:00+00:00")
         #expect(Timestamp.format(Date(timeIntervalSince1970: -1)) == "1969-12-31T23:59:59.000000+00:00")
         for bad in ["", "2024-13-01T00:00:00Z", "2024-06-05", "2024-06-05T12:00:00+2", "2024-06-05T12:00:00.Z", "yesterday"] {
             #expect(Timestamp.parse(bad) == nil, "\(bad)")

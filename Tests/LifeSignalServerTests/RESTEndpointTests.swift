@@ -21,7 +21,7 @@ struct RESTEndpointTests {
         #expect(rows.first?["phone"] as? String == "+15550001111")
         #expect(rows.first?["interval"] as? Int == 86400)
         #expect(rows.first?["notifications_enabled"] as? Bool == true)
-        #expect(rows.first?["last_check_in_at"] as? String == Timestamp.format(test.clock.now))
+        #expect(rows.first?["last_check_in_at"] as? String == Timestamp.postgresText(test.clock.now))
         #expect(own.header("Content-Range") == "0-0/*")
 
         let all = try await server.request("GET", "/rest/v1/users?select=id", bearer: bob.accessToken)

@@ -20,6 +20,18 @@ public enum Timestamp {
             year, month, day, seconds / 3600, (seconds % 3600) / 60, seconds % 60, fraction)
     }
 
+    /// PostgreSQL's JSON text for a `timestamptz` in UTC: fractional digits only when non-zero,
+    /// trailing zeros dropped (`2024-06-05T12:00:00+00:00`, `…12:00:00.5+00:00`).
+    public static func postgresText(_ date: Date) -> String {
+        let full = format(date)
+        let dot = full.index(full.startIndex, offsetBy: 19)
+        let zone = full.index(full.endIndex, offsetBy: -6)
+        var fraction = full[dot..<zone]
+        while fraction.last == "0" { fraction = fraction.dropLast() }
+        if fraction == "." { fraction = "" }
+        return String(full[..<dot]) + fraction + String(full[zone...])
+    }
+
     /// Parses RFC 3339 / ISO 8601 instants with `Z` or a numeric offset, with or without
     /// fractional seconds (up to nanoseconds), and PostgreSQL's space-separated form.
     public static func parse(_ text: String) -> Date? {

@@ -53,6 +53,8 @@ extension Request {
             return buffer.readData(length: buffer.readableBytes) ?? Data()
         } catch let error as HTTPError where error.status == .contentTooLarge {
             throw BodyTooLarge()
+        } catch is NIOTooManyBytesError {
+            throw BodyTooLarge()
         }
     }
 

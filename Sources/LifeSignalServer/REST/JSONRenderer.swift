@@ -31,11 +31,11 @@ enum JSONRenderer {
         case .int(let number): return String(number)
         case .double(let number): return number.isFinite ? String(number) : "null"
         case .json(let text): return text
-        case .timestamp(let date): return quote(Timestamp.format(date))
+        case .timestamp(let date): return quote(Timestamp.postgresText(date))
         case .uuid(let uuid): return quote(uuid.uuidString.lowercased())
         case .text(let text), .literal(let text):
             if type == "jsonb" || type == "json" { return text }
-            if type == "timestamptz", let date = Timestamp.parse(text) { return quote(Timestamp.format(date)) }
+            if type == "timestamptz", let date = Timestamp.parse(text) { return quote(Timestamp.postgresText(date)) }
             return quote(text)
         }
     }

@@ -116,7 +116,8 @@ struct RESTRoutes<Context: RequestContext> {
         return try await backend.database.transaction { connection in
             if connection.dialect == .postgres {
                 try await connection.query("""
-                    SELECT set_config('role', \(caller.role.rawValue), true), set_config('request.jwt.claims', \(claimsJSON), true)
+                    SELECT set_config('role', \(caller.role.rawValue), true), set_config('request.jwt.claims', \(claimsJSON), true),
+                           set_config('timezone', 'UTC', true)
                     """)
             }
             return try await body(connection)
