@@ -4,6 +4,8 @@ import LifeSignalDomain
 /// The cloud functions, addressed by name with JSON in and out: what `/functions/v1/<name>`
 /// serves. Each decodes its request, calls a service and encodes the reply in the shape the
 /// seeds give; rules stay in the services.
+///
+/// Functions are registered per area (`BackendFunctions+CheckIn.swift`, …) into ``registry``.
 public struct BackendFunctions: Sendable {
     let backend: LifeSignalBackend
 
@@ -14,31 +16,34 @@ public struct BackendFunctions: Sendable {
         case badRequest(String)
     }
 
-    public static let names: Set<String> = ["check-in"]
+    /// One function: runs with the backend, the caller and the raw JSON body.
+    public typealias Handler = @Sendable (LifeSignalBackend, Caller, Data) async throws -> Data
+
+    /// Every function by name.
+    static let registry: [String: Handler] = {
+        var all: [String: Handler] = [:]
+        for area in [checkInFunctions, domainFunctions] {
+            all.merge(area) { first, _ in first }
+        }
+        return all
+    }()
+
+    public static var names: Set<String> { Set(registry.keys) }
 
     /// Runs function `name` for `caller` with a JSON `body` (empty means `{}`); returns the JSON reply.
     public func call(_ name: String, caller: Caller, body: Data) async throws -> Data {
-        switch name {
-        case "check-in":
-            let request = try decode(CheckInRequest.self, from: body)
-            let result = try await backend.checkIns.checkIn(caller: caller, source: request.source ?? .manual)
-            let status = try await backend.checkIns.status(caller: caller)
-            return try encode(CheckInResponse(
-                success: true, lastCheckInTime: Timestamp.format(result.checkedInAt),
-                nextCheckInTime: Timestamp.format(result.deadline), checkInInterval: Int(status.interval.seconds)))
-        default:
-            throw Failure.unknownFunction(name)
-        }
+        guard let handler = Self.registry[name] else { throw Failure.unknownFunction(name) }
+        return try await handler(backend, caller, body)
     }
 
-    private func decode<T: Decodable>(_ type: T.Type, from body: Data) throws -> T {
+    static func decode<T: Decodable>(_ type: T.Type, from body: Data) throws -> T {
         let data = body.isEmpty ? Data("{}".utf8) : body
         do { return try JSONDecoder().decode(T.self, from: data) } catch {
-            throw Failure.badRequest(Self.describe(error))
+            throw Failure.badRequest(describe(error))
         }
     }
 
-    private func encode<T: Encodable>(_ value: T) throws -> Data {
+    static func encode<T: Encodable>(_ value: T) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         return try encoder.encode(value)
@@ -57,18 +62,4 @@ public struct BackendFunctions: Sendable {
             return "Invalid JSON body"
         }
     }
-}
-
-/// `check-in` request: optional source (manual by default).
-public struct CheckInRequest: Codable, Sendable {
-    public var source: CheckInService.Source?
-    public init(source: CheckInService.Source? = nil) { self.source = source }
-}
-
-/// `check-in` reply, after seed `001_…`'s process-check-in.
-public struct CheckInResponse: Codable, Sendable, Hashable {
-    public var success: Bool
-    public var lastCheckInTime: String
-    public var nextCheckInTime: String
-    public var checkInInterval: Int
 }

@@ -1,0 +1,7 @@
+import Foundation
+
+extension BackendFunctions {
+    /// The functions of contacts, alerts, pings, notifications and the account; each area
+    /// adds its table here.
+    static let domainFunctions: [String: Handler] = [:]
+}
