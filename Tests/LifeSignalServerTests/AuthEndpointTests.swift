@@ -47,6 +47,24 @@ struct AuthEndpointTests {
         let me = try await server.request("GET", "/auth/v1/user", bearer: token)
         #expect(me.status == 200)
         #expect(me.json?["id"] as? String == user["id"] as? String)
+
+        // Refresh rotates the token; the old one then revokes the session when reused.
+        let refreshToken = try #require(session["refresh_token"] as? String)
+        let refreshed = try await server.json("POST", "/auth/v1/token?grant_type=refresh_token", headers: Self.version, ["refresh_token": refreshToken])
+        #expect(refreshed.status == 200)
+        let newRefresh = try #require(refreshed.json?["refresh_token"] as? String)
+        #expect(newRefresh != refreshToken)
+        let reused = try await server.json("POST", "/auth/v1/token?grant_type=refresh_token", headers: Self.version, ["refresh_token": refreshToken])
+        #expect(reused.status == 400)
+        #expect(reused.json?["code"] as? String == "refresh_token_already_used")
+        let afterReuse = try await server.json("POST", "/auth/v1/token?grant_type=refresh_token", headers: Self.version, ["refresh_token": newRefresh])
+        #expect(afterReuse.json?["code"] as? String == "refresh_token_not_found")
+        let unsupported = try await server.json("POST", "/auth/v1/token?grant_type=magic", headers: Self.version, ["x": "y"])
+        #expect(unsupported.status == 400)
+
+        let logout = try await server.request("POST", "/auth/v1/logout", bearer: token)
+        #expect(logout.status == 204)
+        #expect(try await test.count("auth_sessions") == 0)
     }
 
     @Test("bad phone, wrong code and expired code get GoTrue errors and write nothing", arguments: Engine.allCases)

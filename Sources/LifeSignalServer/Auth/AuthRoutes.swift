@@ -13,6 +13,8 @@ struct AuthRoutes<Context: RequestContext> {
         group.post("otp") { request, _ in await self.respond(request) { try await self.otp(request) } }
         group.post("verify") { request, _ in await self.respond(request) { try await self.verify(request) } }
         group.get("user") { request, _ in await self.respond(request) { try await self.user(request) } }
+        group.post("token") { request, _ in await self.respond(request) { try await self.token(request) } }
+        group.post("logout") { request, _ in await self.respond(request) { try await self.logout(request) } }
         group.get("health") { _, _ in JSONResponse.make(.ok, ["name": "GoTrue", "description": "LifeSignal auth"]) }
     }
 
@@ -32,6 +34,34 @@ struct AuthRoutes<Context: RequestContext> {
         }
         let session = try await backend.auth.verifyCode(phone: phone.hasPrefix("+") ? phone : "+" + phone, code: body.token)
         return JSONResponse.make(.ok, GoTrueSession(session))
+    }
+
+    /// `grant_type=refresh_token`: rotates the refresh token; a reused one revokes the session.
+    private func token(_ request: Request) async throws -> Response {
+        let grant = RESTQueryParser.pairs(request.uri.query).first { $0.0 == "grant_type" }?.1
+        guard grant == "refresh_token" else {
+            throw AuthFailure(status: .badRequest, code: "invalid_credentials", message: "unsupported_grant_type")
+        }
+        let body: RefreshRequest = try await decode(request)
+        do {
+            return JSONResponse.make(.ok, GoTrueSession(try await backend.auth.refresh(refreshToken: body.refreshToken)))
+        } catch DomainError.notFound {
+            throw AuthFailure(status: .badRequest, code: "refresh_token_not_found", message: "Invalid Refresh Token: Refresh Token Not Found")
+        } catch DomainError.forbidden {
+            throw AuthFailure(status: .badRequest, code: "refresh_token_already_used", message: "Invalid Refresh Token: Already Used")
+        }
+    }
+
+    /// Ends the session named by the token's `session_id`; 204 with no body.
+    private func logout(_ request: Request) async throws -> Response {
+        guard let token = request.bearerToken else {
+            throw AuthFailure(status: .unauthorized, code: "no_authorization", message: "This endpoint requires a valid Bearer token")
+        }
+        guard let claims = try? backend.auth.verify(token), let session = claims.sessionID.flatMap(UUID.init(uuidString:)) else {
+            throw AuthFailure(status: .forbidden, code: "bad_jwt", message: "invalid JWT: unable to parse or verify signature")
+        }
+        try await backend.auth.signOut(sessionID: session)
+        return Response(status: .noContent)
     }
 
     private func user(_ request: Request) async throws -> Response {

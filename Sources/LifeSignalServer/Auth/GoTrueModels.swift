@@ -91,3 +91,8 @@ struct VerifyRequest: Decodable {
     var phone: String?
     var token: String
 }
+
+struct RefreshRequest: Decodable {
+    var refreshToken: String
+    enum CodingKeys: String, CodingKey { case refreshToken = "refresh_token" }
+}
