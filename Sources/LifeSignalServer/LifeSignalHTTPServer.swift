@@ -37,7 +37,7 @@ public enum LifeSignalHTTPServer {
         router.get("health") { _, _ in JSONResponse.make(.ok, ["status": "ok"]) }
         AuthRoutes<BasicRequestContext>(backend: backend, bodyLimit: configuration.bodyLimit).register(on: router)
         FunctionRoutes<BasicRequestContext>(backend: backend, bodyLimit: configuration.bodyLimit).register(on: router)
-        RESTRoutes<BasicRequestContext>(backend: backend, schema: schema).register(on: router)
+        RESTRoutes<BasicRequestContext>(backend: backend, schema: schema, bodyLimit: configuration.bodyLimit).register(on: router)
         return Application(
             router: router,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "LifeSignal"),

@@ -14,16 +14,20 @@ public final class LifeSignalBackend: Sendable {
         public var testOTPs: TestOTPs
         /// The `iss` claim of access tokens.
         public var issuer: String
+        /// Delivers pushes to devices; the default only records them.
+        public var pushSender: any PushSender
 
         public init(
             jwtSecret: String, clock: BackendClock = .system, smsSender: any SMSSender = LogSMSSender(),
-            testOTPs: TestOTPs = TestOTPs(), issuer: String = "http://127.0.0.1:54321/auth/v1"
+            testOTPs: TestOTPs = TestOTPs(), issuer: String = "http://127.0.0.1:54321/auth/v1",
+            pushSender: any PushSender = RecordingPushSender()
         ) {
             self.jwtSecret = jwtSecret
             self.clock = clock
             self.smsSender = smsSender
             self.testOTPs = testOTPs
             self.issuer = issuer
+            self.pushSender = pushSender
         }
     }
 
@@ -31,6 +35,14 @@ public final class LifeSignalBackend: Sendable {
     public let configuration: Configuration
     public let auth: AuthService
     public let checkIns: CheckInService
+    /// Committed changes of the tables clients read, for Realtime and in-process streams.
+    public let changes: ChangeFeed
+    public let contacts: ContactsService
+    public let notifications: NotificationService
+    public let alerts: AlertService
+    public let pings: PingService
+    public let profiles: ProfileService
+    public let sweep: CheckInSweep
     public var clock: BackendClock { configuration.clock }
 
     /// Wraps an open database; call ``open(database:configuration:)`` to migrate it first.
@@ -41,6 +53,15 @@ public final class LifeSignalBackend: Sendable {
             database: database, clock: configuration.clock, secret: configuration.jwtSecret,
             sms: configuration.smsSender, testOTPs: configuration.testOTPs, issuer: configuration.issuer)
         self.checkIns = CheckInService(database: database, clock: configuration.clock)
+        let changes = ChangeFeed()
+        let notifier = Notifier(database: database, changes: changes, push: configuration.pushSender)
+        self.changes = changes
+        self.contacts = ContactsService(database: database, clock: configuration.clock, notifier: notifier)
+        self.notifications = NotificationService(database: database, clock: configuration.clock, notifier: notifier)
+        self.alerts = AlertService(database: database, clock: configuration.clock, notifier: notifier)
+        self.pings = PingService(database: database, clock: configuration.clock, notifier: notifier)
+        self.profiles = ProfileService(database: database, clock: configuration.clock, notifier: notifier)
+        self.sweep = CheckInSweep(database: database, clock: configuration.clock, notifier: notifier)
     }
 
     /// Opens the database a URL names, applies pending migrations and returns the backend.

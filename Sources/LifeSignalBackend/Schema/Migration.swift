@@ -11,16 +11,20 @@ public struct Migration: Sendable {
     public let name: String
     public let statements: [String]
     public let postgresOnly: [String]
+    /// Statements only SQLite needs (its spelling of triggers, say).
+    public let sqliteOnly: [String]
 
-    public init(version: Int, name: String, statements: [String], postgresOnly: [String] = []) {
+    public init(version: Int, name: String, statements: [String], postgresOnly: [String] = [], sqliteOnly: [String] = []) {
         self.version = version
         self.name = name
         self.statements = statements
         self.postgresOnly = postgresOnly
+        self.sqliteOnly = sqliteOnly
     }
 
     func sql(for dialect: SQLDialect) -> [String] {
-        let common = statements.map { statement in
+        let own = dialect == .postgres ? postgresOnly : sqliteOnly
+        return (statements + own).map { statement in
             switch dialect {
             case .postgres:
                 statement
@@ -32,7 +36,6 @@ public struct Migration: Sendable {
                     .replacingOccurrences(of: "{now}", with: Self.sqliteNow)
             }
         }
-        return dialect == .postgres ? common + postgresOnly : common
     }
 
     private static let sqliteUUID = """

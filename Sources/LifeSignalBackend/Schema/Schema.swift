@@ -1,9 +1,9 @@
 /// LifeSignal's tables, their migrations and their access policies.
 public enum Schema {
-    public static let migrations: [Migration] = [foundation] + domainMigrations
+    public static let migrations: [Migration] = [foundation, content] + domainMigrations
 
     /// Every exposed table's policy; tables without one are not reachable through `/rest/v1`.
-    public static let policies: [AccessPolicy] = [usersPolicy, checkInsPolicy] + domainPolicies
+    public static let policies: [AccessPolicy] = [usersPolicy, checkInsPolicy] + contentPolicies + domainPolicies
 
     public static func policy(for table: String) -> AccessPolicy? {
         policies.first { $0.table == table }

@@ -129,6 +129,16 @@ struct PostgresTransactionConnection: SQLConnection {
         case .uuid: return .uuid(try cell.decode(UUID.self))
         case .timestamptz, .timestamp: return .timestamp(try cell.decode(Date.self))
         case .json, .jsonb: return .json(try cell.decode(String.self))
+        case .date:
+            // A calendar date, printed as PostgreSQL prints it.
+            return .text(String(Timestamp.format(try cell.decode(Date.self)).prefix(10)))
+        case .time:
+            guard var bytes = cell.bytes, let micros = bytes.readInteger(as: Int64.self) else { return .null }
+            let seconds = micros / 1_000_000, fraction = micros % 1_000_000
+            var text = String(format: "%02lld:%02lld:%02lld", seconds / 3600, (seconds % 3600) / 60, seconds % 60)
+            if fraction > 0 { text += String(format: ".%06lld", fraction) }
+            return .text(text)
+        case .numeric: return .text(try cell.decode(Decimal.self).description)
         default:
             if let text = try? cell.decode(String.self) { return .text(text) }
             if cell.format == .text, let bytes = cell.bytes { return .text(String(buffer: bytes)) }

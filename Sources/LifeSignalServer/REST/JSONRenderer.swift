@@ -23,6 +23,14 @@ enum JSONRenderer {
         return output + "}"
     }
 
+    /// Rows as a JSON array, each projected by name onto `columns` (for `RETURNING *` rows
+    /// shaped by a request's `select=`).
+    static func projected(_ rows: [SQLRow], columns: [(name: String, column: ColumnSchema)]) -> [String] {
+        rows.map { row in
+            "{" + columns.map { quote($0.name) + ":" + value(row[$0.column.name], type: $0.column.type) }.joined(separator: ",") + "}"
+        }
+    }
+
     static func value(_ value: SQLValue, type: String) -> String {
         switch value {
         case .null: return "null"

@@ -12,6 +12,7 @@ import NIOCore
 struct RESTRoutes<Context: RequestContext> {
     let backend: LifeSignalBackend
     let schema: SchemaCache
+    let bodyLimit: Int
 
     func register(on router: Router<Context>) {
         router.get("rest/v1/:table") { request, context in
@@ -19,6 +20,15 @@ struct RESTRoutes<Context: RequestContext> {
         }
         router.head("rest/v1/:table") { request, context in
             await self.read(request, table: context.parameters.get("table") ?? "", head: true)
+        }
+        router.post("rest/v1/:table") { request, context in
+            await self.write(request, table: context.parameters.get("table") ?? "", kind: .insert)
+        }
+        router.patch("rest/v1/:table") { request, context in
+            await self.write(request, table: context.parameters.get("table") ?? "", kind: .update)
+        }
+        router.delete("rest/v1/:table") { request, context in
+            await self.write(request, table: context.parameters.get("table") ?? "", kind: .delete)
         }
     }
 
@@ -84,7 +94,7 @@ struct RESTRoutes<Context: RequestContext> {
 
     /// The caller of a request: its bearer JWT, or anonymous without one. A bad token is a
     /// 401, never a silent downgrade to anonymous.
-    private func identify(_ request: Request) throws(RESTError) -> (Caller, TokenClaims?) {
+    func identify(_ request: Request) throws(RESTError) -> (Caller, TokenClaims?) {
         guard let token = request.bearerToken else { return (.anonymous, nil) }
         do throws(TokenError) {
             let claims = try backend.auth.verify(token)
@@ -106,7 +116,7 @@ struct RESTRoutes<Context: RequestContext> {
 
     /// Runs `body` in a transaction as the caller: on PostgreSQL under their role, with their
     /// claims where `auth.uid()` reads them.
-    private func run<T: Sendable>(caller: Caller, claims: TokenClaims?, _ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
+    func run<T: Sendable>(caller: Caller, claims: TokenClaims?, _ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
         let claimsJSON: String = {
             var effective = claims ?? TokenClaims(role: caller.role.rawValue)
             effective.role = caller.role.rawValue

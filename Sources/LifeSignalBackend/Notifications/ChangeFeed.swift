@@ -1,0 +1,73 @@
+import Foundation
+import LifeSignalDomain
+
+/// A row that changed, as Realtime's `postgres_changes` reports it.
+public struct ChangeEvent: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable, Codable { case insert = "INSERT", update = "UPDATE", delete = "DELETE" }
+
+    public var table: String
+    public var kind: Kind
+    /// The row's primary key in text form.
+    public var rowID: String
+    /// The person the row belongs to (whose policy lets them read it), used to route the event
+    /// to that person's subscriptions only.
+    public var ownerID: UserID?
+    public var at: Date
+
+    public init(table: String, kind: Kind, rowID: String, ownerID: UserID?, at: Date) {
+        self.table = table
+        self.kind = kind
+        self.rowID = rowID
+        self.ownerID = ownerID
+        self.at = at
+    }
+}
+
+/// Streams committed changes to whoever listens: the server's Realtime endpoint, the Local
+/// adapters' streams, tests.
+///
+/// Services publish only after their transaction commits, so a listener never sees a change
+/// that was rolled back. Subscribers that stop iterating are removed when their stream ends.
+/// Events are buffered per subscriber (newest kept) so a slow listener cannot stall a rule.
+public final class ChangeFeed: @unchecked Sendable {
+    public struct Filter: Sendable, Hashable {
+        public var table: String?
+        public var ownerID: UserID?
+        public init(table: String? = nil, ownerID: UserID? = nil) {
+            self.table = table
+            self.ownerID = ownerID
+        }
+
+        func matches(_ event: ChangeEvent) -> Bool {
+            (table == nil || table == event.table) && (ownerID == nil || ownerID == event.ownerID)
+        }
+    }
+
+    private let lock = NSLock()
+    private var subscribers: [UUID: (Filter, AsyncStream<ChangeEvent>.Continuation)] = [:]
+    private let bufferSize: Int
+
+    public init(bufferSize: Int = 10_000) { self.bufferSize = bufferSize }
+
+    /// Changes matching `filter` from now on.
+    public func subscribe(_ filter: Filter = Filter()) -> AsyncStream<ChangeEvent> {
+        let (stream, continuation) = AsyncStream<ChangeEvent>.makeStream(bufferingPolicy: .bufferingNewest(bufferSize))
+        let id = UUID()
+        lock.withLock { subscribers[id] = (filter, continuation) }
+        continuation.onTermination = { [weak self] _ in
+            guard let self else { return }
+            _ = self.lock.withLock { self.subscribers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    public var subscriberCount: Int { lock.withLock { subscribers.count } }
+
+    public func publish(_ events: [ChangeEvent]) {
+        guard !events.isEmpty else { return }
+        let targets = lock.withLock { Array(subscribers.values) }
+        for (filter, continuation) in targets {
+            for event in events where filter.matches(event) { continuation.yield(event) }
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import LifeSignalDomain
+
+/// A notification about to be written: who gets it, what it says, whom it concerns.
+public struct NotificationDraft: Sendable, Hashable {
+    public var recipient: UserID
+    public var type: NotificationType
+    public var title: String
+    public var body: String
+    /// The other person it is about (the dependent who missed a check-in, the pinging responder).
+    public var contactID: UserID?
+
+    public init(recipient: UserID, type: NotificationType, title: String, body: String, contactID: UserID? = nil) {
+        self.recipient = recipient
+        self.type = type
+        self.title = title
+        self.body = body
+        self.contactID = contactID
+    }
+}
+
+/// A stored notification, as the history sheet shows it.
+public struct NotificationRecord: Sendable, Hashable, Codable, Identifiable {
+    public var id: UUID
+    public var userID: UserID
+    public var type: NotificationType
+    public var title: String
+    public var body: String
+    public var contactID: UserID?
+    public var isRead: Bool
+    public var createdAt: Date
+
+    init(row: SQLRow) throws {
+        id = try row.uuid("id")
+        userID = UserID(try row.uuid("user_id"))
+        let typeName = try row.string("type")
+        guard let type = NotificationType(rawValue: typeName) else { throw DatabaseError.decoding("unknown notification type \(typeName)") }
+        self.type = type
+        title = try row.string("title")
+        body = try row.string("body")
+        contactID = row.optionalUUID("contact_id").map(UserID.init)
+        isRead = try row.bool("is_read")
+        createdAt = try row.date("created_at")
+    }
+
+    static let columns = "id, user_id, type, title, body, contact_id, is_read, created_at"
+}
+
+/// What a rule hands to delivery once its transaction has committed.
+struct Outbox: Sendable {
+    var notifications: [NotificationRecord] = []
+    var changes: [ChangeEvent] = []
+
+    mutating func append(_ other: Outbox) {
+        notifications += other.notifications
+        changes += other.changes
+    }
+
+    mutating func change(_ table: String, _ kind: ChangeEvent.Kind, _ rowID: UUID, owner: UserID?, at: Date) {
+        changes.append(ChangeEvent(table: table, kind: kind, rowID: rowID.uuidString.lowercased(), ownerID: owner, at: at))
+    }
+}

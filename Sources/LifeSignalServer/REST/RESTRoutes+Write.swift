@@ -1,0 +1,114 @@
+import Foundation
+import Hummingbird
+import LifeSignalBackend
+import NIOCore
+
+/// POST, PATCH and DELETE on `/rest/v1/<table>` (reference §A.10–A.11).
+extension RESTRoutes {
+    func write(_ request: Request, table name: String, kind: WritePlan.Kind) async -> Response {
+        let (caller, claims): (Caller, TokenClaims?)
+        do { (caller, claims) = try identify(request) } catch { return error.response }
+        do {
+            guard let table = await schema.table(name) else { throw RESTError.unknownTable(name) }
+            let body = kind == .delete ? Data() : try await request.collectBody(limit: bodyLimit)
+            let plan = try WritePlanParser.parse(kind: kind, pairs: RESTQueryParser.pairs(request.uri.query),
+                                                 preferences: Self.preferences(request), body: body)
+            let builder = RESTSQLBuilder(table: table, dialect: backend.database.dialect, caller: caller)
+            let columns = try builder.outputColumns(ReadPlan(select: plan.select))
+            let singular = (request.headers[.accept] ?? "").contains("application/vnd.pgrst.object")
+            switch kind {
+            case .insert: try builder.requireGrant(.insert)
+            case .update:
+                guard !plan.filters.isEmpty else {
+                    throw RESTError(status: .badRequest, code: "21000", message: "UPDATE requires a WHERE clause")
+                }
+                if plan.columns.isEmpty || plan.rows.isEmpty { return Response(status: .noContent, headers: [.contentRange: "*/*"]) }
+                try builder.requireGrant(.update)
+            case .delete:
+                guard !plan.filters.isEmpty else {
+                    throw RESTError(status: .badRequest, code: "21000", message: "DELETE requires a WHERE clause")
+                }
+                try builder.requireGrant(.delete)
+            }
+            let (rows, inserted) = try await run(caller: caller, claims: claims) { connection in
+                var rows: [SQLRow] = []
+                var inserted = 0
+                switch kind {
+                case .insert:
+                    let target = plan.resolution == nil ? nil : try builder.conflictTarget(plan)
+                    for row in plan.rows {
+                        let existed = try await Self.exists(row, target: target, builder: builder, in: connection)
+                        let returned = try await connection.query(try builder.insert(row, plan: plan))
+                        try await builder.checkNewRows(returned, command: existed ? .update : .insert, in: connection)
+                        if !existed { inserted += returned.count }
+                        rows += returned
+                    }
+                case .update:
+                    rows = try await connection.query(try builder.update(plan.rows[0], plan: plan))
+                    try await builder.checkNewRows(rows, command: .update, in: connection)
+                case .delete:
+                    rows = try await connection.query(try builder.delete(plan: plan))
+                }
+                if singular && rows.count != 1 {
+                    // Thrown inside the transaction, so the write is rolled back.
+                    throw RESTError(status: .notAcceptable, code: "PGRST116", message: "Cannot coerce the result to a single JSON object",
+                                    details: "The result contains \(rows.count) rows")
+                }
+                return (rows, inserted)
+            }
+            return respond(kind: kind, plan: plan, rows: rows, inserted: inserted, columns: columns, singular: singular)
+        } catch let error as RESTError {
+            return error.response
+        } catch let error as DatabaseError {
+            return RESTError.database(error, role: caller.role).response
+        } catch is BodyTooLarge {
+            return RESTError(status: .contentTooLarge, code: "PGRST413", message: "Request body exceeds \(bodyLimit) bytes").response
+        } catch {
+            return RESTError(status: .internalServerError, code: "PGRST000", message: "Internal error").response
+        }
+    }
+
+    /// Whether an upsert row will update an existing row (for 200 versus 201).
+    static func exists(_ row: [String: JSONValue], target: [String]?, builder: RESTSQLBuilder, in connection: any SQLConnection) async throws -> Bool {
+        guard let target, !target.isEmpty else { return false }
+        var conditions: [SQL] = []
+        for name in target {
+            guard let value = row[name], let column = builder.table.column(name) else { return false }
+            conditions.append(SQL.raw("\(builder.quote(name)) = ") + "\(try builder.writeValue(value, for: column))")
+        }
+        let sql = SQL.raw("SELECT 1 AS found FROM \(builder.quote(builder.table.name)) WHERE ") + SQL.join(conditions, separator: " AND ")
+        return try await connection.first(sql) != nil
+    }
+
+    func respond(kind: WritePlan.Kind, plan: WritePlan, rows: [SQLRow], inserted: Int,
+                 columns: [(name: String, column: ColumnSchema)], singular: Bool) -> Response {
+        var headers: HTTPFields = [:]
+        var applied: [String] = []
+        if kind == .insert, plan.resolution != nil { applied.append("resolution=\(plan.resolution?.rawValue ?? "")") }
+        if plan.missingDefault { applied.append("missing=default") }
+        if plan.returning != .minimal { applied.append("return=\(plan.returning.rawValue)") }
+        if plan.countExact { applied.append("count=exact") }
+        if !applied.isEmpty { headers[.preferenceApplied] = applied.joined(separator: ", ") }
+        let total = plan.countExact ? String(rows.count) : "*"
+        switch kind {
+        case .insert: headers[.contentRange] = "*/\(total)"
+        case .update: headers[.contentRange] = rows.isEmpty ? "*/\(total)" : "0-\(rows.count - 1)/\(total)"
+        case .delete: headers[.contentRange] = "*/\(total)"
+        }
+        let status: HTTPResponse.Status
+        switch kind {
+        case .insert:
+            let allUpdates = plan.resolution == .mergeDuplicates && inserted == 0
+            status = allUpdates ? .ok : .created
+        case .update, .delete:
+            status = plan.returning == .representation ? .ok : .noContent
+        }
+        guard plan.returning == .representation else {
+            return Response(status: status, headers: headers)
+        }
+        let objects = JSONRenderer.projected(rows, columns: columns)
+        let body = singular ? (objects.first ?? "{}") : "[" + objects.joined(separator: ",") + "]"
+        headers[.contentType] = singular ? "application/vnd.pgrst.object+json; charset=utf-8" : JSONResponse.contentType
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import LifeSignalBackend
+
+/// SQL for `/rest/v1` writes, one statement per row so each row keeps its own column list
+/// (PostgREST's `missing=default`) on both engines.
+extension RESTSQLBuilder {
+    /// A payload value as the engine should store it. PostgreSQL coerces untyped literals and
+    /// reports bad input itself; for SQLite the same checks are made here, with PostgreSQL's
+    /// SQLSTATEs and words, so both engines refuse the same bodies the same way.
+    func writeValue(_ value: JSONValue, for column: ColumnSchema) throws(RESTError) -> SQLValue {
+        let text: String
+        switch value {
+        case .null: return .null
+        case .bool(let flag): text = flag ? "true" : "false"
+        case .number(let number): text = number
+        case .string(let string): text = string
+        case .array, .object: text = value.jsonText
+        }
+        guard dialect == .sqlite else { return .literal(text) }
+        func invalid(_ type: String, _ code: String = "22P02") -> RESTError {
+            RESTError(status: .badRequest, code: code, message: "invalid input syntax for type \(type): \"\(text)\"")
+        }
+        switch column.type {
+        case "integer", "bigint":
+            if case .bool = value { throw invalid(column.type) }
+            guard let number = Int64(text) else { throw invalid(column.type) }
+            return .int(number)
+        case "double precision", "numeric":
+            guard let number = Double(text), number.isFinite else { throw invalid(column.type) }
+            return .double(number)
+        case "boolean":
+            switch text.lowercased() {
+            case "true", "t", "yes", "on", "1": return .int(1)
+            case "false", "f", "no", "off", "0": return .int(0)
+            default: throw invalid("boolean")
+            }
+        case "uuid":
+            guard let uuid = UUID(uuidString: text) else { throw invalid("uuid") }
+            return .uuid(uuid)
+        case "timestamptz", "timestamp":
+            if let date = Timestamp.parse(text) ?? Timestamp.parse(text + "T00:00:00Z") { return .timestamp(date) }
+            throw invalid("timestamp with time zone", "22007")
+        case "date":
+            guard Timestamp.parse(text + "T00:00:00Z") != nil, text.count == 10 else { throw invalid("date", "22007") }
+            return .text(text)
+        case "time":
+            let parts = text.split(separator: ":")
+            guard (2...3).contains(parts.count), let hours = Int(parts[0]), let minutes = Int(parts[1]), hours < 24, minutes < 60,
+                  parts.count == 2 || Double(parts[2]).map({ $0 < 60 }) == true
+            else { throw invalid("time without time zone", "22007") }
+            return .text(text)
+        default:
+            return .text(text)
+        }
+    }
+
+    /// Refuses a write the role has no grant for (PostgreSQL's `permission denied`).
+    func requireGrant(_ command: TableCommand) throws(RESTError) {
+        guard dialect == .sqlite, caller.role != .serviceRole else { return }
+        guard let policy = Schema.policy(for: table.name), policy.isGranted(command, to: caller.role) else {
+            throw RESTError(status: caller.role == .anon ? .unauthorized : .forbidden, code: "42501",
+                            message: "permission denied for table \(table.name)")
+        }
+    }
+
+    func insert(_ row: [String: JSONValue], plan: WritePlan) throws(RESTError) -> SQL {
+        var names: [String] = []
+        var values: [SQL] = []
+        for name in plan.columns {
+            guard let column = table.column(name) else {
+                throw RESTError(status: .badRequest, code: "PGRST204", message: "Could not find the '\(name)' column of '\(table.name)' in the schema cache")
+            }
+            guard let value = row[name] else {
+                if plan.missingDefault { continue }
+                names.append(quote(name))
+                values.append("\(SQLValue.null)")
+                continue
+            }
+            names.append(quote(name))
+            values.append("\(try writeValue(value, for: column))")
+        }
+        var sql = names.isEmpty
+            ? SQL.raw("INSERT INTO \(quote(table.name)) DEFAULT VALUES")
+            : SQL.raw("INSERT INTO \(quote(table.name)) (\(names.joined(separator: ", "))) VALUES (") + SQL.join(values, separator: ", ") + SQL.raw(")")
+        if let resolution = plan.resolution, let target = try conflictTarget(plan) {
+            let updates = names.filter { name in !target.contains { quote($0) == name } }
+            if resolution == .ignoreDuplicates || updates.isEmpty {
+                sql.append(SQL.raw(" ON CONFLICT (\(target.map(quote).joined(separator: ", "))) DO NOTHING"))
+            } else {
+                let assignments = updates.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+                sql.append(SQL.raw(" ON CONFLICT (\(target.map(quote).joined(separator: ", "))) DO UPDATE SET \(assignments)"))
+            }
+        }
+        return sql + SQL.raw(" RETURNING *")
+    }
+
+    /// `on_conflict=` or the primary key; `nil` when there is neither (a plain insert).
+    func conflictTarget(_ plan: WritePlan) throws(RESTError) -> [String]? {
+        if let names = plan.onConflict {
+            for name in names where table.column(name) == nil { throw .unknownColumn(table.name, name) }
+            return names
+        }
+        let keys = table.columns.filter(\.isPrimaryKey).map(\.name)
+        return keys.isEmpty ? nil : keys
+    }
+
+    func update(_ row: [String: JSONValue], plan: WritePlan) throws(RESTError) -> SQL {
+        var assignments: [SQL] = []
+        for name in plan.columns {
+            guard let column = table.column(name) else {
+                throw RESTError(status: .badRequest, code: "PGRST204", message: "Could not find the '\(name)' column of '\(table.name)' in the schema cache")
+            }
+            assignments.append(SQL.raw("\(quote(name)) = ") + "\(try writeValue(row[name] ?? .null, for: column))")
+        }
+        return SQL.raw("UPDATE \(quote(table.name)) SET ") + SQL.join(assignments, separator: ", ")
+            + (try whereClause(plan.filters, command: .update)) + SQL.raw(" RETURNING *")
+    }
+
+    func delete(plan: WritePlan) throws(RESTError) -> SQL {
+        SQL.raw("DELETE FROM \(quote(table.name))") + (try whereClause(plan.filters, command: .delete)) + SQL.raw(" RETURNING *")
+    }
+
+    /// On SQLite, proves the rows a write produced pass the policy's `WITH CHECK`, as
+    /// PostgreSQL's row-level security does; a failure aborts the whole request.
+    func checkNewRows(_ rows: [SQLRow], command: TableCommand, in connection: any SQLConnection) async throws {
+        guard dialect == .sqlite, caller.role != .serviceRole, !rows.isEmpty,
+              let key = table.columns.first(where: \.isPrimaryKey)?.name,
+              let policy = Schema.policy(for: table.name) else { return }
+        let checks = policy.rules(for: command, role: caller.role).compactMap { $0.check ?? $0.using }
+        let uid: SQLValue = if case .user(let id) = caller { .text(id.description) } else { .null }
+        let predicate = checks.isEmpty ? SQL.raw("(1 = 0)") : SQL.join(checks.map { check in
+            var fragment = SQL.raw("(")
+            for (index, piece) in check.components(separatedBy: "auth.uid()").enumerated() {
+                if index > 0 { fragment.append("\(uid)") }
+                fragment.append(SQL.raw(piece))
+            }
+            return fragment + SQL.raw(")")
+        }, separator: " OR ")
+        for row in rows {
+            let found = try await connection.first(
+                SQL.raw("SELECT 1 AS ok FROM \(quote(table.name)) WHERE \(quote(key)) = ") + "\(row[key])" + SQL.raw(" AND (") + predicate + SQL.raw(")"))
+            if found == nil {
+                throw RESTError(status: caller.role == .anon ? .unauthorized : .forbidden, code: "42501",
+                                message: "new row violates row-level security policy for table \"\(table.name)\"")
+            }
+        }
+    }
+}
