@@ -1,0 +1,106 @@
+import Foundation
+
+/// Where the signed-in session is kept between launches.
+///
+/// Same protocol as supabase-swift's. Linux has no keychain, so supabase-swift has no
+/// default there; this library defaults to ``InMemoryAuthStorage`` and offers
+/// ``FileAuthStorage`` for command-line tools that must stay signed in.
+public protocol AuthLocalStorage: Sendable {
+  /// Stores `value` under `key`, replacing any previous value.
+  func store(key: String, value: Data) throws
+  /// The value stored under `key`, or `nil`.
+  func retrieve(key: String) throws -> Data?
+  /// Removes the value stored under `key` (no error when there is none).
+  func remove(key: String) throws
+}
+
+/// Keeps the session in memory only: signed out at every launch. The default.
+public final class InMemoryAuthStorage: AuthLocalStorage, @unchecked Sendable {
+  private let values = LockIsolated<[String: Data]>([:])
+
+  /// Creates an empty storage.
+  public init() {}
+
+  public func store(key: String, value: Data) throws { values.withValue { $0[key] = value } }
+  public func retrieve(key: String) throws -> Data? { values.value[key] }
+  public func remove(key: String) throws { values.withValue { $0[key] = nil } }
+}
+
+/// Keeps the session in one JSON file (`{"<key>": "<base64 value>"}`).
+///
+/// Writes are atomic (write-then-rename) so a crash never leaves half a session behind,
+/// and the file is created with mode 0600 because it holds a refresh token, which is as
+/// good as a password until it is used.
+public final class FileAuthStorage: AuthLocalStorage, @unchecked Sendable {
+  /// The file holding the values.
+  public let url: URL
+  private let lock = NSLock()
+
+  /// Creates a storage backed by the file at `url` (created on first write, with its
+  /// parent directories).
+  public init(url: URL) {
+    self.url = url
+  }
+
+  public func store(key: String, value: Data) throws {
+    try mutate { $0[key] = value.base64EncodedString() }
+  }
+
+  public func retrieve(key: String) throws -> Data? {
+    lock.lock()
+    defer { lock.unlock() }
+    return try read()[key].flatMap { Data(base64Encoded: $0) }
+  }
+
+  public func remove(key: String) throws {
+    try mutate { $0[key] = nil }
+  }
+
+  private func mutate(_ body: (inout [String: String]) -> Void) throws {
+    lock.lock()
+    defer { lock.unlock() }
+    var values = try read()
+    body(&values)
+    let data = try JSONSerialization.data(withJSONObject: values, options: [.sortedKeys])
+    try FileManager.default.createDirectory(
+      at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try data.write(to: url, options: .atomic)
+    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
+  }
+
+  private func read() throws -> [String: String] {
+    guard FileManager.default.fileExists(atPath: url.path) else { return [:] }
+    let data = try Data(contentsOf: url)
+    if data.isEmpty { return [:] }
+    return (try JSONSerialization.jsonObject(with: data) as? [String: String]) ?? [:]
+  }
+}
+
+/// Reads and writes the session under one storage key.
+struct SessionStore: Sendable {
+  let storage: any AuthLocalStorage
+  let key: String
+
+  /// The stored session; `nil` when absent or unreadable (a corrupt entry is treated as
+  /// "signed out" rather than failing every request).
+  func load() -> Session? {
+    guard let data = try? storage.retrieve(key: key) else { return nil }
+    return try? SupabaseJSON.makeDecoder().decode(Session.self, from: data)
+  }
+
+  func save(_ session: Session) throws {
+    do {
+      try storage.store(key: key, value: try SupabaseJSON.makeEncoder().encode(session))
+    } catch {
+      throw AuthError.storage(String(describing: error))
+    }
+  }
+
+  func remove() throws {
+    do {
+      try storage.remove(key: key)
+    } catch {
+      throw AuthError.storage(String(describing: error))
+    }
+  }
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+/// A Supabase project: PostgREST tables, Edge Functions and Auth behind one URL and key.
+///
+/// Shaped like supabase-swift's `SupabaseClient`, so code written against it compiles with
+/// only the import changed:
+///
+/// ```swift
+/// let client = SupabaseClient(supabaseURL: url, supabaseKey: anonKey)
+/// let rows: [Location] = try await client.from("locations").select()
+///   .is("deleted_at", value: nil).order("name").execute().value
+/// ```
+///
+/// Requests carry `apikey: <key>`, `X-Client-Info: supabase-swift/2.55.1`, and
+/// `Authorization: Bearer <token>` — the user's access token when signed in (refreshed
+/// when about to expire), the key otherwise.
+public final class SupabaseClient: Sendable {
+  /// The version announced in `X-Client-Info`: the supabase-swift release whose wire
+  /// behaviour this client reproduces.
+  public static let clientInfo = "supabase-swift/2.55.1"
+
+  /// The project URL.
+  public let supabaseURL: URL
+  /// The API key (anon/publishable or service role).
+  public let supabaseKey: String
+  /// Auth (GoTrue).
+  public let auth: AuthClient
+  /// Edge Functions.
+  public let functions: FunctionsClient
+  /// PostgREST, for the configured schema.
+  public let rest: PostgrestClient
+
+  /// Creates a client. Nothing is sent until the first call; an unusable URL surfaces then
+  /// as ``TransportError/invalidURL(_:)``.
+  public init(supabaseURL: URL, supabaseKey: String, options: SupabaseClientOptions = .init()) {
+    self.supabaseURL = supabaseURL
+    self.supabaseKey = supabaseKey
+
+    var base = HTTPHeaders()
+    base["X-Client-Info"] = Self.clientInfo
+    base["apikey"] = supabaseKey
+    base.merge(HTTPHeaders(options.global.headers))
+    base["Authorization"] = nil
+
+    let pipeline = HTTPPipeline(
+      transport: options.global.transport, retryPolicy: options.global.retryPolicy,
+      defaultTimeout: options.global.timeout)
+
+    var authHeaders = base
+    authHeaders["Authorization"] = "Bearer \(supabaseKey)"
+    authHeaders["X-Supabase-Api-Version"] = AuthAPI.apiVersion
+    let storageKey = options.auth.storageKey ?? Self.defaultStorageKey(for: supabaseURL)
+    let auth = AuthClient(
+      api: AuthAPI(url: supabaseURL, headers: authHeaders, pipeline: pipeline),
+      store: SessionStore(storage: options.auth.storage, key: storageKey),
+      refreshMargin: options.auth.refreshMargin.timeInterval)
+    self.auth = auth
+
+    let key = supabaseKey
+    rest = PostgrestClient(
+      context: PostgrestContext(
+        url: supabaseURL, schema: options.db.schema, headers: base,
+        bearerToken: { (try? await auth.session.accessToken) ?? key },
+        pipeline: pipeline))
+
+    let functionsPipeline = HTTPPipeline(
+      transport: options.global.transport, retryPolicy: options.global.retryPolicy,
+      defaultTimeout: options.functions.timeout)
+    functions = FunctionsClient(
+      url: supabaseURL, headers: base,
+      bearerToken: {
+        if let token = try? await auth.session.accessToken { return token }
+        // New opaque keys are not JWTs: supabase-swift sends no Bearer without a session.
+        return key.hasPrefix("sb_") ? nil : key
+      },
+      pipeline: functionsPipeline, region: options.functions.region,
+      timeout: options.functions.timeout)
+  }
+
+  /// Starts a query on `table`: `client.from("locations").select()…`.
+  public func from(_ table: String) -> PostgrestQueryBuilder {
+    rest.from(table)
+  }
+
+  /// PostgREST for another exposed schema.
+  public func schema(_ schema: String) -> PostgrestClient {
+    rest.schema(schema)
+  }
+
+  /// Calls a Postgres function; see ``PostgrestClient/rpc(_:params:head:get:count:)``.
+  public func rpc(
+    _ function: String,
+    params: some Encodable & Sendable,
+    head: Bool = false,
+    get: Bool = false,
+    count: CountOption? = nil
+  ) throws -> PostgrestFilterBuilder {
+    try rest.rpc(function, params: params, head: head, get: get, count: count)
+  }
+
+  /// Calls a Postgres function without arguments.
+  public func rpc(
+    _ function: String,
+    head: Bool = false,
+    get: Bool = false,
+    count: CountOption? = nil
+  ) throws -> PostgrestFilterBuilder {
+    try rest.rpc(function, head: head, get: get, count: count)
+  }
+
+  /// supabase-swift's storage key: `sb-<first label of the host>-auth-token`.
+  static func defaultStorageKey(for url: URL) -> String {
+    let ref = url.host?.split(separator: ".").first.map(String.init) ?? "default"
+    return "sb-\(ref)-auth-token"
+  }
+}
