@@ -38,7 +38,7 @@ public struct NotificationRecord: Sendable, Hashable, Codable, Identifiable {
         self.type = type
         title = try row.string("title")
         body = try row.string("body")
-        contactID = row.optionalUUID("contact_id").map(UserID.init)
+        contactID = row.optionalUUID("contact_id").map { UserID($0) }
         isRead = try row.bool("is_read")
         createdAt = try row.date("created_at")
     }

@@ -84,7 +84,7 @@ public struct NotificationService: Sendable {
             throw DomainError.invalidArgument("A push token is 1 to \(Self.maximumTokenLength) characters")
         }
         let now = clock.now()
-        try await database.transaction { connection in
+        _ = try await database.transaction { connection in
             try await connection.query("""
                 INSERT INTO push_tokens (token, user_id, platform, created_at, updated_at)
                 VALUES (\(trimmed), \(me), \(platform.rawValue), \(now), \(now))

@@ -1,0 +1,159 @@
+import Foundation
+import LifeSignalDomain
+
+/// A person's profile as they edit it.
+public struct ProfileUpdate: Sendable, Hashable {
+    public var firstName: String?
+    public var lastName: String?
+    public var emergencyNote: String?
+    /// The phone shown to contacts. Sign-in and invitations use the number verified by SMS.
+    public var phone: String?
+    /// An http(s) URL; empty removes the avatar.
+    public var avatarURL: String?
+    public var notificationsEnabled: Bool?
+
+    public init(firstName: String? = nil, lastName: String? = nil, emergencyNote: String? = nil, phone: String? = nil,
+                avatarURL: String? = nil, notificationsEnabled: Bool? = nil) {
+        self.firstName = firstName
+        self.lastName = lastName
+        self.emergencyNote = emergencyNote
+        self.phone = phone
+        self.avatarURL = avatarURL
+        self.notificationsEnabled = notificationsEnabled
+    }
+}
+
+/// The stored profile, as `update-user-profile` returns it.
+public struct ProfileRecord: Sendable, Hashable {
+    public var id: UserID
+    public var firstName: String
+    public var lastName: String
+    public var emergencyNote: String
+    public var phone: String
+    public var avatarURL: String?
+    public var notificationsEnabled: Bool
+    public var checkInIntervalSeconds: Int
+    public var reminderLead: ReminderLead
+    public var lastCheckIn: Date?
+    public var deadline: Date?
+    public var qrCodeID: UUID
+
+    init(row: SQLRow) throws {
+        id = UserID(try row.uuid("id"))
+        firstName = try row.string("first_name")
+        lastName = try row.string("last_name")
+        emergencyNote = try row.string("emergency_note")
+        phone = try row.string("phone")
+        avatarURL = row.optionalString("avatar_url")
+        notificationsEnabled = try row.bool("notifications_enabled")
+        checkInIntervalSeconds = try row.int("check_in_interval_seconds")
+        reminderLead = try ReminderLead(seconds: row.optionalInt("reminder_lead_seconds").map { TimeInterval($0) })
+        lastCheckIn = row.optionalDate("last_check_in_at")
+        deadline = row.optionalDate("check_in_deadline")
+        qrCodeID = try row.uuid("qr_code_id")
+    }
+
+    static let columns = """
+        id, first_name, last_name, emergency_note, phone, avatar_url, notifications_enabled, check_in_interval_seconds,
+        reminder_lead_seconds, last_check_in_at, check_in_deadline, qr_code_id
+        """
+}
+
+/// The account: `update-user-profile`, `update-check-in-settings`, `delete-user-account`.
+public struct ProfileService: Sendable {
+    let database: any Database
+    let clock: BackendClock
+    let notifier: Notifier
+
+    public func profile(caller: Caller) async throws -> ProfileRecord {
+        let me = try caller.requireUser()
+        guard let row = try await database.query(SQL.raw("SELECT \(ProfileRecord.columns) FROM users") + " WHERE id = \(me)").first
+        else { throw DomainError.notFound("User \(me)") }
+        return try ProfileRecord(row: row)
+    }
+
+    /// Changes the given fields; every field is checked before anything is written.
+    public func update(caller: Caller, _ update: ProfileUpdate) async throws -> ProfileRecord {
+        let me = try caller.requireUser()
+        var sets: [SQL] = []
+        if let first = update.firstName { sets.append("first_name = \(try ProfileValidation.name(first, field: "First name"))") }
+        if let last = update.lastName { sets.append("last_name = \(try ProfileValidation.name(last, field: "Last name"))") }
+        if let note = update.emergencyNote { sets.append("emergency_note = \(try ProfileValidation.note(note))") }
+        if let phone = update.phone { sets.append("phone = \(try PhoneNumber(phone).e164)") }
+        if let avatar = update.avatarURL { sets.append("avatar_url = \(try ProfileValidation.avatarURL(avatar))") }
+        if let enabled = update.notificationsEnabled { sets.append("notifications_enabled = \(enabled)") }
+        return try await write(me, sets)
+    }
+
+    /// Sets the check-in interval and reminder lead (either may be left as is) and moves the
+    /// deadline to last check-in + the new interval. A reminder must come before the start of
+    /// the interval it belongs to, so the lead must be shorter than the interval.
+    public func updateCheckInSettings(caller: Caller, interval: CheckInInterval?, reminderLead: ReminderLead?) async throws -> ProfileRecord {
+        let me = try caller.requireUser()
+        let now = clock.now()
+        let (record, outbox): (ProfileRecord, Outbox) = try await database.transaction { connection in
+            guard let row = try await connection.first(
+                SQL.raw("SELECT \(ProfileRecord.columns) FROM users") + " WHERE id = \(me)" + connection.forUpdate)
+            else { throw DomainError.notFound("User \(me)") }
+            let current = try ProfileRecord(row: row)
+            let seconds = interval.map { Int($0.seconds) } ?? current.checkInIntervalSeconds
+            let lead = reminderLead ?? current.reminderLead
+            if let leadSeconds = lead.seconds, leadSeconds >= TimeInterval(seconds) {
+                throw DomainError.invalidArgument("The reminder must come less than one interval before the deadline")
+            }
+            let deadline = current.lastCheckIn.map { $0.addingTimeInterval(TimeInterval(seconds)) }
+            guard let updated = try await connection.first(SQL("""
+                UPDATE users SET check_in_interval_seconds = $1, reminder_lead_seconds = $2, check_in_deadline = $3,
+                    updated_at = $4 WHERE id = $5 RETURNING
+                """, bindings: [.int(Int64(seconds)), SQLValue(lead.seconds.map { Int($0) }), SQLValue(deadline), .timestamp(now), .uuid(me.rawValue)])
+                + SQL.raw(" " + ProfileRecord.columns)) else { throw DomainError.notFound("User \(me)") }
+            var outbox = Outbox()
+            outbox.change("users", .update, me.rawValue, owner: me, at: now)
+            return (try ProfileRecord(row: updated), outbox)
+        }
+        await notifier.deliver(outbox)
+        return record
+    }
+
+    /// Deletes the person: their account, sessions, profile, both sides of every relation,
+    /// pings, alerts, notifications, tokens and invitations (by foreign-key cascade, in one
+    /// transaction). Former contacts are told.
+    public func deleteAccount(caller: Caller) async throws {
+        let me = try caller.requireUser()
+        let now = clock.now()
+        let outbox: Outbox = try await database.transaction { connection in
+            guard let person = try await connection.first(
+                "SELECT id, first_name, last_name, phone FROM users WHERE id = \(me)" + connection.forUpdate)
+            else { throw DomainError.notFound("User \(me)") }
+            let contacts = try await connection.query("SELECT contact_id FROM contacts WHERE user_id = \(me)" + connection.forUpdate)
+                .map { UserID(try $0.uuid("contact_id")) }
+            if let phone = try await ContactQueries.verifiedPhone(of: me, in: connection) {
+                try await connection.query("DELETE FROM contact_invitations WHERE invitee_phone = \(phone)")
+            }
+            let name = PersonName.display(person)
+            var outbox = try await NotificationStore.outbox(contacts.map {
+                NotificationDraft(recipient: $0, type: .contactRemoved, title: "Contact removed",
+                                  body: "\(name) deleted their account.")
+            }, now: now, in: connection)
+            try await connection.query("DELETE FROM auth_users WHERE id = \(me)")
+            outbox.change("users", .delete, me.rawValue, owner: me, at: now)
+            return outbox
+        }
+        await notifier.deliver(outbox)
+    }
+
+    private func write(_ me: UserID, _ sets: [SQL]) async throws -> ProfileRecord {
+        let now = clock.now()
+        let (record, outbox): (ProfileRecord, Outbox) = try await database.transaction { connection in
+            let assignments = SQL.join(sets + ["updated_at = \(now)"], separator: ", ")
+            guard let row = try await connection.first(
+                "UPDATE users SET \(assignments) WHERE id = \(me) RETURNING " + SQL.raw(ProfileRecord.columns))
+            else { throw DomainError.notFound("User \(me)") }
+            var outbox = Outbox()
+            outbox.change("users", .update, me.rawValue, owner: me, at: now)
+            return (try ProfileRecord(row: row), outbox)
+        }
+        await notifier.deliver(outbox)
+        return record
+    }
+}

@@ -1,0 +1,195 @@
+import Foundation
+import LifeSignalDomain
+
+/// What one sweep did.
+public struct SweepReport: Sendable, Hashable, Codable {
+    /// People reminded that their deadline is near.
+    public var reminders = 0
+    /// People whose deadline passed and whose responders were told.
+    public var escalations = 0
+    /// People who checked in again after an escalation, whose responders were told.
+    public var resumed = 0
+    /// Notification rows written.
+    public var notifications = 0
+    public var deletedPings = 0
+    public var deletedNotifications = 0
+
+    public init() {}
+}
+
+/// The missed-check-in sweep behind `process-check-ins`: reminders at deadline − lead,
+/// escalation at the deadline, the all-clear after a late check-in, and retention.
+///
+/// **Exactly once per deadline.** Each person carries markers (`reminder_sent_for`,
+/// `escalated_for`) naming the deadline already handled. A batch claims due rows and sets their
+/// marker in the same transaction that writes the notifications, so the work commits with its
+/// marker or not at all: a sweeper that dies mid-batch leaves the batch for the next sweep,
+/// and a committed batch is never redone. On PostgreSQL the claim is
+/// `FOR UPDATE SKIP LOCKED`: two sweepers running at once take disjoint rows, and a row another
+/// sweeper committed meanwhile is re-checked against the marker and dropped. SQLite's
+/// transactions are serialised, which gives the same guarantee.
+///
+/// **Only due rows are read**: each phase's `WHERE` matches a partial index on
+/// `check_in_deadline` that holds only people with work left (see the `check_in_sweep`
+/// migration), in batches ordered by deadline.
+public struct CheckInSweep: Sendable {
+    let database: any Database
+    let clock: BackendClock
+    let notifier: Notifier
+
+    public static let defaultBatchSize = 1000
+
+    /// Runs every phase until nothing is due. Only the service role may sweep.
+    public func run(caller: Caller, batchSize: Int = defaultBatchSize) async throws -> SweepReport {
+        switch caller {
+        case .anonymous: throw DomainError.unauthenticated
+        case .user: throw DomainError.forbidden("Only the service role may process check-ins")
+        case .service: break
+        }
+        let batch = max(1, batchSize)
+        let now = clock.now()
+        var report = SweepReport()
+        while try await escalate(now: now, batch: batch, into: &report) == batch {}
+        while try await resume(now: now, batch: batch, into: &report) == batch {}
+        while try await remind(now: now, batch: batch, into: &report) == batch {}
+        try await cleanUp(now: now, into: &report)
+        return report
+    }
+
+    private func skipLocked(_ connection: any SQLConnection) -> SQL {
+        connection.dialect == .postgres ? SQL.raw(" FOR UPDATE SKIP LOCKED") : SQL.raw("")
+    }
+
+    /// Claims up to `batch` people whose deadline passed and was not escalated yet, marks the
+    /// deadline escalated (and its reminder as moot), and tells them and their responders.
+    private func escalate(now: Date, batch: Int, into report: inout SweepReport) async throws -> Int {
+        let (claimed, outbox): (Int, Outbox) = try await database.transaction { connection in
+            let rows = try await connection.query("""
+                UPDATE users SET escalated_for = check_in_deadline, reminder_sent_for = check_in_deadline
+                WHERE id IN (SELECT id FROM users
+                             WHERE check_in_deadline <= \(now) AND (escalated_for IS NULL OR escalated_for <> check_in_deadline)
+                             ORDER BY check_in_deadline LIMIT \(batch)\(skipLocked(connection)))
+                RETURNING id, first_name, last_name, phone
+                """)
+            guard !rows.isEmpty else { return (0, Outbox()) }
+            var names: [UserID: String] = [:]
+            var drafts: [NotificationDraft] = []
+            for row in rows {
+                let id = UserID(try row.uuid("id"))
+                names[id] = PersonName.display(row)
+                drafts.append(NotificationDraft(
+                    recipient: id, type: .nonResponsiveSelf, title: "Check-in missed",
+                    body: "Your check-in has expired; your responders were told. Check in to let them know you are OK."))
+            }
+            for (responder, dependent) in try await Self.wantingResponders(of: Array(names.keys), in: connection) {
+                let name = names[dependent] ?? "Your dependent"
+                drafts.append(NotificationDraft(
+                    recipient: responder, type: .nonResponsiveDependent, title: "Emergency Alert — \(name)",
+                    body: "\(name)'s check-in has expired.", contactID: dependent))
+            }
+            return (rows.count, try await NotificationStore.outbox(drafts, now: now, in: connection))
+        }
+        report.escalations += claimed
+        report.notifications += outbox.notifications.count
+        await notifier.deliver(outbox)
+        return claimed
+    }
+
+    /// Clears the escalation marker of people whose deadline moved since it was escalated;
+    /// those who checked in again get an all-clear sent to their responders.
+    private func resume(now: Date, batch: Int, into report: inout SweepReport) async throws -> Int {
+        let (claimed, resumed, outbox): (Int, Int, Outbox) = try await database.transaction { connection in
+            // The marker is cleared in a second statement so the all-clear can compare the
+            // check-in with the escalated deadline it replaces.
+            let rows = try await connection.query("""
+                SELECT id, first_name, last_name, phone, last_check_in_at, escalated_for FROM users
+                WHERE escalated_for IS NOT NULL AND escalated_for <> check_in_deadline
+                ORDER BY id LIMIT \(batch)
+                """ + skipLocked(connection))
+            guard !rows.isEmpty else { return (0, 0, Outbox()) }
+            let ids = try rows.map { UserID(try $0.uuid("id")) }
+            try await connection.query(
+                "UPDATE users SET escalated_for = NULL WHERE id IN (" + SQL.join(ids.map { "\($0)" }, separator: ", ") + ")")
+            var names: [UserID: String] = [:]
+            for row in rows {
+                guard let last = row.optionalDate("last_check_in_at"), let escalated = row.optionalDate("escalated_for"),
+                      last > escalated else { continue }
+                names[UserID(try row.uuid("id"))] = PersonName.display(row)
+            }
+            let drafts = try await Self.wantingResponders(of: Array(names.keys), in: connection).map { responder, dependent in
+                let name = names[dependent] ?? "Your dependent"
+                return NotificationDraft(recipient: responder, type: .checkInResumed, title: "\(name) checked in",
+                                         body: "\(name) checked in again after missing a check-in.", contactID: dependent)
+            }
+            return (rows.count, names.count, try await NotificationStore.outbox(drafts, now: now, in: connection))
+        }
+        report.resumed += resumed
+        report.notifications += outbox.notifications.count
+        await notifier.deliver(outbox)
+        return claimed
+    }
+
+    /// Claims people whose reminder time (deadline − lead) has come and whose deadline has not
+    /// passed, marks the reminder sent and reminds them.
+    private func remind(now: Date, batch: Int, into report: inout SweepReport) async throws -> Int {
+        let leads = ReminderLead.allCases.compactMap(\.seconds)
+        guard let longest = leads.max() else { return 0 }
+        let windows = SQL.join(leads.map { lead in
+            "(reminder_lead_seconds = \(Int(lead)) AND check_in_deadline <= \(now.addingTimeInterval(lead)))"
+        }, separator: " OR ")
+        let (claimed, outbox): (Int, Outbox) = try await database.transaction { connection in
+            let rows = try await connection.query("""
+                UPDATE users SET reminder_sent_for = check_in_deadline
+                WHERE id IN (SELECT id FROM users
+                             WHERE reminder_lead_seconds IS NOT NULL AND (reminder_sent_for IS NULL OR reminder_sent_for <> check_in_deadline)
+                               AND check_in_deadline > \(now) AND check_in_deadline <= \(now.addingTimeInterval(longest))
+                               AND (\(windows))
+                             ORDER BY check_in_deadline LIMIT \(batch)\(skipLocked(connection)))
+                RETURNING id, reminder_lead_seconds
+                """)
+            let drafts = try rows.map { row in
+                let lead = try ReminderLead(seconds: row.optionalInt("reminder_lead_seconds").map { TimeInterval($0) })
+                let when = lead == .twoHours ? "2 hours" : "30 minutes"
+                return NotificationDraft(recipient: UserID(try row.uuid("id")), type: .checkInReminder, title: "Time to check in",
+                                         body: "Your check-in is due in \(when).")
+            }
+            return (rows.count, try await NotificationStore.outbox(drafts, now: now, in: connection))
+        }
+        report.reminders += claimed
+        report.notifications += outbox.notifications.count
+        await notifier.deliver(outbox)
+        return claimed
+    }
+
+    /// Retention: answered or cleared pings after 24 h, notifications after 7 days.
+    private func cleanUp(now: Date, into report: inout SweepReport) async throws {
+        let (pings, notifications): (Int, Int) = try await database.transaction { connection in
+            let pings = try await connection.query("""
+                DELETE FROM pings WHERE status <> 'pending' AND resolved_at < \(now.addingTimeInterval(-Retention.pings)) RETURNING id
+                """).count
+            let notifications = try await connection.query("""
+                DELETE FROM notifications WHERE created_at < \(now.addingTimeInterval(-Retention.notifications)) RETURNING id
+                """).count
+            return (pings, notifications)
+        }
+        report.deletedPings += pings
+        report.deletedNotifications += notifications
+    }
+
+    /// (responder, dependent) pairs for the responders of `dependents` who want to hear about
+    /// missed check-ins.
+    static func wantingResponders(of dependents: [UserID], in connection: any SQLConnection) async throws -> [(UserID, UserID)] {
+        var pairs: [(UserID, UserID)] = []
+        for start in stride(from: 0, to: dependents.count, by: 1000) {
+            let list = SQL.join(dependents[start..<min(start + 1000, dependents.count)].map { "\($0)" }, separator: ", ")
+            for row in try await connection.query("""
+                SELECT user_id, contact_id FROM contacts
+                WHERE contact_id IN (\(list)) AND is_dependent = \(true) AND notify_on_expiry = \(true)
+                ORDER BY contact_id, user_id
+                """) {
+                pairs.append((UserID(try row.uuid("user_id")), UserID(try row.uuid("contact_id"))))
+            }
+        }
+        return pairs
+    }
+}

@@ -1,0 +1,54 @@
+/// What a notification is about.
+///
+/// The first seventeen are the types of the original app's notification history; the last two
+/// are server-side check-in notices (the sweep's reminder, and the all-clear after a missed
+/// check-in) that the original left to local notifications.
+public enum NotificationType: String, Hashable, Codable, Sendable, CaseIterable {
+    case alertActivatedSent = "alert_activated_sent"
+    case alertActivatedReceived = "alert_activated_received"
+    case alertCancelledSent = "alert_cancelled_sent"
+    case alertCancelledReceived = "alert_cancelled_received"
+    case nonResponsiveSelf = "non_responsive_self"
+    case nonResponsiveDependent = "non_responsive_dependent"
+    case contactAdded = "contact_added"
+    case contactRemoved = "contact_removed"
+    case contactRoleChanged = "contact_role_changed"
+    case pingSent = "ping_sent"
+    case pingReceived = "ping_received"
+    case pingCancelled = "ping_cancelled"
+    case pingResponded = "ping_responded"
+    case pingClearAll = "ping_clear_all"
+    case system = "system"
+    case systemSuccess = "system_success"
+    case systemError = "system_error"
+    case checkInReminder = "check_in_reminder"
+    case checkInResumed = "check_in_resumed"
+
+    /// The history sheet's filter a type falls under.
+    public var category: NotificationCategory {
+        switch self {
+        case .alertActivatedSent, .alertActivatedReceived, .alertCancelledSent, .alertCancelledReceived,
+             .nonResponsiveSelf, .nonResponsiveDependent:
+            .alerts
+        case .pingSent, .pingReceived, .pingCancelled, .pingResponded, .pingClearAll: .pings
+        case .contactRoleChanged: .roles
+        case .contactRemoved: .removed
+        case .contactAdded: .added
+        case .checkInReminder, .checkInResumed: .checkIns
+        case .system, .systemSuccess, .systemError: .system
+        }
+    }
+}
+
+/// The filters of the notification history (besides "all").
+public enum NotificationCategory: String, Hashable, Codable, Sendable, CaseIterable {
+    case alerts, pings, roles, removed, added, checkIns = "check_ins", system
+}
+
+/// How long the server keeps things that only matter for a while.
+public enum Retention {
+    /// Answered or cleared pings are deleted this long after they ended.
+    public static let pings: Double = 24 * 60 * 60
+    /// Notifications are deleted this long after they were created, read or not.
+    public static let notifications: Double = 7 * 24 * 60 * 60
+}
