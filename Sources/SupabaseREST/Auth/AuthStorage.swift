@@ -77,6 +77,9 @@ public final class FileAuthStorage: AuthLocalStorage, @unchecked Sendable {
 }
 
 /// Reads and writes the session under one storage key.
+///
+/// Dates are stored as seconds since 1970 rather than ISO 8601 text so that a stored
+/// session reads back identical, microseconds included.
 struct SessionStore: Sendable {
   let storage: any AuthLocalStorage
   let key: String
@@ -85,12 +88,17 @@ struct SessionStore: Sendable {
   /// "signed out" rather than failing every request).
   func load() -> Session? {
     guard let data = try? storage.retrieve(key: key) else { return nil }
-    return try? SupabaseJSON.makeDecoder().decode(Session.self, from: data)
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .secondsSince1970
+    return try? decoder.decode(Session.self, from: data)
   }
 
   func save(_ session: Session) throws {
     do {
-      try storage.store(key: key, value: try SupabaseJSON.makeEncoder().encode(session))
+      let encoder = JSONEncoder()
+      encoder.dateEncodingStrategy = .secondsSince1970
+      encoder.outputFormatting = .sortedKeys
+      try storage.store(key: key, value: try encoder.encode(session))
     } catch {
       throw AuthError.storage(String(describing: error))
     }
