@@ -142,8 +142,9 @@ let package = Package(
             name: "LifeSignalEndToEndTests",
             dependencies: [
                 "LifeSignalFeatures", "LifeSignalAdapters", "LifeSignalServer", "LifeSignalTestSupport",
-                "SupabaseREST",
+                "SupabaseREST", "LifeSignalBackend", "LifeSignalClients", "LifeSignalDomain",
                 .product(name: "Dependencies", package: "swift-dependencies"),
+                .product(name: "Clocks", package: "swift-clocks"),
             ]
         ),
     ],

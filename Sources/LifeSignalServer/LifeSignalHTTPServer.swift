@@ -34,6 +34,7 @@ public enum LifeSignalHTTPServer {
         try await schema.reload()
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: APIKeyMiddleware(auth: backend.auth))
+        router.add(middleware: RateLimitMiddleware(limiter: RateLimiter(), auth: backend.auth, clock: backend.clock))
         router.get("health") { _, _ in JSONResponse.make(.ok, ["status": "ok"]) }
         AuthRoutes<BasicRequestContext>(backend: backend, bodyLimit: configuration.bodyLimit).register(on: router)
         FunctionRoutes<BasicRequestContext>(backend: backend, bodyLimit: configuration.bodyLimit).register(on: router)

@@ -60,3 +60,27 @@ struct FunctionEndpointTests {
         #expect(try await server.request("POST", "/functions/v1/check-in", bearer: session.accessToken).status == 200)
     }
 }
+
+@Suite("Rate limit")
+struct RateLimitTests {
+    @Test("200 requests in a burst, then 429 with Retry-After, then refilled at 100 a minute", arguments: [Engine.sqlite])
+    func burst(engine: Engine) async throws {
+        let test = try await TestDatabases.backend(engine)
+        let server = try await TestServer.start(test.backend)
+        defer { Task { await server.stop() } }
+        let session = try await test.signIn("+15550001111")
+        var statuses: [Int] = []
+        for _ in 0..<201 {
+            statuses.append(try await server.request("GET", "/rest/v1/users?select=id", bearer: session.accessToken).status)
+        }
+        #expect(statuses.prefix(200).allSatisfy { $0 == 200 })
+        let limited = try await server.request("GET", "/rest/v1/users?select=id", bearer: session.accessToken)
+        #expect(limited.status == 429)
+        #expect(limited.header("Retry-After") == "1")
+        // Someone else is not affected.
+        let other = try await test.signIn("+15550002222")
+        #expect(try await server.request("GET", "/rest/v1/users?select=id", bearer: other.accessToken).status == 200)
+        test.clock.advance(by: 60)
+        #expect(try await server.request("GET", "/rest/v1/users?select=id", bearer: session.accessToken).status == 200)
+    }
+}

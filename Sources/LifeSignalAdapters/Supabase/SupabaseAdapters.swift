@@ -16,9 +16,9 @@ public struct SupabaseAdapters: Sendable {
         do { return try await body() } catch { throw SupabaseErrorMapping.map(error) }
     }
 
-    public var authClient: AuthClient {
+    public var authClient: LifeSignalClients.AuthClient {
         let client = self.client
-        return AuthClient(
+        return LifeSignalClients.AuthClient(
             sendCode: { phone in try await Self.mapped { try await client.auth.signInWithOTP(phone: phone.e164) } },
             verifyCode: { phone, code in
                 try await Self.mapped {

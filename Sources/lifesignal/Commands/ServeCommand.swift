@@ -26,13 +26,15 @@ struct ServeCommand: AsyncParsableCommand {
         let app = try await LifeSignalHTTPServer.makeApplication(
             backend: backend, configuration: .init(host: host, port: port),
             onRunning: { bound in
-                print("""
+                // Written unbuffered, so the URL and keys reach a pipe or file before any request.
+                FileHandle.standardOutput.write(Data("""
                     LifeSignal is listening on http://\(host):\(bound)
                       data:             \(LifeSignalEnvironment.redacted(backend.database.location)) (\(backend.database.dialect.rawValue))
                       anon key:         \(backend.auth.apiKey(role: .anon))
                       service_role key: \(backend.auth.apiKey(role: .serviceRole))
                     Sign-in codes are written to this log unless LIFESIGNAL_TEST_OTP fixes them. Ctrl-C stops the server.
-                    """)
+
+                    """.utf8))
             })
         try await app.runService()
         try await backend.close()
