@@ -6,6 +6,7 @@ import Foundation
 /// everything else is optional because GoTrue omits null fields, and metadata default to
 /// empty objects.
 public struct User: Codable, Hashable, Sendable, Identifiable {
+  /// The user's identifier (`sub` of the access token).
   public var id: UUID
   /// The audience, `authenticated`.
   public var aud: String
@@ -15,24 +16,39 @@ public struct User: Codable, Hashable, Sendable, Identifiable {
   public var email: String?
   /// The phone number, E.164 digits without the `+` (GoTrue sends `""` when none).
   public var phone: String?
+  /// When the user was created.
   public var createdAt: Date
+  /// When the user was last changed.
   public var updatedAt: Date
+  /// When the email or phone was first confirmed.
   public var confirmedAt: Date?
+  /// When the email address was confirmed.
   public var emailConfirmedAt: Date?
+  /// When the phone number was confirmed.
   public var phoneConfirmedAt: Date?
+  /// When the user last signed in.
   public var lastSignInAt: Date?
+  /// When the last confirmation message was sent.
   public var confirmationSentAt: Date?
+  /// When the last password-recovery message was sent.
   public var recoverySentAt: Date?
+  /// When the last email-change confirmation was sent.
   public var emailChangeSentAt: Date?
+  /// When the user was invited.
   public var invitedAt: Date?
+  /// An email address awaiting confirmation of a change.
   public var newEmail: String?
+  /// A phone number awaiting confirmation of a change.
   public var newPhone: String?
+  /// The end of a ban, when banned.
   public var bannedUntil: Date?
   /// Server-controlled metadata (`provider`, `providers`, …).
   public var appMetadata: [String: AnyJSON]
   /// User-editable metadata.
   public var userMetadata: [String: AnyJSON]
+  /// The sign-in methods linked to the user.
   public var identities: [UserIdentity]?
+  /// Whether the user signed in anonymously.
   public var isAnonymous: Bool
 
   /// Creates a user.
@@ -121,13 +137,19 @@ public struct User: Codable, Hashable, Sendable, Identifiable {
 public struct UserIdentity: Codable, Hashable, Sendable {
   /// The provider's identifier of the user (the phone number for `phone`).
   public var id: String
+  /// The identity row's own identifier.
   public var identityId: UUID?
+  /// The user the identity belongs to.
   public var userId: UUID
+  /// What the provider reported (`sub`, `phone`, `email`, …).
   public var identityData: [String: AnyJSON]?
   /// `phone`, `email`, `google`, …
   public var provider: String
+  /// When the identity was linked.
   public var createdAt: Date?
+  /// When the identity was last used to sign in.
   public var lastSignInAt: Date?
+  /// When the identity was last changed.
   public var updatedAt: Date?
 
   private enum CodingKeys: String, CodingKey {
@@ -144,12 +166,16 @@ public struct UserIdentity: Codable, Hashable, Sendable {
 /// The fields ``AuthClient/update(user:)`` changes; `nil` fields are left untouched
 /// (they are not sent at all).
 public struct UserAttributes: Codable, Hashable, Sendable {
+  /// A new email address (GoTrue sends a confirmation).
   public var email: String?
+  /// A new phone number (GoTrue sends a code).
   public var phone: String?
+  /// A new password.
   public var password: String?
   /// The reauthentication nonce, required by GoTrue for password changes when
   /// "secure password change" is on.
   public var nonce: String?
+  /// The code confirming an email change.
   public var emailChangeToken: String?
   /// Replaces keys of `user_metadata`.
   public var data: [String: AnyJSON]?

@@ -75,9 +75,13 @@ public struct SupabaseClientOptions: Sendable {
     }
   }
 
+  /// PostgREST options.
   public var db: DatabaseOptions
+  /// Auth options.
   public var auth: AuthOptions
+  /// Options shared by every service.
   public var global: GlobalOptions
+  /// Edge Functions options.
   public var functions: FunctionsOptions
 
   /// Creates options.

@@ -78,23 +78,40 @@ public struct FunctionRegion: RawRepresentable, Hashable, Sendable, ExpressibleB
   /// The region identifier sent on the wire.
   public var rawValue: String
 
+  /// Creates a region from its identifier.
   public init(rawValue: String) { self.rawValue = rawValue }
+  /// Creates a region from a literal identifier.
   public init(stringLiteral value: String) { rawValue = value }
 
+  /// `any`.
   public static let any: FunctionRegion = "any"
+  /// `ap-northeast-1`.
   public static let apNortheast1: FunctionRegion = "ap-northeast-1"
+  /// `ap-northeast-2`.
   public static let apNortheast2: FunctionRegion = "ap-northeast-2"
+  /// `ap-south-1`.
   public static let apSouth1: FunctionRegion = "ap-south-1"
+  /// `ap-southeast-1`.
   public static let apSoutheast1: FunctionRegion = "ap-southeast-1"
+  /// `ap-southeast-2`.
   public static let apSoutheast2: FunctionRegion = "ap-southeast-2"
+  /// `ca-central-1`.
   public static let caCentral1: FunctionRegion = "ca-central-1"
+  /// `eu-central-1`.
   public static let euCentral1: FunctionRegion = "eu-central-1"
+  /// `eu-west-1`.
   public static let euWest1: FunctionRegion = "eu-west-1"
+  /// `eu-west-2`.
   public static let euWest2: FunctionRegion = "eu-west-2"
+  /// `eu-west-3`.
   public static let euWest3: FunctionRegion = "eu-west-3"
+  /// `sa-east-1`.
   public static let saEast1: FunctionRegion = "sa-east-1"
+  /// `us-east-1`.
   public static let usEast1: FunctionRegion = "us-east-1"
+  /// `us-west-1`.
   public static let usWest1: FunctionRegion = "us-west-1"
+  /// `us-west-2`.
   public static let usWest2: FunctionRegion = "us-west-2"
 }
 

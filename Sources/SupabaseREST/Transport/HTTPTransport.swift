@@ -32,12 +32,19 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
   /// Creates a method from its verb; the verb is upper-cased.
   public init(rawValue: String) { self.rawValue = rawValue.uppercased() }
 
+  /// `GET`.
   public static let get = HTTPMethod(rawValue: "GET")
+  /// `HEAD`.
   public static let head = HTTPMethod(rawValue: "HEAD")
+  /// `POST`.
   public static let post = HTTPMethod(rawValue: "POST")
+  /// `PUT`.
   public static let put = HTTPMethod(rawValue: "PUT")
+  /// `PATCH`.
   public static let patch = HTTPMethod(rawValue: "PATCH")
+  /// `DELETE`.
   public static let delete = HTTPMethod(rawValue: "DELETE")
+  /// `OPTIONS`.
   public static let options = HTTPMethod(rawValue: "OPTIONS")
 
   /// Whether repeating the request cannot change server state. Only these are retried.
