@@ -47,7 +47,15 @@ let package = Package(
                 .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
             ]
         ),
-        .testTarget(name: "LifeSignalClientsTests", dependencies: ["LifeSignalClients"]),
+        .testTarget(
+            name: "LifeSignalClientsTests",
+            dependencies: [
+                "LifeSignalClients",
+                // Without it, an issue reported through IssueReporting (an unimplemented
+                // dependency) is only printed on Linux and does not fail the test.
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+            ]
+        ),
 
         // MARK: Features (reducers) and their runtime.
         .target(
@@ -123,6 +131,7 @@ let package = Package(
                 "LifeSignalDomain", "LifeSignalClients", "LifeSignalFeatures", "LifeSignalAdapters",
                 "LifeSignalBackend", "LifeSignalServer", "SupabaseREST",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "Dependencies", package: "swift-dependencies"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -145,6 +154,7 @@ let package = Package(
                 "SupabaseREST", "LifeSignalBackend", "LifeSignalClients", "LifeSignalDomain",
                 .product(name: "Dependencies", package: "swift-dependencies"),
                 .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
             ]
         ),
     ],

@@ -2,7 +2,10 @@ import ArgumentParser
 import Foundation
 import LifeSignalAdapters
 import LifeSignalBackend
+import Clocks
+import Dependencies
 import LifeSignalClients
+import LifeSignalFeatures
 import LifeSignalDomain
 
 struct DemoCommand: AsyncParsableCommand {
@@ -20,15 +23,19 @@ struct DemoCommand: AsyncParsableCommand {
         let sms = RecordingSMSSender()
         let backend = try await LifeSignalBackend.open(
             databaseURL: path,
-            configuration: .init(jwtSecret: "demo-secret-not-for-production-use-0123456789", clock: .manual(clock), smsSender: sms))
+            configuration: .init(
+                jwtSecret: "demo-secret-not-for-production-use-0123456789", clock: .manual(clock), smsSender: sms,
+                // A fixed code keeps the story the same on every run.
+                testOTPs: try TestOTPs(parsing: "+15550001111=246810")))
         defer { if database == nil { try? FileManager.default.removeItem(atPath: path) } }
-        let story = DemoStory(backend: backend, clock: clock, sms: sms)
-        try await story.run()
+        try await DemoStory(backend: backend, clock: clock, sms: sms).run()
         try await backend.close()
     }
 }
 
-/// The demo's narrative, step by step, through the same clients a phone app uses.
+/// The demo's narrative, driven through the same reducers a phone app runs, on the Local
+/// adapters.
+@MainActor
 struct DemoStory {
     let backend: LifeSignalBackend
     let clock: ManualClock
@@ -36,55 +43,70 @@ struct DemoStory {
 
     func say(_ text: String) { print(text) }
 
-    func time() -> String {
+    func time(_ date: Date? = nil) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "EEE HH:mm"
-        return formatter.string(from: clock.now)
+        return formatter.string(from: date ?? clock.now)
     }
 
     func run() async throws {
         let adapters = LocalAdapters(backend: backend)
-        let auth = adapters.authClient
-        let checkIns = adapters.checkInClient
+        let clock = self.clock
         say("LifeSignal demo — everything runs in this process on an SQLite file; time moves by hand.\n")
 
-        let phone = try PhoneNumber("+15550001111")
-        say("[\(time())] Alice signs in with \(phone).")
-        try await auth.sendCode(phone)
-        guard let code = await sms.lastCode(for: phone) else { throw DomainError.internal("no code was sent") }
-        say("           An SMS brings her code \(code).")
-        let session = try await auth.verifyCode(phone, code)
-        say("           Signed in\(session.isNewUser ? " (a new account)" : ""); her id is \(session.userID).")
+        let auth = Store(initialState: AuthFeature.State(), reducer: { AuthFeature() }) { $0.authClient = adapters.authClient }
+        let phone = "+15550001111"
+        say("[\(time())] Alice opens the app and enters \(phone).")
+        auth.send(.phoneChanged(phone))
+        await auth.send(.sendCodeTapped).finish()
+        guard case .enterCode(let number) = auth.state.step, let code = await sms.lastCode(for: number) else {
+            throw DomainError.internal(auth.state.errorMessage ?? "no code was sent")
+        }
+        say("           An SMS brings her code \(code); she types 000000 by mistake first.")
+        auth.send(.codeChanged("000000"))
+        await auth.send(.verifyTapped).finish()
+        say("           The app says: \(auth.state.errorMessage ?? "nothing")")
+        auth.send(.codeChanged(code.value))
+        await auth.send(.verifyTapped).finish()
+        guard let session = auth.state.session else { throw DomainError.internal(auth.state.errorMessage ?? "sign-in failed") }
+        say("           Signed in\(session.isNewUser ? ", and her account is created" : "").")
 
-        let status = try await checkIns.status()
-        say("[\(time())] Her check-in interval is \(Int(status.interval.seconds / 3600)) h; she has not checked in yet (band \(status.band(at: clock.now).rawValue)).")
-        let result = try await checkIns.checkIn()
-        say("[\(time())] Alice checks in. Next deadline: \(Timestamp.format(result.deadline)).")
-        try await report(checkIns)
+        let checkIn = Store(initialState: CheckInFeature.State(), reducer: { CheckInFeature() }) {
+            $0.checkInClient = adapters.checkInClient
+            $0.date = DateGenerator { clock.now }
+            // The screen's one-second timer waits on a clock that never moves; the demo ticks by hand.
+            $0.continuousClock = TestClock()
+        }
+        checkIn.send(.task)
+        for _ in 0..<200 where checkIn.state.status == nil { try await Task.sleep(for: .milliseconds(10)) }
+        let interval = Int((checkIn.state.status?.interval.seconds ?? 0) / 3600)
+        say("[\(time())] Her check-in interval is \(interval) h; she has not checked in yet, so the button is \(checkIn.state.band.rawValue).")
+        await checkIn.send(.checkInTapped).finish()
+        if let deadline = checkIn.state.lastResult?.deadline {
+            say("[\(time())] Alice checks in. Her next deadline is \(time(deadline)).")
+        }
+        report(checkIn.state)
 
         clock.advance(by: 60)
-        do {
-            _ = try await checkIns.checkIn()
-            say("[\(time())] A second check-in went through (it should not have).")
-        } catch let error as DomainError {
-            say("[\(time())] She taps again a minute later: refused — \(error.message).")
-        }
+        await checkIn.send(.checkInTapped).finish()
+        say("[\(time())] She taps again a minute later: \(checkIn.state.errorMessage ?? "accepted (it should not have been)").")
 
         for hours in [11.0, 6, 4, 4] {
             clock.advance(by: hours * 3600)
-            try await report(checkIns)
+            await checkIn.send(.timerTicked).finish()
+            report(checkIn.state)
         }
+        checkIn.send(.onDisappear)
         say("\nThe deadline has passed: Alice is non-responsive. (Responders and escalation arrive with the backend issue.)")
     }
 
-    func report(_ checkIns: CheckInClient) async throws {
-        let status = try await checkIns.status()
-        let remaining = status.timeRemaining(at: clock.now) ?? 0
+    func report(_ state: CheckInFeature.State) {
+        let remaining = state.timeRemaining ?? 0
         let text = remaining > 0
             ? String(format: "%.1f h left", remaining / 3600)
             : String(format: "deadline passed %.1f h ago", -remaining / 3600)
-        say("[\(time())] Status: \(text); band \(status.band(at: clock.now).rawValue).")
+        say("[\(time())] Status: \(text); the button is \(state.band.rawValue).")
     }
 }
