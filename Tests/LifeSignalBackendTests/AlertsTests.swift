@@ -98,4 +98,37 @@ struct AlertsTests {
         #expect(try await test.count("alerts") == 1)
         #expect(try await test.notifications(ann, .alertActivatedSent).count == 1)
     }
+
+    @Test("through /rest/v1 a responder reads a dependent's alerts, strangers see nothing, nobody writes", arguments: Engine.allCases)
+    func restPolicies(engine: Engine) async throws {
+        let test = try await TestDatabases.backend(engine)
+        let (annSession, bobSession, eveSession) = (
+            try await test.signIn("+15550000001"), try await test.signIn("+15550000002"), try await test.signIn("+15550000009"))
+        let (ann, bob) = (Caller.user(annSession.user.id), Caller.user(bobSession.user.id))
+        try await test.link(responder: bob, dependent: ann)
+        let alert = try await test.backend.alerts.trigger(caller: ann)
+        _ = try await test.backend.alerts.respond(caller: bob, alertID: alert.id)
+        let server = try await TestServer.start(test.backend)
+        func rows(_ path: String, _ session: IssuedSession) async throws -> Int? {
+            try await server.request("GET", "/rest/v1/\(path)", bearer: session.accessToken).jsonArray?.count
+        }
+        #expect(try await rows("alerts?select=id,status", annSession) == 1)
+        #expect(try await rows("alerts?select=id,status", bobSession) == 1)
+        #expect(try await rows("alerts?select=id", eveSession) == 0)
+        #expect(try await rows("alert_responses?select=alert_id", annSession) == 1)
+        #expect(try await rows("alert_responses?select=alert_id", eveSession) == 0)
+        #expect(try await rows("contacts?select=contact_id,is_responder", bobSession) == 1)
+        #expect(try await rows("contacts?select=contact_id", eveSession) == 0)
+        #expect(try await rows("notifications?select=id", eveSession) == 0)
+        #expect(try await rows("notifications?select=id,type", bobSession) == 2)
+        let write = try await server.json("POST", "/rest/v1/alerts", bearer: eveSession.accessToken, [
+            "id": UUID().uuidString, "user_id": annSession.user.id.description, "status": "active", "activated_at": "2027-01-01T00:00:00Z",
+        ])
+        #expect(write.status == 401 || write.status == 403)
+        let patch = try await server.json("PATCH", "/rest/v1/notifications?user_id=eq.\(bobSession.user.id)", bearer: bobSession.accessToken, ["is_read": true])
+        #expect(patch.status == 401 || patch.status == 403)
+        #expect(try await rows("push_tokens?select=token", bobSession) == nil)
+        await server.stop()
+        #expect(try await test.count("alerts") == 1)
+    }
 }

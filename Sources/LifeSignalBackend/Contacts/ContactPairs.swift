@@ -94,6 +94,7 @@ enum ContactPairs {
         for row in rows {
             let sender = UserID(try row.uuid("sender_id")), recipient = UserID(try row.uuid("recipient_id"))
             outbox.change("pings", .update, try row.uuid("id"), owner: recipient, at: now)
+            outbox.change("pings", .update, try row.uuid("id"), owner: sender, at: now)
             drafts.append(NotificationDraft(
                 recipient: recipient, type: .pingCancelled, title: "Ping cancelled",
                 body: "A ping was cancelled because the contact's roles changed.", contactID: sender))

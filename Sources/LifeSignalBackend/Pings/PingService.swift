@@ -43,6 +43,7 @@ public struct PingService: Sendable {
                                   body: "You pinged \(recipient).", contactID: dependent),
             ], now: now, in: connection)
             outbox.change("pings", .insert, id, owner: dependent, at: now)
+            outbox.change("pings", .insert, id, owner: me, at: now)
             return (id, outbox)
         }
         await notifier.deliver(outbox)
@@ -76,7 +77,10 @@ public struct PingService: Sendable {
             drafts.append(NotificationDraft(recipient: me, type: .pingClearAll, title: "Pings answered",
                                             body: "You responded to \(rows.count) ping(s)."))
             var outbox = try await NotificationStore.outbox(drafts, now: now, in: connection)
-            for row in rows { outbox.change("pings", .update, try row.uuid("id"), owner: me, at: now) }
+            for row in rows {
+                outbox.change("pings", .update, try row.uuid("id"), owner: me, at: now)
+                outbox.change("pings", .update, try row.uuid("id"), owner: UserID(try row.uuid("sender_id")), at: now)
+            }
             return (rows.count, outbox)
         }
         await notifier.deliver(outbox)
@@ -109,6 +113,7 @@ public struct PingService: Sendable {
                                     body: "\(name) cancelled their ping.", contactID: caller)
             var outbox = try await NotificationStore.outbox([draft], now: now, in: connection)
             outbox.change("pings", .update, try row.uuid("id"), owner: recipient, at: now)
+            outbox.change("pings", .update, try row.uuid("id"), owner: sender, at: now)
             return outbox
         }
         await notifier.deliver(outbox)
