@@ -38,6 +38,7 @@ public enum LifeSignalHTTPServer {
         router.get("health") { _, _ in JSONResponse.make(.ok, ["status": "ok"]) }
         AuthRoutes<BasicRequestContext>(backend: backend, bodyLimit: configuration.bodyLimit).register(on: router)
         FunctionRoutes<BasicRequestContext>(backend: backend, bodyLimit: configuration.bodyLimit).register(on: router)
+        StorageRoutes<BasicRequestContext>(backend: backend).register(on: router)
         RESTRoutes<BasicRequestContext>(backend: backend, schema: schema, bodyLimit: configuration.bodyLimit).register(on: router)
         return Application(
             router: router,

@@ -1,6 +1,6 @@
 /// LifeSignal's tables, their migrations and their access policies.
 public enum Schema {
-    public static let migrations: [Migration] = [foundation, content] + domainMigrations
+    public static let migrations: [Migration] = [foundation, content, storage] + domainMigrations
 
     /// Every exposed table's policy; tables without one are not reachable through `/rest/v1`.
     public static let policies: [AccessPolicy] = [usersPolicy, checkInsPolicy] + contentPolicies + domainPolicies
@@ -11,7 +11,7 @@ public enum Schema {
 
     /// Tables that hold credentials or bookkeeping and are never exposed, whatever the role.
     public static func isPrivate(_ table: String) -> Bool {
-        table.hasPrefix("auth_") || table.hasPrefix("lifesignal_") || table.hasPrefix("sqlite_")
+        table.hasPrefix("auth_") || table.hasPrefix("lifesignal_") || table.hasPrefix("sqlite_") || table.hasPrefix("storage_")
     }
 
     static let usersPolicy = AccessPolicy(

@@ -117,6 +117,7 @@ struct PostgresTransactionConnection: SQLConnection {
         case .timestamp(let date): bindings.append(date)
         case .json(let text): bindings.append(JSONBText(text: text))
         case .literal(let text): bindings.append(UntypedLiteral(text: text))
+        case .bytes(let data): bindings.append(ByteBuffer(bytes: data))
         }
     }
 
@@ -139,6 +140,7 @@ struct PostgresTransactionConnection: SQLConnection {
             if fraction > 0 { text += String(format: ".%06lld", fraction) }
             return .text(text)
         case .numeric: return .text(try cell.decode(Decimal.self).description)
+        case .bytea: return .bytes(Data((try cell.decode(ByteBuffer.self)).readableBytesView))
         default:
             if let text = try? cell.decode(String.self) { return .text(text) }
             if cell.format == .text, let bytes = cell.bytes { return .text(String(buffer: bytes)) }

@@ -18,6 +18,8 @@ public enum SQLValue: Sendable, Hashable {
     case json(String)
     /// Text whose type the database infers from context (PostgreSQL's `unknown`).
     case literal(String)
+    /// Raw bytes: `bytea` on PostgreSQL, a blob on SQLite.
+    case bytes(Data)
 
     public var isNull: Bool { self == .null }
 
@@ -31,6 +33,7 @@ public enum SQLValue: Sendable, Hashable {
         case .text(let value), .json(let value), .literal(let value): value
         case .uuid(let value): value.uuidString.lowercased()
         case .timestamp(let value): Timestamp.format(value)
+        case .bytes(let value): value.base64EncodedString()
         }
     }
 }

@@ -84,6 +84,7 @@ struct SQLiteTransactionConnection: SQLConnection {
         case .text(let text), .json(let text), .literal(let text): .text(text)
         case .uuid(let uuid): .text(uuid.uuidString.lowercased())
         case .timestamp(let date): .text(Timestamp.format(date))
+        case .bytes(let data): .blob(ByteBuffer(bytes: data))
         }
     }
 
@@ -93,7 +94,7 @@ struct SQLiteTransactionConnection: SQLConnection {
         case .integer(let number): .int(Int64(number))
         case .float(let number): .double(number)
         case .text(let text): .text(text)
-        case .blob(let buffer): .text(String(buffer: buffer))
+        case .blob(let buffer): .bytes(Data(buffer.readableBytesView))
         }
     }
 

@@ -12,6 +12,7 @@ extension HTTPField.Name {
     static let prefer = Self("Prefer")!
     static let range = Self("Range")!
     static let proxyStatus = Self("Proxy-Status")!
+    static let xUpsert = Self("x-upsert")!
 }
 
 /// Builds JSON responses; every error body in the server goes through here so its

@@ -41,6 +41,7 @@ enum JSONRenderer {
         case .json(let text): return text
         case .timestamp(let date): return quote(Timestamp.postgresText(date))
         case .uuid(let uuid): return quote(uuid.uuidString.lowercased())
+        case .bytes(let data): return quote("\\x" + data.map { String(format: "%02x", $0) }.joined())
         case .text(let text), .literal(let text):
             if type == "jsonb" || type == "json" { return text }
             if type == "timestamptz", let date = Timestamp.parse(text) { return quote(Timestamp.postgresText(date)) }
