@@ -3,12 +3,14 @@ import LifeSignalBackend
 
 /// Supabase's gateway rule: every request carries an `apikey` (header or `?apikey=`) that is a
 /// JWT signed with the project secret whose role is `anon` or `service_role`. Keys minted
-/// elsewhere with the same secret therefore work. Preflight and health checks are exempt.
+/// elsewhere with the same secret therefore work. Preflight and health checks are exempt, and so are public storage objects.
 struct APIKeyMiddleware<Context: RequestContext>: RouterMiddleware {
     let auth: AuthService
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        if request.method == .options || request.uri.path == "/health" || request.uri.path == "/metrics" {
+        // Public objects are fetched by plain URL (an <img src>), as on Supabase.
+        if request.method == .options || request.uri.path == "/health" || request.uri.path == "/metrics"
+            || (request.method == .get && request.uri.path.hasPrefix("/storage/v1/object/public/")) {
             return try await next(request, context)
         }
         guard let key = request.headers[.apiKey] ?? Self.queryKey(request.uri.query) else {

@@ -29,6 +29,8 @@ public final class SupabaseClient: Sendable {
   public let functions: FunctionsClient
   /// PostgREST, for the configured schema.
   public let rest: PostgrestClient
+  /// Storage (files in buckets).
+  public let storage: StorageClient
 
   /// Creates a client. Nothing is sent until the first call; an unusable URL surfaces then
   /// as ``TransportError/invalidURL(_:)``.
@@ -62,6 +64,11 @@ public final class SupabaseClient: Sendable {
         url: supabaseURL, schema: options.db.schema, headers: base,
         bearerToken: { (try? await auth.session.accessToken) ?? key },
         pipeline: pipeline))
+
+    storage = StorageClient(
+      url: supabaseURL, headers: base,
+      bearerToken: { (try? await auth.session.accessToken) ?? key },
+      pipeline: pipeline)
 
     let functionsPipeline = HTTPPipeline(
       transport: options.global.transport, retryPolicy: options.global.retryPolicy,
