@@ -99,7 +99,7 @@ struct DemoStory {
             report(checkIn.state)
         }
         checkIn.send(.onDisappear)
-        say("\nThe deadline has passed: Alice is non-responsive. (Responders and escalation arrive with the backend issue.)")
+        say("\nThe deadline has passed: Alice is non-responsive, and the button stays red until she checks in.")
     }
 
     func report(_ state: CheckInFeature.State) {

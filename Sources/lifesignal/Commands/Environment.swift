@@ -34,7 +34,9 @@ enum LifeSignalEnvironment {
         try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
         var generator = SystemRandomNumberGenerator()
         let secret = (0..<48).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
-        FileManager.default.createFile(atPath: file.path, contents: Data(secret.utf8), attributes: [.posixPermissions: 0o600])
+        guard FileManager.default.createFile(atPath: file.path, contents: Data(secret.utf8), attributes: [.posixPermissions: 0o600]) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path])
+        }
         return secret
     }
 
