@@ -40,9 +40,13 @@ final class RecordingTransport: FirebaseHTTPTransport, @unchecked Sendable {
 }
 
 /// A transport that never answers and ignores cancellation, to prove timeouts are enforced.
+///
+/// It suspends on a continuation nobody resumes rather than looping on `Task.sleep`: once
+/// cancelled, a sleeping loop would spin and starve the two-thread cooperative pool.
 struct HangingTransport: FirebaseHTTPTransport {
   func send(_ request: FirebaseHTTPRequest) async throws -> FirebaseHTTPResponse {
-    while true { try? await Task.sleep(for: .seconds(3600)) }
+    await withUnsafeContinuation { (_: UnsafeContinuation<Void, Never>) in }
+    throw CancellationError()
   }
 }
 

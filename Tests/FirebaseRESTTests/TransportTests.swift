@@ -24,6 +24,25 @@ import Testing
     }
   }
 
+  @Test func getIsRetriedOn503ButPostIsNot() async throws {
+    let transport = RecordingTransport { _, index in
+      index == 0 ? response(503, "busy") : response(200, #"{"name":"projects/p/databases/(default)/documents/a/b","fields":{}}"#)
+    }
+    var opts = options(transport)
+    opts.retryPolicy = FirebaseRetryPolicy(maxRetries: 2, sleep: { _ in })
+    let firestore = FirestoreClient(projectID: "p", tokenProvider: StaticIDTokenProvider(nil), options: opts)
+    _ = try await firestore.getDocument("a/b")
+    #expect(transport.requests.count == 2)
+
+    let posts = RecordingTransport(status: 503, body: "busy")
+    var postOpts = options(posts)
+    postOpts.retryPolicy = FirebaseRetryPolicy(maxRetries: 2, sleep: { _ in })
+    await #expect(throws: IdentityToolkitError.self) {
+      _ = try await IdentityToolkitClient(apiKey: "K", options: postOpts).signUpAnonymously()
+    }
+    #expect(posts.requests.count == 1)
+  }
+
   @Test func percentEncodingKeepsOnlyUnreserved() {
     #expect(firebasePercentEncode("a/b+c d") == "a%2Fb%2Bc%20d")
     #expect(firebasePercentEncode("!*'();:@&=$,?#[]%") == "%21%2A%27%28%29%3B%3A%40%26%3D%24%2C%3F%23%5B%5D%25")
