@@ -82,13 +82,15 @@ struct SweepTests {
         #expect(try await test.notifications(ann, .nonResponsiveSelf).count == 1)
         #expect(await test.pushes?.messages(to: "bob-phone").map(\.data["type"]) == ["non_responsive_dependent"])
         #expect(try await test.contact(ann.userID, of: bob)?.isNonResponsive == true)
-        // Ann checks in late: she is responsive again, and Bob hears so once.
+        // Ann checks in late: she is responsive again, and Bob hears so at once, and once.
         _ = try await test.backend.checkIns.checkIn(caller: ann)
         #expect(try await test.contact(ann.userID, of: bob)?.isNonResponsive == false)
-        report = try await test.backend.sweep.run(caller: .service)
-        #expect(report.resumed == 1 && report.escalations == 0)
-        #expect(try await test.backend.sweep.run(caller: .service).resumed == 0)
         #expect(try await test.notifications(bob, .checkInResumed).count == 1)
+        #expect(await test.pushes?.messages(to: "bob-phone").map(\.data["type"]) == ["non_responsive_dependent", "check_in_resumed"])
+        report = try await test.backend.sweep.run(caller: .service)
+        #expect(report.resumed == 0 && report.escalations == 0)
+        #expect(try await test.notifications(bob, .checkInResumed).count == 1)
+        #expect(try await test.notifications(cat, .checkInResumed).isEmpty)
         // The next deadline is escalated again, once.
         test.clock.advance(by: 24 * 3600)
         #expect(try await test.backend.sweep.run(caller: .service).escalations == 1)

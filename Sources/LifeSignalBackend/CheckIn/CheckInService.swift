@@ -5,6 +5,7 @@ import LifeSignalDomain
 public struct CheckInService: Sendable {
     let database: any Database
     let clock: BackendClock
+    let notifier: Notifier
 
     public enum Source: String, Sendable, Codable, CaseIterable {
         case manual
@@ -15,14 +16,15 @@ public struct CheckInService: Sendable {
     /// Records a check-in for `caller` now and moves their deadline to now + interval.
     ///
     /// The person's row is locked while the cooldown is checked, so two taps racing each other
-    /// record one check-in and refuse the other as too soon.
+    /// record one check-in and refuse the other as too soon. A check-in after an escalated
+    /// deadline ends the non-responsive state and tells the responders at once.
     public func checkIn(caller: Caller, source: Source = .manual) async throws -> CheckInResult {
         let userID = try caller.requireUser()
         let now = clock.now()
-        return try await database.transaction { connection in
+        let (result, outbox): (CheckInResult, Outbox) = try await database.transaction { connection in
             let lock = connection.dialect == .postgres ? " FOR UPDATE" : ""
             guard let row = try await connection.first(SQL(
-                "SELECT last_check_in_at, check_in_interval_seconds FROM users WHERE id = $1" + lock,
+                "SELECT last_check_in_at, check_in_interval_seconds, escalated_for, first_name, last_name, phone FROM users WHERE id = $1" + lock,
                 bindings: [.uuid(userID.rawValue)]))
             else { throw DomainError.notFound("User \(userID)") }
             try CheckInRules.validateCheckIn(at: now, last: row.optionalDate("last_check_in_at"))
@@ -33,11 +35,18 @@ public struct CheckInService: Sendable {
                 """)
             try await connection.query("""
                 UPDATE users SET last_check_in_at = \(SQLValue(now)), check_in_deadline = \(SQLValue(deadline)),
-                    updated_at = \(SQLValue(now))
+                    escalated_for = NULL, updated_at = \(SQLValue(now))
                 WHERE id = \(SQLValue(userID.rawValue))
                 """)
-            return CheckInResult(checkedInAt: now, deadline: deadline)
+            var outbox = Outbox()
+            if row.optionalDate("escalated_for") != nil {
+                let drafts = try await CheckInSweep.allClear([userID: PersonName.display(row)], in: connection)
+                outbox = try await NotificationStore.outbox(drafts, now: now, in: connection)
+            }
+            return (CheckInResult(checkedInAt: now, deadline: deadline), outbox)
         }
+        await notifier.deliver(outbox)
+        return result
     }
 
     /// The caller's last check-in and interval.

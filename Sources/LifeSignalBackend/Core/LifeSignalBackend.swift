@@ -52,9 +52,9 @@ public final class LifeSignalBackend: Sendable {
         self.auth = AuthService(
             database: database, clock: configuration.clock, secret: configuration.jwtSecret,
             sms: configuration.smsSender, testOTPs: configuration.testOTPs, issuer: configuration.issuer)
-        self.checkIns = CheckInService(database: database, clock: configuration.clock)
         let changes = ChangeFeed()
         let notifier = Notifier(database: database, changes: changes, push: configuration.pushSender)
+        self.checkIns = CheckInService(database: database, clock: configuration.clock, notifier: notifier)
         self.changes = changes
         self.contacts = ContactsService(database: database, clock: configuration.clock, notifier: notifier)
         self.notifications = NotificationService(database: database, clock: configuration.clock, notifier: notifier)

@@ -116,17 +116,23 @@ public struct CheckInSweep: Sendable {
                       last > escalated else { continue }
                 names[UserID(try row.uuid("id"))] = PersonName.display(row)
             }
-            let drafts = try await Self.wantingResponders(of: Array(names.keys), in: connection).map { responder, dependent in
-                let name = names[dependent] ?? "Your dependent"
-                return NotificationDraft(recipient: responder, type: .checkInResumed, title: "\(name) checked in",
-                                         body: "\(name) checked in again after missing a check-in.", contactID: dependent)
-            }
+            let drafts = try await Self.allClear(names, in: connection)
             return (rows.count, names.count, try await NotificationStore.outbox(drafts, now: now, in: connection))
         }
         report.resumed += resumed
         report.notifications += outbox.notifications.count
         await notifier.deliver(outbox)
         return claimed
+    }
+
+    /// The all-clear for responders of people (id → display name) who checked in again after
+    /// a missed deadline was escalated.
+    static func allClear(_ names: [UserID: String], in connection: any SQLConnection) async throws -> [NotificationDraft] {
+        try await wantingResponders(of: Array(names.keys), in: connection).map { responder, dependent in
+            let name = names[dependent] ?? "Your dependent"
+            return NotificationDraft(recipient: responder, type: .checkInResumed, title: "\(name) checked in",
+                                     body: "\(name) checked in again after missing a check-in.", contactID: dependent)
+        }
     }
 
     /// Claims people whose reminder time (deadline − lead) has come and whose deadline has not

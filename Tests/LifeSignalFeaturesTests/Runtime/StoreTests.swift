@@ -49,8 +49,13 @@ import Testing
             $0.continuousClock = clock
         }
         let timer = store.send(.startTimer)
+        // One second at a time, waiting each time for the timer to sleep again: that is when
+        // its tick has been sent. A single two-second jump can outrun the re-arming.
+        for _ in 0..<2 {
+            await clock.waitForSleepers()
+            await clock.advance(by: .seconds(1))
+        }
         await clock.waitForSleepers()
-        await clock.advance(by: .seconds(2))
         store.send(.stopTimer)
         await timer.finish()
         await clock.advance(by: .seconds(5))
