@@ -101,11 +101,18 @@ let package = Package(
             dependencies: [
                 "LifeSignalDomain", "LifeSignalClients", "SupabaseREST", "FirebaseREST", "LifeSignalBackend",
                 .product(name: "Dependencies", package: "swift-dependencies"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "LifeSignalAdaptersTests",
-            dependencies: ["LifeSignalAdapters", "LifeSignalTestSupport"]
+            dependencies: [
+                "LifeSignalAdapters", "LifeSignalTestSupport", "FirebaseREST", "LifeSignalBackend",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
         ),
 
         // MARK: Server: the Supabase-compatible HTTP surface.

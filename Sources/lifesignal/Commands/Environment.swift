@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalAdapters
 import LifeSignalBackend
 
 /// Configuration from the environment, shared by the commands.
@@ -9,6 +10,7 @@ import LifeSignalBackend
 /// | `LIFESIGNAL_DATA_DIR` | where the SQLite file and generated secret live | `~/.lifesignal` |
 /// | `LIFESIGNAL_JWT_SECRET` | HS256 secret for tokens and keys | generated once, kept in `<data dir>/jwt-secret` |
 /// | `LIFESIGNAL_TEST_OTP` | fixed sign-in codes, `+15550001111=123456,…` | none |
+/// | `LIFESIGNAL_FCM_SERVICE_ACCOUNT` | a service-account key file; pushes then go through FCM HTTP v1 | pushes are only recorded |
 enum LifeSignalEnvironment {
     static var values: [String: String] { ProcessInfo.processInfo.environment }
 
@@ -38,6 +40,13 @@ enum LifeSignalEnvironment {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: file.path])
         }
         return secret
+    }
+
+    /// The service account FCM pushes are sent with, from the key file
+    /// `LIFESIGNAL_FCM_SERVICE_ACCOUNT` names; `nil` when unset (pushes are then only recorded).
+    static func fcmServiceAccount() throws -> ServiceAccount? {
+        guard let path = values["LIFESIGNAL_FCM_SERVICE_ACCOUNT"], !path.isEmpty else { return nil }
+        return try ServiceAccount.load(from: URL(fileURLWithPath: path))
     }
 
     static func testOTPs() throws -> TestOTPs {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Hummingbird
+import LifeSignalAdapters
 import LifeSignalBackend
 import LifeSignalServer
 import Logging
@@ -18,11 +19,16 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
         let url = LifeSignalEnvironment.databaseURL(override: database)
-        let backend = try await LifeSignalBackend.open(
-            databaseURL: url,
-            configuration: .init(
-                jwtSecret: try LifeSignalEnvironment.jwtSecret(), testOTPs: try LifeSignalEnvironment.testOTPs(),
-                issuer: "http://\(host):\(port)/auth/v1"))
+        var configuration = LifeSignalBackend.Configuration(
+            jwtSecret: try LifeSignalEnvironment.jwtSecret(), testOTPs: try LifeSignalEnvironment.testOTPs(),
+            issuer: "http://\(host):\(port)/auth/v1")
+        var push = "recorded only (set LIFESIGNAL_FCM_SERVICE_ACCOUNT to send through FCM)"
+        if let account = try LifeSignalEnvironment.fcmServiceAccount() {
+            configuration.pushSender = FCMPushSender(account: account)
+            push = "FCM HTTP v1, project \(account.projectID)"
+        }
+        let backend = try await LifeSignalBackend.open(databaseURL: url, configuration: configuration)
+        let pushDescription = push
         let app = try await LifeSignalHTTPServer.makeApplication(
             backend: backend, configuration: .init(host: host, port: port),
             onRunning: { bound in
@@ -30,6 +36,7 @@ struct ServeCommand: AsyncParsableCommand {
                 FileHandle.standardOutput.write(Data("""
                     LifeSignal is listening on http://\(host):\(bound)
                       data:             \(LifeSignalEnvironment.redacted(backend.database.location)) (\(backend.database.dialect.rawValue))
+                      push:             \(pushDescription)
                       anon key:         \(backend.auth.apiKey(role: .anon))
                       service_role key: \(backend.auth.apiKey(role: .serviceRole))
                     Sign-in codes are written to this log unless LIFESIGNAL_TEST_OTP fixes them. Ctrl-C stops the server.

@@ -1,1 +1,0 @@
-// This target's tests live beside this file.
