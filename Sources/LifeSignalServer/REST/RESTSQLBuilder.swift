@@ -59,27 +59,25 @@ struct RESTSQLBuilder {
     /// The declared policy as SQL, or `nil` for the service role, which bypasses policies.
     private func policyCondition(_ command: TableCommand) throws(RESTError) -> SQL? {
         guard caller.role != .serviceRole else { return nil }
-        guard let policy = Schema.policy(for: table.name), policy.isGranted(command, to: caller.role) else {
-            throw RESTError(status: caller.role == .anon ? .unauthorized : .forbidden, code: "42501",
-                            message: "permission denied for table \(table.name)")
-        }
-        let predicates = policy.rules(for: command, role: caller.role).compactMap(\.using)
-        guard !predicates.isEmpty else { return SQL.raw("(1 = 0)") }
+        try requireGrant(command)
+        guard let policy = Schema.policy(for: table.name) else { return SQL.raw("(1 = 0)") }
+        return policyPredicate(policy.rules(for: command, role: caller.role).compactMap(\.using))
+    }
+
+    /// Policy expressions ORed together (PostgreSQL's permissive policies), with `auth.uid()`
+    /// bound to the caller's id; no expression at all admits no row.
+    func policyPredicate(_ expressions: [String]) -> SQL {
+        guard !expressions.isEmpty else { return SQL.raw("(1 = 0)") }
         let uid: SQLValue = if case .user(let id) = caller { .text(id.description) } else { .null }
-        var result = SQL.raw("(")
-        for (index, predicate) in predicates.enumerated() {
-            if index > 0 { result.append(SQL.raw(" OR ")) }
-            // `auth.uid()` becomes the caller's id as a bound parameter.
-            let pieces = predicate.components(separatedBy: "auth.uid()")
-            result.append(SQL.raw("("))
-            for (offset, piece) in pieces.enumerated() {
-                if offset > 0 { result.append("\(uid)") }
-                result.append(SQL(piece))
+        let parts = expressions.map { expression in
+            var fragment = SQL.raw("(")
+            for (index, piece) in expression.components(separatedBy: "auth.uid()").enumerated() {
+                if index > 0 { fragment.append("\(uid)") }
+                fragment.append(SQL.raw(piece))
             }
-            result.append(SQL.raw(")"))
+            return fragment + SQL.raw(")")
         }
-        result.append(SQL.raw(")"))
-        return result
+        return SQL.raw("(") + SQL.join(parts, separator: " OR ") + SQL.raw(")")
     }
 
     private func condition(_ node: FilterNode) throws(RESTError) -> SQL {

@@ -126,16 +126,7 @@ extension RESTSQLBuilder {
         guard dialect == .sqlite, caller.role != .serviceRole, !rows.isEmpty,
               let key = table.columns.first(where: \.isPrimaryKey)?.name,
               let policy = Schema.policy(for: table.name) else { return }
-        let checks = policy.rules(for: command, role: caller.role).compactMap { $0.check ?? $0.using }
-        let uid: SQLValue = if case .user(let id) = caller { .text(id.description) } else { .null }
-        let predicate = checks.isEmpty ? SQL.raw("(1 = 0)") : SQL.join(checks.map { check in
-            var fragment = SQL.raw("(")
-            for (index, piece) in check.components(separatedBy: "auth.uid()").enumerated() {
-                if index > 0 { fragment.append("\(uid)") }
-                fragment.append(SQL.raw(piece))
-            }
-            return fragment + SQL.raw(")")
-        }, separator: " OR ")
+        let predicate = policyPredicate(policy.rules(for: command, role: caller.role).compactMap { $0.check ?? $0.using })
         for row in rows {
             let found = try await connection.first(
                 SQL.raw("SELECT 1 AS ok FROM \(quote(table.name)) WHERE \(quote(key)) = ") + "\(row[key])" + SQL.raw(" AND (") + predicate + SQL.raw(")"))
