@@ -10,11 +10,15 @@ public struct ServerConfiguration: Sendable {
     public var port: Int
     /// Largest request body accepted, in bytes; larger ones are refused with 413.
     public var bodyLimit: Int
+    /// How often the server runs the missed-check-in sweep; `nil` leaves it to callers of
+    /// `process-check-ins` (tests drive it by hand).
+    public var sweepInterval: Duration?
 
-    public init(host: String = "127.0.0.1", port: Int = 54321, bodyLimit: Int = 1 << 20) {
+    public init(host: String = "127.0.0.1", port: Int = 54321, bodyLimit: Int = 1 << 20, sweepInterval: Duration? = .seconds(60)) {
         self.host = host
         self.port = port
         self.bodyLimit = bodyLimit
+        self.sweepInterval = sweepInterval
     }
 }
 
@@ -43,6 +47,7 @@ public enum LifeSignalHTTPServer {
         return Application(
             router: router,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "LifeSignal"),
+            services: configuration.sweepInterval.map { [SweepScheduler(backend: backend, interval: $0, logger: logger)] } ?? [],
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
     }

@@ -23,7 +23,7 @@ public final class TestServer: Sendable {
         logger.logLevel = .warning
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let app = try await LifeSignalHTTPServer.makeApplication(
-            backend: backend, configuration: .init(host: "127.0.0.1", port: 0, bodyLimit: bodyLimit), logger: logger,
+            backend: backend, configuration: .init(host: "127.0.0.1", port: 0, bodyLimit: bodyLimit, sweepInterval: nil), logger: logger,
             onRunning: { continuation.yield($0) })
         let task = Task { try await app.run() }
         var iterator = ports.makeAsyncIterator()

@@ -13,6 +13,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(help: "Address to listen on.") var host = "127.0.0.1"
     @Option(help: "Port to listen on.") var port = 54321
+    @Option(help: "Seconds between missed-check-in sweeps (0 turns the timer off).") var sweepInterval = 60
     @Option(help: "A postgres:// URL or an SQLite file path (default: $LIFESIGNAL_DATABASE_URL, else ~/.lifesignal/lifesignal.sqlite).")
     var database: String?
 
@@ -30,7 +31,7 @@ struct ServeCommand: AsyncParsableCommand {
         let backend = try await LifeSignalBackend.open(databaseURL: url, configuration: configuration)
         let pushDescription = push
         let app = try await LifeSignalHTTPServer.makeApplication(
-            backend: backend, configuration: .init(host: host, port: port),
+            backend: backend, configuration: .init(host: host, port: port, sweepInterval: sweepInterval > 0 ? .seconds(sweepInterval) : nil),
             onRunning: { bound in
                 // Written unbuffered, so the URL and keys reach a pipe or file before any request.
                 FileHandle.standardOutput.write(Data("""
