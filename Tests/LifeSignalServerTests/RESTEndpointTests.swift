@@ -65,6 +65,17 @@ struct RESTEndpointTests {
         #expect(list.jsonArray?.compactMap { $0["phone"] as? String } == ["+15550003333"])
         let insensitive = try await server.request("GET", "/rest/v1/users?select=phone&phone=ilike.*2222", bearer: key)
         #expect(insensitive.jsonArray?.count == 1)
+
+        let ranged = try await server.request("GET", "/rest/v1/users?select=phone&order=phone", bearer: key, headers: ["Range": "1-5", "Prefer": "count=exact"])
+        #expect(ranged.status == 206)
+        #expect(ranged.header("Content-Range") == "1-2/3")
+        #expect(ranged.jsonArray?.compactMap { $0["phone"] as? String } == ["+15550002222", "+15550003333"])
+        let backwards = try await server.request("GET", "/rest/v1/users?select=phone", bearer: key, headers: ["Range": "5-1"])
+        #expect(backwards.status == 416)
+        let head = try await server.request("HEAD", "/rest/v1/users?select=phone", bearer: key, headers: ["Prefer": "count=exact"])
+        #expect(head.status == 200)
+        #expect(head.header("Content-Range") == "0-2/3")
+        #expect(head.body.isEmpty)
     }
 
     @Test("bad reads get PostgREST's errors and the server keeps serving", arguments: Engine.allCases)

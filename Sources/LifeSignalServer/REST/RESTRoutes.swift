@@ -37,7 +37,8 @@ struct RESTRoutes<Context: RequestContext> {
         do { (caller, claims) = try identify(request) } catch { return error.response }
         do {
             guard let table = await schema.table(name) else { throw RESTError.unknownTable(name) }
-            let plan = try RESTQueryParser.readPlan(RESTQueryParser.pairs(request.uri.query))
+            var plan = try RESTQueryParser.readPlan(RESTQueryParser.pairs(request.uri.query))
+            if !head, let range = request.headers[.range] { try Self.apply(range: range, to: &plan) }
             let builder = RESTSQLBuilder(table: table, dialect: backend.database.dialect, caller: caller)
             let columns = try builder.outputColumns(plan)
             let select = try builder.select(plan, columns: columns)
@@ -132,6 +133,24 @@ struct RESTRoutes<Context: RequestContext> {
             }
             return try await body(connection)
         }
+    }
+
+    /// The `Range: <from>-[<to>]` header (GET only), intersected with `limit`/`offset`.
+    /// Anything not of that form is ignored, as PostgREST does.
+    static func apply(range: String, to plan: inout ReadPlan) throws(RESTError) {
+        let parts = range.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, let from = Int(parts[0]), parts[0].allSatisfy(\.isNumber),
+              parts[1].isEmpty || (Int(parts[1]) != nil && parts[1].allSatisfy(\.isNumber)) else { return }
+        let to = Int(parts[1])
+        if let to, to < from {
+            throw RESTError(status: .rangeNotSatisfiable, code: "PGRST103", message: "Requested range not satisfiable",
+                            details: "The lower boundary must be lower than or equal to the upper boundary in the Range header.")
+        }
+        let lower = max(plan.offset, from)
+        let queryUpper = plan.limit.map { plan.offset + $0 - 1 }
+        let upper = [queryUpper, to].compactMap { $0 }.min()
+        plan.offset = lower
+        if let upper { plan.limit = max(0, upper - lower + 1) }
     }
 
     static func preferences(_ request: Request) -> [String] {
