@@ -32,6 +32,14 @@ public struct AccessPolicy: Sendable {
         /// Which new or changed rows are allowed (`WITH CHECK`).
         public let check: String?
 
+        /// `CREATE POLICY …` for this rule.
+        public func postgresStatement(on table: String) -> String {
+            var statement = "CREATE POLICY \(name) ON \(table) FOR \(command.rawValue) TO \(roles.map(\.rawValue).joined(separator: ", "))"
+            if let using { statement += " USING (\(using))" }
+            if let check { statement += " WITH CHECK (\(check))" }
+            return statement
+        }
+
         public init(_ name: String, _ command: TableCommand, to roles: [DatabaseRole], using: String? = nil, check: String? = nil) {
             self.name = name
             self.command = command
@@ -69,12 +77,6 @@ public struct AccessPolicy: Sendable {
                 statements.append("GRANT \(commands.map(\.rawValue).joined(separator: ", ")) ON \(table) TO \(role.rawValue)")
             }
         }
-        for rule in rules {
-            var statement = "CREATE POLICY \(rule.name) ON \(table) FOR \(rule.command.rawValue) TO \(rule.roles.map(\.rawValue).joined(separator: ", "))"
-            if let using = rule.using { statement += " USING (\(using))" }
-            if let check = rule.check { statement += " WITH CHECK (\(check))" }
-            statements.append(statement)
-        }
-        return statements
+        return statements + rules.map { $0.postgresStatement(on: table) }
     }
 }

@@ -1,6 +1,6 @@
 /// LifeSignal's tables, their migrations and their access policies.
 public enum Schema {
-    public static let migrations: [Migration] = [foundation, content, storage] + domainMigrations
+    public static let migrations: [Migration] = [foundation, content, storage] + domainMigrations + [contactsReadUsers]
 
     /// Every exposed table's policy; tables without one are not reachable through `/rest/v1`.
     public static let policies: [AccessPolicy] = [usersPolicy, checkInsPolicy] + contentPolicies + domainPolicies
@@ -14,10 +14,19 @@ public enum Schema {
         table.hasPrefix("auth_") || table.hasPrefix("lifesignal_") || table.hasPrefix("sqlite_") || table.hasPrefix("storage_")
     }
 
+    /// A person reads their own row, and the rows of the people linked to them as contacts
+    /// (a responder needs a dependent's deadline and emergency note); nobody else's.
     static let usersPolicy = AccessPolicy(
-        table: "users",
-        grants: [.authenticated: [.select]],
-        rules: [.init("users_select_own", .select, to: [.authenticated], using: "id = auth.uid()")])
+        table: "users", grants: usersGrants, rules: usersRulesAtFoundation + [usersSelectContacts])
+
+    static let usersGrants: [DatabaseRole: Set<TableCommand>] = [.authenticated: [.select]]
+    /// Frozen as migration 1 created them; later rules arrive in later migrations.
+    static let usersRulesAtFoundation: [AccessPolicy.Rule] = [
+        .init("users_select_own", .select, to: [.authenticated], using: "id = auth.uid()"),
+    ]
+    static let usersSelectContacts = AccessPolicy.Rule(
+        "users_select_contacts", .select, to: [.authenticated],
+        using: "EXISTS (SELECT 1 FROM contacts c WHERE c.user_id = auth.uid() AND c.contact_id = users.id)")
 
     static let checkInsPolicy = AccessPolicy(
         table: "check_ins",
@@ -58,6 +67,11 @@ public enum Schema {
         // `authenticator` does.
         "GRANT anon, authenticated, service_role TO CURRENT_USER",
     ]
+
+    /// Contacts read each other's `users` row (after the contacts table exists).
+    static let contactsReadUsers = Migration(
+        version: 102, name: "contacts_read_users", statements: [],
+        postgresOnly: [usersSelectContacts.postgresStatement(on: "users")])
 
     static let foundation = Migration(
         version: 1, name: "foundation",
@@ -130,5 +144,6 @@ public enum Schema {
         postgresOnly: supabaseCompatibility
             + ["auth_users", "auth_one_time_codes", "auth_sessions", "auth_refresh_tokens"]
                 .map { "ALTER TABLE \($0) ENABLE ROW LEVEL SECURITY" }
-            + usersPolicy.postgresStatements + checkInsPolicy.postgresStatements)
+            + AccessPolicy(table: "users", grants: usersGrants, rules: usersRulesAtFoundation).postgresStatements
+            + checkInsPolicy.postgresStatements)
 }
