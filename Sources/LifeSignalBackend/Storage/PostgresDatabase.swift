@@ -8,6 +8,8 @@ public final class PostgresDatabase: Database {
     public let dialect = SQLDialect.postgres
     public let location: String
     let client: PostgresClient
+    /// For connections outside the pool (a `LISTEN` holds its connection for good).
+    let connectionConfiguration: PostgresConnection.Configuration
     private let runTask: Task<Void, Never>
     private let logger: Logger
 
@@ -24,6 +26,9 @@ public final class PostgresDatabase: Database {
             username: components.percentEncodedUser.flatMap { $0.removingPercentEncoding } ?? "postgres",
             password: components.percentEncodedPassword.flatMap { $0.removingPercentEncoding },
             database: database.isEmpty ? nil : database, tls: .disable)
+        self.connectionConfiguration = PostgresConnection.Configuration(
+            host: configuration.host ?? host, port: configuration.port ?? 5432, username: configuration.username,
+            password: configuration.password, database: configuration.database, tls: .disable)
         configuration.options.maximumConnections = maximumConnections
         configuration.options.connectTimeout = .seconds(5)
         var logger = Logger(label: "lifesignal.postgres")
