@@ -1,8 +1,10 @@
 import Foundation
 import Hummingbird
+import HummingbirdWebSocket
 import LifeSignalBackend
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// Where and how the server listens.
 public struct ServerConfiguration: Sendable {
@@ -13,6 +15,8 @@ public struct ServerConfiguration: Sendable {
     /// How often the server runs the missed-check-in sweep; `nil` leaves it to callers of
     /// `process-check-ins` (tests drive it by hand).
     public var sweepInterval: Duration?
+    /// How often Realtime reads SQLite's change log (PostgreSQL pushes changes instead).
+    public var realtimePollInterval: Duration = .milliseconds(100)
 
     public init(host: String = "127.0.0.1", port: Int = 54321, bodyLimit: Int = 1 << 20, sweepInterval: Duration? = .seconds(60)) {
         self.host = host
@@ -44,10 +48,18 @@ public enum LifeSignalHTTPServer {
         FunctionRoutes<BasicRequestContext>(backend: backend, bodyLimit: configuration.bodyLimit).register(on: router)
         StorageRoutes<BasicRequestContext>(backend: backend).register(on: router)
         RESTRoutes<BasicRequestContext>(backend: backend, schema: schema, bodyLimit: configuration.bodyLimit).register(on: router)
+        let hub = RealtimeHub()
+        let realtime = RealtimeRoutes<BasicRequestContext>(hub: hub, backend: backend, schema: schema, logger: logger)
+        realtime.register(on: router)
+        var services: [any Service] = [
+            RealtimeDispatcher(hub: hub, backend: backend, schema: schema, pollInterval: configuration.realtimePollInterval, logger: logger),
+        ]
+        if let interval = configuration.sweepInterval { services.append(SweepScheduler(backend: backend, interval: interval, logger: logger)) }
         return Application(
             router: router,
+            server: .http1WebSocketUpgrade(webSocketRouter: realtime.webSocketRouter()),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "LifeSignal"),
-            services: configuration.sweepInterval.map { [SweepScheduler(backend: backend, interval: $0, logger: logger)] } ?? [],
+            services: services,
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },
             logger: logger)
     }

@@ -39,12 +39,29 @@ public enum TestDatabases {
         }
     }
 
+    /// A second backend on the same PostgreSQL database as `test` (another server process,
+    /// as far as the database can tell), sharing its secret and clock.
+    public static func reopen(_ test: TestBackend) async throws -> TestBackend {
+        guard test.backend.database.dialect == .postgres, var components = URLComponents(string: try PostgresAdmin.url()),
+              let name = test.backend.database.location.split(separator: "/").last else {
+            throw TestEnvironmentError(description: "only a PostgreSQL backend can be opened twice")
+        }
+        components.path = "/" + name
+        let sms = RecordingSMSSender()
+        let backend = try await LifeSignalBackend.open(
+            database: try await PostgresDatabase(url: components.string ?? "", maximumConnections: 4),
+            configuration: .init(jwtSecret: secret, clock: .manual(test.clock), smsSender: sms, testOTPs: TestOTPs()))
+        return TestBackend(backend: backend, clock: test.clock, sms: sms)
+    }
+
+    static let secret = "test-secret-with-at-least-32-characters!"
+
     /// A migrated backend on `engine` with a hand-driven clock and a recording SMS sender.
     public static func backend(_ engine: Engine, testOTPs: TestOTPs = TestOTPs(), clock: ManualClock = ManualClock()) async throws -> TestBackend {
         let sms = RecordingSMSSender()
         let backend = try await LifeSignalBackend.open(
             database: try await make(engine),
-            configuration: .init(jwtSecret: "test-secret-with-at-least-32-characters!", clock: .manual(clock), smsSender: sms, testOTPs: testOTPs))
+            configuration: .init(jwtSecret: secret, clock: .manual(clock), smsSender: sms, testOTPs: testOTPs))
         return TestBackend(backend: backend, clock: clock, sms: sms)
     }
 }

@@ -11,7 +11,7 @@ public final class PostgresDatabase: Database {
     /// For connections outside the pool (a `LISTEN` holds its connection for good).
     let connectionConfiguration: PostgresConnection.Configuration
     private let runTask: Task<Void, Never>
-    private let logger: Logger
+    let logger: Logger
 
     /// Connects to `postgres://user:password@host:port/database` (TLS off, as for a local or
     /// private-network server) and checks the connection before returning, so a wrong URL fails

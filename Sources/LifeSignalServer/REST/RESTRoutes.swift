@@ -49,13 +49,8 @@ struct RESTRoutes<Context: RequestContext> {
             let (body, rowCount, total) = try await run(caller: caller, claims: claims) { connection in
                 var total: Int?
                 if let countSQL { total = try await connection.first(countSQL)?.int("total") }
-                if connection.dialect == .postgres {
-                    let wrapped = SQL.raw("SELECT coalesce(json_agg(_r), '[]')::text AS body, count(*) AS n FROM (") + select + SQL.raw(") _r")
-                    let row = try await connection.first(wrapped)
-                    return (try row?.string("body") ?? "[]", try row?.int("n") ?? 0, total)
-                }
-                let rows = try await connection.query(select)
-                return (JSONRenderer.array(rows, columns: columns), rows.count, total)
+                let (body, count) = try await CallerTransaction.jsonArray(select, columns: columns, on: connection)
+                return (body, count, total)
             }
 
             if singular && rowCount != 1 {
@@ -115,24 +110,9 @@ struct RESTRoutes<Context: RequestContext> {
         }
     }
 
-    /// Runs `body` in a transaction as the caller: on PostgreSQL under their role, with their
-    /// claims where `auth.uid()` reads them.
+    /// Runs `body` in a transaction as the caller (see ``CallerTransaction``).
     func run<T: Sendable>(caller: Caller, claims: TokenClaims?, _ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
-        let claimsJSON: String = {
-            var effective = claims ?? TokenClaims(role: caller.role.rawValue)
-            effective.role = caller.role.rawValue
-            let encoder = JSONEncoder()
-            return (try? encoder.encode(effective)).flatMap { String(data: $0, encoding: .utf8) } ?? "{}"
-        }()
-        return try await backend.database.transaction { connection in
-            if connection.dialect == .postgres {
-                try await connection.query("""
-                    SELECT set_config('role', \(caller.role.rawValue), true), set_config('request.jwt.claims', \(claimsJSON), true),
-                           set_config('timezone', 'UTC', true)
-                    """)
-            }
-            return try await body(connection)
-        }
+        try await CallerTransaction(database: backend.database).run(caller: caller, claims: claims, body)
     }
 
     /// The `Range: <from>-[<to>]` header (GET only), intersected with `limit`/`offset`.

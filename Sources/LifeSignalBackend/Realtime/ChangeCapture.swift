@@ -1,0 +1,134 @@
+import Foundation
+
+/// A committed row change, as captured by the database itself for Realtime.
+///
+/// Only the primary key travels: a subscriber's copy of the row is read afterwards under that
+/// subscriber's own role and claims, so the database's policies decide what each one sees.
+public struct CapturedChange: Sendable, Hashable {
+    public enum Kind: String, Sendable, Hashable { case insert = "INSERT", update = "UPDATE", delete = "DELETE" }
+
+    public var table: String
+    public var kind: Kind
+    /// The primary key of the row after the change (`nil` for a delete), in text form.
+    public var key: [String: String]?
+    /// The primary key before the change (`nil` for an insert).
+    public var oldKey: [String: String]?
+    /// When the change happened, ISO 8601 in UTC with milliseconds.
+    public var commitTimestamp: String
+
+    public init(table: String, kind: Kind, key: [String: String]?, oldKey: [String: String]?, commitTimestamp: String) {
+        self.table = table
+        self.kind = kind
+        self.key = key
+        self.oldKey = oldKey
+        self.commitTimestamp = commitTimestamp
+    }
+}
+
+/// Row-change capture for Realtime, installed by triggers on the published tables.
+///
+/// Every write path — `/rest/v1`, the functions, the sweep, `psql` — is seen, because the
+/// database reports the change, not the code that made it. On PostgreSQL the trigger sends a
+/// `NOTIFY` on ``postgresChannel``, delivered after commit and in commit order to every server
+/// listening on that database, which is how several servers share one database without a
+/// cluster of their own. SQLite has no notifications, so its triggers append to a private
+/// table that the one embedded server reads in rowid order; the table keeps only the newest
+/// ``sqliteRetainedChanges`` rows, so it stays small even when nobody reads it.
+public enum ChangeCapture {
+    public static let postgresChannel = "lifesignal_realtime"
+    public static let sqliteRetainedChanges = 10_000
+
+    /// The tables whose changes Realtime publishes, with their primary-key columns.
+    /// Credentials (`push_tokens`, `auth_*`) and files are never published.
+    public static let publishedTables: [(table: String, key: [String])] = [
+        ("users", ["id"]), ("check_ins", ["id"]), ("contacts", ["id"]), ("contact_invitations", ["id"]),
+        ("alerts", ["id"]), ("alert_responses", ["alert_id", "responder_id"]), ("pings", ["id"]),
+        ("notifications", ["id"]), ("locations", ["id"]), ("events", ["id"]), ("routes", ["id"]),
+    ]
+
+    static let migration = Migration(
+        version: 104, name: "realtime change capture", statements: [],
+        postgresOnly: [postgresFunction] + publishedTables.map { table, key in
+            "CREATE TRIGGER lifesignal_realtime AFTER INSERT OR UPDATE OR DELETE ON \(table) "
+                + "FOR EACH ROW EXECUTE FUNCTION lifesignal_realtime_notify(\(key.map { "'\($0)'" }.joined(separator: ", ")))"
+        },
+        sqliteOnly: ["""
+            CREATE TABLE lifesignal_realtime_changes (
+                id integer PRIMARY KEY AUTOINCREMENT,
+                table_name text NOT NULL, kind text NOT NULL, key text, old_key text, committed_at text NOT NULL)
+            """] + publishedTables.flatMap { table, key in
+            CapturedChange.Kind.allCases.map { sqliteTrigger(table: table, key: key, kind: $0) }
+        })
+
+    /// One function for every table; the trigger's arguments name the key columns.
+    private static let postgresFunction = """
+        CREATE FUNCTION lifesignal_realtime_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+        DECLARE
+            new_row jsonb := CASE WHEN TG_OP = 'DELETE' THEN NULL ELSE to_jsonb(NEW) END;
+            old_row jsonb := CASE WHEN TG_OP = 'INSERT' THEN NULL ELSE to_jsonb(OLD) END;
+            new_key jsonb := '{}';
+            old_key jsonb := '{}';
+            col text;
+        BEGIN
+            FOREACH col IN ARRAY TG_ARGV LOOP
+                IF new_row IS NOT NULL THEN new_key := new_key || jsonb_build_object(col, new_row -> col); END IF;
+                IF old_row IS NOT NULL THEN old_key := old_key || jsonb_build_object(col, old_row -> col); END IF;
+            END LOOP;
+            PERFORM pg_notify('\(postgresChannel)', jsonb_build_object(
+                'table', TG_TABLE_NAME, 'kind', TG_OP,
+                'key', CASE WHEN new_row IS NULL THEN NULL ELSE new_key END,
+                'old_key', CASE WHEN old_row IS NULL THEN NULL ELSE old_key END,
+                'committed_at', to_char(statement_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))::text);
+            RETURN NULL;
+        END $$
+        """
+
+    private static func sqliteTrigger(table: String, key: [String], kind: CapturedChange.Kind) -> String {
+        func object(_ row: String) -> String {
+            "json_object(" + key.map { "'\($0)', \(row).\($0)" }.joined(separator: ", ") + ")"
+        }
+        let newKey = kind == .delete ? "NULL" : object("NEW")
+        let oldKey = kind == .insert ? "NULL" : object("OLD")
+        // The content tables' `updated_at` trigger re-updates the row after every update that
+        // left `updated_at` alone; only the second, final update is reported.
+        let condition = kind == .update && Schema.contentTables.contains(table) ? " WHEN NEW.updated_at IS NOT OLD.updated_at" : ""
+        return """
+            CREATE TRIGGER lifesignal_realtime_\(table)_\(kind.rawValue.lowercased()) AFTER \(kind.rawValue) ON \(table)\(condition) BEGIN
+                INSERT INTO lifesignal_realtime_changes (table_name, kind, key, old_key, committed_at)
+                VALUES ('\(table)', '\(kind.rawValue)', \(newKey), \(oldKey), strftime('%Y-%m-%dT%H:%M:%fZ', 'now'));
+                DELETE FROM lifesignal_realtime_changes WHERE id <= last_insert_rowid() - \(sqliteRetainedChanges);
+            END
+            """
+    }
+
+    /// Decodes the JSON a trigger wrote (PostgreSQL's notification payload, or one SQLite row's
+    /// key columns). Key values become text, as filters compare them.
+    static func decodeKey(_ text: String?) -> [String: String]? {
+        guard let text, let data = text.data(using: .utf8),
+              let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return nil }
+        var key: [String: String] = [:]
+        for (name, value) in object {
+            switch value {
+            case let text as String: key[name] = text
+            case let number as NSNumber: key[name] = number.stringValue
+            default: continue
+            }
+        }
+        return key
+    }
+
+    static func decodeNotification(_ payload: String) -> CapturedChange? {
+        guard let data = payload.data(using: .utf8),
+              let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+              let table = object["table"] as? String, let kind = (object["kind"] as? String).flatMap(CapturedChange.Kind.init(rawValue:)),
+              let committedAt = object["committed_at"] as? String else { return nil }
+        func key(_ name: String) -> [String: String]? {
+            guard let value = object[name], !(value is NSNull),
+                  let data = try? JSONSerialization.data(withJSONObject: value) else { return nil }
+            return decodeKey(String(decoding: data, as: UTF8.self))
+        }
+        return CapturedChange(table: table, kind: kind, key: key("key"), oldKey: key("old_key"), commitTimestamp: committedAt)
+    }
+}
+
+extension CapturedChange.Kind: CaseIterable {}

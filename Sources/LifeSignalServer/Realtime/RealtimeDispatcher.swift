@@ -1,0 +1,136 @@
+import Foundation
+import LifeSignalBackend
+import Logging
+import ServiceLifecycle
+
+/// Sends each captured change to the channels subscribed to it, as each subscriber may see it.
+///
+/// For an insert or update the row is read again as the subscriber — their role, their
+/// claims, their binding's filter — through the same path as a `GET /rest/v1` (see
+/// ``CallerTransaction``): a subscriber receives exactly the rows a query of theirs would
+/// return, and nothing when policies hide the row. A delete carries only the old primary key
+/// (as Supabase sends it without `REPLICA IDENTITY FULL`); it goes to subscribers whose role
+/// may read the table and whose filter, if any, is an `eq` on a key column that matches.
+struct RealtimeDispatcher: Service {
+    let hub: RealtimeHub
+    let backend: LifeSignalBackend
+    let schema: SchemaCache
+    let pollInterval: Duration
+    let logger: Logger
+
+    func run() async throws {
+        while !Task.isCancelled && !Task.isShuttingDownGracefully {
+            do {
+                try await cancelWhenGracefulShutdown {
+                    for try await change in ChangeCapture.changes(from: backend.database, pollInterval: pollInterval) {
+                        await dispatch(change)
+                    }
+                }
+            } catch is CancellationError {
+                return
+            } catch {
+                logger.error("realtime: change stream failed; restarting", metadata: ["error": "\(error)"])
+                try? await Task.sleep(for: .seconds(1))
+            }
+        }
+    }
+
+    func dispatch(_ change: CapturedChange) async {
+        let channels = await hub.subscribers(of: change.table)
+        guard !channels.isEmpty, let table = await schema.table(change.table) else { return }
+        let now = backend.clock.now().timeIntervalSince1970
+        for channel in channels {
+            let bindings = channel.bindings.filter { $0.table == change.table && $0.accepts(change.kind) }
+            guard !bindings.isEmpty else { continue }
+            if let expiry = channel.claims?.exp, Double(expiry) <= now {
+                await expire(channel)
+                continue
+            }
+            var ids: [Int] = []
+            var record: String?
+            switch change.kind {
+            case .delete:
+                ids = bindings.filter { deleteVisible(change, to: channel, binding: $0, table: table) }.map(\.id)
+            case .insert, .update:
+                for binding in bindings {
+                    if let row = await row(of: change, in: table, as: channel, filter: binding.filter) {
+                        ids.append(binding.id)
+                        record = row
+                    }
+                }
+            }
+            guard !ids.isEmpty else { continue }
+            channel.connection.push(topic: channel.topic, event: "postgres_changes",
+                                    payloadJSON: Self.payload(change, table: table, ids: ids, record: record))
+        }
+    }
+
+    /// The changed row as the subscriber would read it, or `nil` when it is hidden from them,
+    /// fails their filter, or is already gone.
+    private func row(of change: CapturedChange, in table: TableSchema, as channel: RealtimeChannel, filter: FilterNode?) async -> String? {
+        guard let key = change.key, !key.isEmpty else { return nil }
+        var plan = ReadPlan()
+        plan.filters = key.sorted { $0.key < $1.key }.map { .predicate(column: $0.key, negated: false, op: .eq, value: .scalar($0.value)) }
+        if let filter { plan.filters.append(filter) }
+        plan.limit = 1
+        do {
+            let builder = RESTSQLBuilder(table: table, dialect: backend.database.dialect, caller: channel.caller)
+            let columns = try builder.outputColumns(plan)
+            let select = try builder.select(plan, columns: columns)
+            let (body, count) = try await CallerTransaction(database: backend.database).run(caller: channel.caller, claims: channel.claims) {
+                try await CallerTransaction.jsonArray(select, columns: columns, on: $0)
+            }
+            return count == 1 ? String(body.dropFirst().dropLast()) : nil
+        } catch {
+            // A role without a grant, or a filter value the column's type refuses: nothing
+            // this subscriber may see.
+            logger.debug("realtime: row not delivered", metadata: ["table": "\(table.name)", "error": "\(error)"])
+            return nil
+        }
+    }
+
+    private func deleteVisible(_ change: CapturedChange, to channel: RealtimeChannel, binding: PostgresChangesBinding, table: TableSchema) -> Bool {
+        guard channel.caller.role == .serviceRole || Schema.policy(for: table.name)?.isGranted(.select, to: channel.caller.role) == true
+        else { return false }
+        guard let filter = binding.filter else { return true }
+        guard case .predicate(let column, false, .eq, .scalar(let value)) = filter else { return false }
+        return change.oldKey?[column] == value
+    }
+
+    private func expire(_ channel: RealtimeChannel) async {
+        await hub.leave(connection: channel.connection.id, topic: channel.topic)
+        channel.connection.push(topic: channel.topic, event: "system",
+                                payloadJSON: "{\"extension\":\"system\",\"message\":\"Token has expired\",\"status\":\"error\"}")
+        channel.connection.push(topic: channel.topic, event: "phx_close", payloadJSON: "{}", joinRef: channel.joinRef)
+    }
+
+    /// Realtime's `postgres_changes` payload.
+    static func payload(_ change: CapturedChange, table: TableSchema, ids: [Int], record: String?) -> String {
+        let columns = table.columns.map { "{\"name\":\(JSONRenderer.quote($0.name)),\"type\":\(JSONRenderer.quote(postgresTypeName($0.type)))}" }
+        var data = "{\"schema\":\"public\",\"table\":\(JSONRenderer.quote(table.name)),"
+            + "\"commit_timestamp\":\(JSONRenderer.quote(change.commitTimestamp)),\"type\":\"\(change.kind.rawValue)\","
+            + "\"columns\":[\(columns.joined(separator: ","))],"
+        if change.kind != .delete { data += "\"record\":\(record ?? "{}")," }
+        if change.kind != .insert, let oldKey = change.oldKey {
+            let fields = oldKey.keys.sorted().map { name in
+                let value = oldKey[name] ?? ""
+                let numeric = ["integer", "bigint"].contains(table.column(name)?.type ?? "") && Int64(value) != nil
+                return JSONRenderer.quote(name) + ":" + (numeric ? value : JSONRenderer.quote(value))
+            }
+            data += "\"old_record\":{\(fields.joined(separator: ","))},"
+        }
+        data += "\"errors\":null}"
+        return "{\"ids\":[\(ids.map(String.init).joined(separator: ","))],\"data\":\(data)}"
+    }
+
+    /// The type names Realtime reports (`int8`, `bool`, …), from the schema cache's spelling.
+    static func postgresTypeName(_ type: String) -> String {
+        switch type {
+        case "integer": "int4"
+        case "bigint": "int8"
+        case "boolean": "bool"
+        case "double precision": "float8"
+        default: type
+        }
+    }
+}

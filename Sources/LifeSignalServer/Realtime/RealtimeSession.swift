@@ -1,0 +1,135 @@
+import Foundation
+import LifeSignalBackend
+import Logging
+
+/// Reads one socket's Phoenix messages and answers them: heartbeats, joins with
+/// `postgres_changes`, leaves and token refreshes. Changes themselves are pushed by
+/// ``RealtimeDispatcher``.
+///
+/// A join is refused (`phx_reply` with status `error` and a `reason`) when its token is bad,
+/// its table is not exposed, the role may not read the table, or the filter is not one the
+/// table can answer — so a client learns at once that it will never receive anything, rather
+/// than waiting on a channel that stays silent.
+struct RealtimeSession: Sendable {
+    let connection: RealtimeConnection
+    let hub: RealtimeHub
+    let auth: AuthService
+    let schema: SchemaCache
+    /// The socket's `apikey`, the identity of a join that brings no `access_token`.
+    let apiKey: String
+    let logger: Logger
+
+    enum Outcome: Equatable {
+        case keepOpen
+        case close(reason: String)
+    }
+
+    func handle(_ text: String) async -> Outcome {
+        let message: PhoenixMessage
+        do { message = try PhoenixMessage.decode(text) } catch {
+            return .close(reason: error.description)
+        }
+        switch (message.topic, message.event) {
+        case ("phoenix", "heartbeat"):
+            connection.reply(to: message, status: "ok", responseJSON: "{}")
+        case (_, "phx_join"):
+            await join(message)
+        case (_, "phx_leave"):
+            await hub.leave(connection: connection.id, topic: message.topic)
+            connection.reply(to: message, status: "ok", responseJSON: "{}")
+            connection.push(topic: message.topic, event: "phx_close", payloadJSON: "{}", joinRef: message.joinRef, ref: message.ref)
+        case (_, "access_token"):
+            await refreshToken(message)
+        default:
+            guard await hub.channel(connection: connection.id, topic: message.topic) != nil else {
+                connection.reply(to: message, status: "error", responseJSON: "{\"reason\":\"unmatched topic\"}")
+                return .keepOpen
+            }
+            // Broadcast and presence are not served; their pushes on a joined channel are
+            // accepted and dropped, as a channel with those features disabled does.
+            logger.debug("realtime: ignored event", metadata: ["event": "\(message.event)"])
+        }
+        return .keepOpen
+    }
+
+    private func join(_ message: PhoenixMessage) async {
+        let token = message.payload["access_token"]?.stringValue ?? apiKey
+        let claims: TokenClaims
+        let caller: Caller
+        do {
+            claims = try auth.verify(token)
+            caller = try auth.caller(claims: claims)
+        } catch {
+            return refuse(message, reason: Self.describe(error))
+        }
+        let entries: [JSONValue]
+        switch message.payload["config"]?["postgres_changes"] {
+        case nil, .null?: entries = []
+        case .array(let items)?: entries = items
+        default: return refuse(message, reason: "config.postgres_changes must be an array")
+        }
+        let bindings: [PostgresChangesBinding]
+        do {
+            bindings = try PostgresChangesBinding.parse(entries, nextID: hub.nextBindingID)
+        } catch {
+            guard case .malformed(let why) = error else { return }
+            return refuse(message, reason: why)
+        }
+        for binding in bindings {
+            if let problem = await problem(with: binding, role: caller.role) { return refuse(message, reason: problem) }
+        }
+        await hub.connect(connection)
+        await hub.join(RealtimeChannel(connection: connection, topic: message.topic, joinRef: message.joinRef,
+                                       caller: caller, claims: claims, bindings: bindings))
+        connection.reply(to: message, status: "ok",
+                         responseJSON: "{\"postgres_changes\":[" + bindings.map(\.replyJSON).joined(separator: ",") + "]}")
+        if !bindings.isEmpty {
+            let name = message.topic.hasPrefix("realtime:") ? String(message.topic.dropFirst("realtime:".count)) : message.topic
+            connection.push(topic: message.topic, event: "system", payloadJSON: """
+                {"channel":\(JSONRenderer.quote(name)),"extension":"postgres_changes","message":"Subscribed to PostgreSQL","status":"ok"}
+                """)
+        }
+    }
+
+    /// Why this binding can never deliver anything to this role, or `nil` when it can.
+    private func problem(with binding: PostgresChangesBinding, role: DatabaseRole) async -> String? {
+        let unable = "Unable to subscribe to changes with given parameters. Please check Realtime is enabled for the given connect parameters: "
+            + "[event: \(binding.event), schema: \(binding.schema), table: \(binding.table), filters: [\(binding.filterText ?? "")]]"
+        guard binding.schema == "public", let table = await schema.table(binding.table),
+              ChangeCapture.publishedTables.contains(where: { $0.table == binding.table }) else { return unable }
+        guard role == .serviceRole || Schema.policy(for: table.name)?.isGranted(.select, to: role) == true else {
+            return "permission denied for table \(binding.table)"
+        }
+        if let column = binding.filterColumn, table.column(column) == nil {
+            return "column \"\(column)\" does not exist in table \(binding.table)"
+        }
+        return nil
+    }
+
+    private func refreshToken(_ message: PhoenixMessage) async {
+        guard await hub.channel(connection: connection.id, topic: message.topic) != nil,
+              let token = message.payload["access_token"]?.stringValue else { return }
+        do {
+            let claims = try auth.verify(token)
+            await hub.updateIdentity(connection: connection.id, topic: message.topic, caller: try auth.caller(claims: claims), claims: claims)
+        } catch {
+            await hub.leave(connection: connection.id, topic: message.topic)
+            connection.push(topic: message.topic, event: "system", payloadJSON:
+                "{\"extension\":\"system\",\"message\":\(JSONRenderer.quote(Self.describe(error))),\"status\":\"error\"}")
+            connection.push(topic: message.topic, event: "phx_close", payloadJSON: "{}", joinRef: message.joinRef)
+        }
+    }
+
+    private func refuse(_ message: PhoenixMessage, reason: String) {
+        connection.reply(to: message, status: "error", responseJSON: "{\"reason\":\(JSONRenderer.quote(reason))}")
+    }
+
+    static func describe(_ error: TokenError) -> String {
+        switch error {
+        case .expired: "Token has expired"
+        case .malformed(let why): "Invalid token: \(why)"
+        case .badSignature: "Invalid token: signature does not verify"
+        case .unknownRole(let role): "Invalid token: role \"\(role)\" does not exist"
+        }
+    }
+}
