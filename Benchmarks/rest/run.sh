@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
-# /rest/v1 read throughput against pgbench running the same SQL (issue: server speed).
+# Server throughput against pgbench running the same SQL (issue: server speed).
 #
 #   Benchmarks/rest/run.sh            # PostgreSQL (throwaway cluster) and SQLite
 #   CONNECTIONS=64 DURATION=15 Benchmarks/rest/run.sh
 #
-# Builds `lifesignal` in release (.build-release), seeds 10,000 locations, and measures the
-# seed-004 list query with a page of 50 at the same concurrency with wrk and with pgbench.
+# Builds `lifesignal` in release (.build-release), then, on each engine:
+#   read:     GET /rest/v1/locations with the seed-004 list query, a page of 50 of 10,000 rows;
+#   check-in: POST /functions/v1/check-in, every request a different person (PEOPLE of them).
+# pgbench runs the same SQL at the same concurrency on the same PostgreSQL as the baseline.
 # Only 127.0.0.1 is ever targeted.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+here=Benchmarks/rest
 CONNECTIONS=${CONNECTIONS:-64}
 DURATION=${DURATION:-15}
 ROWS=${ROWS:-10000}
+PEOPLE=${PEOPLE:-100000}
+export WRK_THREADS=2
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2; exit 1; }
 
 swift build -c release --product lifesignal --scratch-path .build-release >&2
@@ -22,6 +27,7 @@ cleanup() { [ -n "${server:-}" ] && kill "$server" 2>/dev/null; scripts/postgres
 trap cleanup EXIT
 PG=$(scripts/postgres-cluster start "$cluster")
 PSQL=(psql "$PG" -q -v ON_ERROR_STOP=1)
+export LIFESIGNAL_JWT_SECRET="benchmark-secret-$(date +%s)-with-enough-length"
 QUERY='/rest/v1/locations?select=*&deleted_at=is.null&order=sort_order.asc.nullslast,name.asc.nullslast&limit=50'
 SQL="SELECT coalesce(json_agg(_r), '[]')::text FROM (SELECT * FROM locations WHERE deleted_at IS NULL ORDER BY sort_order ASC NULLS LAST, name ASC NULLS LAST LIMIT 50) _r;"
 
@@ -32,13 +38,18 @@ run_engine() {
   for _ in $(seq 1 100); do grep -q "anon key" "$work/$name.log" 2>/dev/null && break; sleep 0.2; done
   local key; key=$(grep "anon key" "$work/$name.log" | awk '{print $3}')
   local seed="INSERT INTO locations (id, name, slug, sort_order, status) SELECT $4, 'Location ' || n, 'location-' || n, n % 10, 'published' FROM $5;"
-  if [ "$name" = postgres ]; then "${PSQL[@]}" -c "$seed" -c "ANALYZE locations"; else sqlite3 "$database" "$seed" 2>/dev/null || python3 - "$database" "$seed" <<'PY'
+  if [ "$name" = postgres ]; then "${PSQL[@]}" -c "$seed" -c "ANALYZE locations"; else python3 - "$database" "$seed" <<'PY'
 import sqlite3, sys
-db = sqlite3.connect(sys.argv[1]); db.executescript(sys.argv[2]); db.commit()
+db = sqlite3.connect(sys.argv[1], timeout=30); db.executescript(sys.argv[2]); db.commit()
 PY
   fi
-  echo "== $name: wrk -c$CONNECTIONS -d${DURATION}s GET $QUERY"
-  wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --latency -H "apikey: $key" "http://127.0.0.1:$port$QUERY" | tee "$work/$name.wrk"
+  python3 "$here/seed_people.py" "$name" "$database" "$PEOPLE" "$LIFESIGNAL_JWT_SECRET" "$work/$name.tokens"
+
+  echo "== $name read: wrk -c$CONNECTIONS -d${DURATION}s GET $QUERY"
+  wrk -t$WRK_THREADS -c"$CONNECTIONS" -d"${DURATION}s" --latency -H "apikey: $key" "http://127.0.0.1:$port$QUERY" | tee "$work/$name.read.wrk"
+  echo "== $name check-in: wrk -c$CONNECTIONS -d${DURATION}s POST /functions/v1/check-in ($PEOPLE people)"
+  TOKENS_FILE="$work/$name.tokens" ANON_KEY="$key" \
+    wrk -t$WRK_THREADS -c"$CONNECTIONS" -d"${DURATION}s" --latency -s "$here/checkin.lua" "http://127.0.0.1:$port" | tee "$work/$name.checkin.wrk"
   kill "$server"; wait "$server" 2>/dev/null || true; server=
 }
 
@@ -46,11 +57,22 @@ run_engine postgres "$PG" 54391 "gen_random_uuid()" "generate_series(1, $ROWS) A
 SQLITE_SEED="(WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < $ROWS) SELECT n FROM c)"
 run_engine sqlite "$work/bench.sqlite" 54392 "lower(hex(randomblob(16)))" "$SQLITE_SEED"
 
-echo "== pgbench baseline: the same SQL, -c$CONNECTIONS -T$DURATION"
+echo "== pgbench baseline (read): the same SQL, -c$CONNECTIONS -T$DURATION"
 echo "$SQL" > "$work/query.sql"
-pgbench -n -c "$CONNECTIONS" -j 2 -T "$DURATION" -f "$work/query.sql" "$PG" | tee "$work/pgbench.txt"
+pgbench -n -c "$CONNECTIONS" -j 2 -T "$DURATION" -f "$work/query.sql" "$PG" | tee "$work/pgbench.read.txt"
+echo "== pgbench baseline (check-in): the same statements, -c$CONNECTIONS -T$DURATION"
+pgbench -n -c "$CONNECTIONS" -j 2 -T "$DURATION" -D people="$PEOPLE" -f "$here/checkin.sql" "$PG" | tee "$work/pgbench.checkin.txt"
 
-rest=$(awk '/Requests\/sec/ {print $2}' "$work/postgres.wrk")
-base=$(awk '/^tps/ {print $3; exit}' "$work/pgbench.txt")
-p99=$(awk '/ 99%/ {print $2}' "$work/postgres.wrk")
-echo "== summary: /rest/v1 on PostgreSQL $rest req/s (p99 $p99) vs pgbench $base tps: ratio $(python3 -c "print(f'{$rest/$base:.2f}')")"
+summary() {
+  local what=$1 wrkfile=$2 pgfile=$3
+  local rate p99 base non2xx
+  rate=$(awk '/Requests\/sec/ {print $2}' "$wrkfile")
+  p99=$(awk '/ 99%/ {print $2}' "$wrkfile")
+  non2xx=$(awk '/Non-2xx/ {print $5}' "$wrkfile")
+  base=$(awk '/^tps/ {print $3; exit}' "$pgfile")
+  echo "== summary $what: $rate req/s (p99 $p99, non-2xx ${non2xx:-0}) vs pgbench $base tps: ratio $(python3 -c "print(f'{$rate/$base:.2f}')")"
+}
+summary "read on PostgreSQL" "$work/postgres.read.wrk" "$work/pgbench.read.txt"
+summary "read on SQLite" "$work/sqlite.read.wrk" "$work/pgbench.read.txt"
+summary "check-in on PostgreSQL" "$work/postgres.checkin.wrk" "$work/pgbench.checkin.txt"
+summary "check-in on SQLite" "$work/sqlite.checkin.wrk" "$work/pgbench.checkin.txt"
