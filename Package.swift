@@ -33,6 +33,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-websocket", from: "1.6.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     ],
@@ -77,7 +78,14 @@ let package = Package(
         .testTarget(name: "LifeSignalFeaturesTests", dependencies: ["LifeSignalFeatures"]),
 
         // MARK: Wire clients (know nothing of LifeSignal).
-        .target(name: "SupabaseREST"),
+        .target(
+            name: "SupabaseREST",
+            dependencies: [
+                // Realtime's socket: URLSessionWebSocketTask fails at run time on Linux
+                // (Debian's libcurl has no WebSocket support).
+                .product(name: "WSClient", package: "swift-websocket"),
+            ]
+        ),
         .testTarget(name: "SupabaseRESTTests", dependencies: ["SupabaseREST"]),
         .target(name: "FirebaseREST"),
         .testTarget(name: "FirebaseRESTTests", dependencies: ["FirebaseREST"]),
