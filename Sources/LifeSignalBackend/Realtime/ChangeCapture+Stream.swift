@@ -7,18 +7,19 @@ extension ChangeCapture {
     /// server or client of the database. On SQLite the capture table is read every
     /// `pollInterval` (one indexed range query; the embedded server is its only writer, so
     /// rowid order is commit order). The stream ends when the consumer stops iterating.
+    /// `onReady` runs once changes from that moment on are sure to be delivered.
     public static func changes(
-        from database: any Database, pollInterval: Duration = .milliseconds(100)
+        from database: any Database, pollInterval: Duration = .milliseconds(100), onReady: @escaping @Sendable () -> Void = {}
     ) -> AsyncThrowingStream<CapturedChange, any Error> {
         let (stream, continuation) = AsyncThrowingStream<CapturedChange, any Error>.makeStream(bufferingPolicy: .bufferingNewest(100_000))
         let task = Task {
             do {
                 if let postgres = database as? PostgresDatabase {
-                    for try await payload in postgres.listen(channel: postgresChannel) {
+                    for try await payload in postgres.listen(channel: postgresChannel, onListening: onReady) {
                         if let change = decodeNotification(payload) { continuation.yield(change) }
                     }
                 } else {
-                    try await pollSQLite(database, every: pollInterval) { continuation.yield($0) }
+                    try await pollSQLite(database, every: pollInterval, onReady: onReady) { continuation.yield($0) }
                 }
                 continuation.finish()
             } catch {
@@ -29,8 +30,9 @@ extension ChangeCapture {
         return stream
     }
 
-    private static func pollSQLite(_ database: any Database, every interval: Duration, yield: (CapturedChange) -> Void) async throws {
+    private static func pollSQLite(_ database: any Database, every interval: Duration, onReady: () -> Void, yield: (CapturedChange) -> Void) async throws {
         var last = try await database.query("SELECT coalesce(max(id), 0) AS last FROM lifesignal_realtime_changes").first?.int("last") ?? 0
+        onReady()
         while !Task.isCancelled {
             try await Task.sleep(for: interval)
             let rows = try await database.query("""

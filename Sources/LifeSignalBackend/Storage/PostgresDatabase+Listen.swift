@@ -11,8 +11,9 @@ extension PostgresDatabase {
     /// exponential backoff (0.1 s doubling to 5 s) and goes on; notifications sent while it was
     /// away are lost, which callers must tolerate (PostgreSQL keeps none for absent
     /// listeners). The stream only ends when the consumer stops iterating or the task is
-    /// cancelled.
-    public func listen(channel: String) -> AsyncThrowingStream<String, any Error> {
+    /// cancelled. `onListening` runs each time the `LISTEN` is in place (again after a
+    /// reconnect): from then on no notification is missed.
+    public func listen(channel: String, onListening: @escaping @Sendable () -> Void = {}) -> AsyncThrowingStream<String, any Error> {
         let configuration = connectionConfiguration
         let logger = self.logger
         let (stream, continuation) = AsyncThrowingStream<String, any Error>.makeStream(bufferingPolicy: .bufferingNewest(100_000))
@@ -26,6 +27,7 @@ extension PostgresDatabase {
                     delay = .milliseconds(100)
                     do {
                         try await connection.listen(on: channel) { notifications in
+                            onListening()
                             for try await notification in notifications { continuation.yield(notification.payload) }
                         }
                     } catch {

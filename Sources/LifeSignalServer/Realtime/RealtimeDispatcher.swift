@@ -22,7 +22,7 @@ struct RealtimeDispatcher: Service {
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
             do {
                 try await cancelWhenGracefulShutdown {
-                    for try await change in ChangeCapture.changes(from: backend.database, pollInterval: pollInterval) {
+                    for try await change in ChangeCapture.changes(from: backend.database, pollInterval: pollInterval, onReady: { Task { await hub.markReady() } }) {
                         await dispatch(change)
                     }
                 }

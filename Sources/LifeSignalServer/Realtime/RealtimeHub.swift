@@ -47,6 +47,19 @@ actor RealtimeHub {
     private var channels: [Key: RealtimeChannel] = [:]
     private var connections: Set<UUID> = []
     private let bindingIDs = BindingIDs()
+    /// Whether the dispatcher receives changes yet. A join is answered only once it does, so
+    /// a client that writes right after joining never misses its own change.
+    private(set) var isReady = false
+
+    func markReady() { isReady = true }
+
+    /// Waits (up to `limit`) for the dispatcher; `false` when it is still not receiving.
+    func waitUntilReady(limit: Duration = .seconds(5)) async -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now + limit
+        while !isReady && clock.now < deadline { try? await Task.sleep(for: .milliseconds(10)) }
+        return isReady
+    }
 
     /// A fresh id for a `postgres_changes` binding, unique on this server.
     nonisolated func nextBindingID() -> Int { bindingIDs.next() }

@@ -78,6 +78,9 @@ struct RealtimeSession: Sendable {
         for binding in bindings {
             if let problem = await problem(with: binding, role: caller.role) { return refuse(message, reason: problem) }
         }
+        guard await hub.waitUntilReady() else {
+            return refuse(message, reason: "Realtime is not receiving database changes yet; try again")
+        }
         await hub.connect(connection)
         await hub.join(RealtimeChannel(connection: connection, topic: message.topic, joinRef: message.joinRef,
                                        caller: caller, claims: claims, bindings: bindings))
