@@ -75,15 +75,16 @@ struct AuthEndpointTests {
 
         let badPhone = try await server.json("POST", "/auth/v1/otp", headers: Self.version, ["phone": "555"])
         #expect(badPhone.status == 400)
-        #expect(badPhone.json?["code"] as? String == "invalid_phone")
+        #expect(badPhone.json?["code"] as? String == "validation_failed")
+        #expect(badPhone.json?["message"] as? String == "Invalid phone number format (E.164 required)")
         #expect(badPhone.header("X-Supabase-Api-Version") == "2024-01-01")
         #expect(try await test.count("auth_one_time_codes") == 0)
 
         // Without the version header, the older shape: numeric code, error_code, msg.
         let legacy = try await server.json("POST", "/auth/v1/otp", ["phone": "555"])
         #expect(legacy.json?["code"] as? Int == 400)
-        #expect(legacy.json?["error_code"] as? String == "invalid_phone")
-        #expect(legacy.header("x-sb-error-code") == "invalid_phone")
+        #expect(legacy.json?["error_code"] as? String == "validation_failed")
+        #expect(legacy.header("x-sb-error-code") == "validation_failed")
 
         _ = try await server.json("POST", "/auth/v1/otp", headers: Self.version, ["phone": "+15550001111"])
         let wrong = try await server.json("POST", "/auth/v1/verify", headers: Self.version, ["type": "sms", "phone": "+15550001111", "token": "000000"])

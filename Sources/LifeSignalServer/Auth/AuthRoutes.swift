@@ -96,6 +96,9 @@ struct AuthRoutes<Context: RequestContext> {
             return response
         } catch let error as AuthFailure {
             failure = error
+        } catch DomainError.invalidPhone {
+            // GoTrue's own words for a number that is not E.164 (§C.1).
+            failure = AuthFailure(status: .badRequest, code: "validation_failed", message: "Invalid phone number format (E.164 required)")
         } catch let error as DomainError {
             failure = AuthFailure(status: error.httpStatus, code: error.code, message: error.message)
         } catch is BodyTooLarge {
