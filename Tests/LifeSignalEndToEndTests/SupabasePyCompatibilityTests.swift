@@ -38,7 +38,7 @@ struct SupabasePyCompatibilityTests {
         let run = try await PythonScript.run(
             python, PythonScript.check,
             arguments: ["--url", server.baseURL.absoluteString, "--anon-key", server.anonKey,
-                        "--phone", Self.phone, "--code", Self.code, "--tag", tag, "--timeout", "20"],
+                        "--phone", Self.phone, "--code", Self.code, "--tag", tag, "--timeout", "30"],
             timeout: .seconds(240))
         #expect(!run.timedOut, "supabase_py_check.py was stopped after 240 s\n\(run.transcript)")
         #expect(run.status == 0, "supabase_py_check.py exited with \(run.status)\n\(run.transcript)")
