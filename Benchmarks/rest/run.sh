@@ -40,7 +40,7 @@ run_engine() {
   local seed="INSERT INTO locations (id, name, slug, sort_order, status) SELECT $4, 'Location ' || n, 'location-' || n, n % 10, 'published' FROM $5;"
   if [ "$name" = postgres ]; then "${PSQL[@]}" -c "$seed" -c "ANALYZE locations"; else python3 - "$database" "$seed" <<'PY'
 import sqlite3, sys
-db = sqlite3.connect(sys.argv[1], timeout=30); db.executescript(sys.argv[2]); db.commit()
+db = sqlite3.connect(sys.argv[1], timeout=30); db.executescript(sys.argv[2]); db.commit(); db.execute("ANALYZE"); db.commit()
 PY
   fi
   python3 "$here/seed_people.py" "$name" "$database" "$PEOPLE" "$LIFESIGNAL_JWT_SECRET" "$work/$name.tokens"

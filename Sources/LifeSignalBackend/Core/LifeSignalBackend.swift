@@ -72,6 +72,13 @@ public final class LifeSignalBackend: Sendable {
 
     public static func open(database: any Database, configuration: Configuration) async throws -> LifeSignalBackend {
         try await Migrator.migrate(database)
+        if database.dialect == .sqlite {
+            // SQLite plans without statistics unless asked; without them it prefers any
+            // equality index over an index in ORDER BY order. 0x10002 analyses what needs it
+            // (bounded by analysis_limit, so a large file opens quickly).
+            try await database.query("PRAGMA analysis_limit=1000")
+            try await database.query("PRAGMA optimize=0x10002")
+        }
         return LifeSignalBackend(database: database, configuration: configuration)
     }
 

@@ -4,11 +4,15 @@ public struct ColumnSchema: Sendable, Hashable {
     /// Lower-case PostgreSQL type name: `uuid`, `text`, `integer`, `timestamptz`, `boolean`, …
     public let type: String
     public let isPrimaryKey: Bool
+    /// `false` for `NOT NULL` columns, whose null ordering cannot matter (which lets SQLite
+    /// sort by an index, see ``RESTSQLBuilder``).
+    public let isNullable: Bool
 
-    public init(name: String, type: String, isPrimaryKey: Bool = false) {
+    public init(name: String, type: String, isPrimaryKey: Bool = false, isNullable: Bool = true) {
         self.name = name
         self.type = type
         self.isPrimaryKey = isPrimaryKey
+        self.isNullable = isNullable && !isPrimaryKey
     }
 }
 
@@ -28,7 +32,7 @@ public enum Introspection {
             switch connection.dialect {
             case .postgres:
                 let rows = try await connection.query("""
-                    SELECT c.table_name, c.column_name, c.udt_name,
+                    SELECT c.table_name, c.column_name, c.udt_name, c.is_nullable = 'YES' AS nullable,
                            EXISTS (SELECT 1 FROM information_schema.key_column_usage k
                                    JOIN information_schema.table_constraints t
                                      ON t.constraint_name = k.constraint_name AND t.table_schema = k.table_schema
@@ -45,7 +49,7 @@ public enum Introspection {
                     if grouped[table] == nil { order.append(table) }
                     grouped[table, default: []].append(ColumnSchema(
                         name: try row.string("column_name"), type: normalize(try row.string("udt_name")),
-                        isPrimaryKey: try row.bool("is_pk")))
+                        isPrimaryKey: try row.bool("is_pk"), isNullable: try row.bool("nullable")))
                 }
                 for table in order where !Schema.isPrivate(table) {
                     result[table] = TableSchema(name: table, columns: grouped[table] ?? [])
@@ -53,9 +57,10 @@ public enum Introspection {
             case .sqlite:
                 let tables = try await connection.query("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') ORDER BY name")
                 for table in try tables.map({ try $0.string("name") }) where !Schema.isPrivate(table) {
-                    let columns = try await connection.query(SQL("SELECT name, type, pk FROM pragma_table_info($1)", bindings: [.text(table)]))
+                    let columns = try await connection.query(SQL("SELECT name, type, pk, \"notnull\" AS not_null FROM pragma_table_info($1)", bindings: [.text(table)]))
                     result[table] = TableSchema(name: table, columns: try columns.map {
-                        ColumnSchema(name: try $0.string("name"), type: normalize(try $0.string("type")), isPrimaryKey: try $0.int("pk") > 0)
+                        ColumnSchema(name: try $0.string("name"), type: normalize(try $0.string("type")), isPrimaryKey: try $0.int("pk") > 0,
+                                     isNullable: try $0.int("not_null") == 0)
                     })
                 }
             }

@@ -32,10 +32,14 @@ struct RESTSQLBuilder {
         sql.append(try whereClause(plan.filters, command: .select))
         if !plan.order.isEmpty {
             let terms = try plan.order.map { (term) throws(RESTError) -> String in
-                guard table.column(term.column) != nil else { throw .unknownColumn(table.name, term.column) }
+                guard let column = table.column(term.column) else { throw .unknownColumn(table.name, term.column) }
+                let direction = term.ascending ? "ASC" : "DESC"
+                // A NOT NULL column sorts the same either way, and without the clause SQLite
+                // can walk an index instead of sorting.
+                guard column.isNullable else { return "\(quote(term.column)) \(direction)" }
                 // PostgreSQL's defaults, spelled out because SQLite's differ.
                 let nullsFirst = term.nullsFirst ?? !term.ascending
-                return "\(quote(term.column)) \(term.ascending ? "ASC" : "DESC") NULLS \(nullsFirst ? "FIRST" : "LAST")"
+                return "\(quote(term.column)) \(direction) NULLS \(nullsFirst ? "FIRST" : "LAST")"
             }
             sql.append(SQL.raw(" ORDER BY " + terms.joined(separator: ", ")))
         }
