@@ -7,7 +7,7 @@ public struct AuthService: Sendable {
     public static let accessTokenLifetime = 3600
 
     let database: any Database
-    let clock: BackendClock
+    public let clock: BackendClock
     let signer: JWTSigner
     let codeKey: SymmetricKey
     let sms: any SMSSender

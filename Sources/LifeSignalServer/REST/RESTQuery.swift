@@ -46,7 +46,9 @@ enum RESTQueryParser {
     }
 
     static func decode(_ text: Substring) -> String {
-        let spaced = text.replacingOccurrences(of: "+", with: " ")
+        // Most pairs need no decoding; Foundation's replacement is slow on Linux.
+        guard text.contains(where: { $0 == "+" || $0 == "%" }) else { return String(text) }
+        let spaced = String(text.map { $0 == "+" ? " " : $0 })
         return spaced.removingPercentEncoding ?? spaced
     }
 

@@ -152,7 +152,10 @@ struct RESTSQLBuilder {
         }
     }
 
-    func quote(_ identifier: String) -> String { "\"\(identifier.replacingOccurrences(of: "\"", with: "\"\""))\"" }
+    func quote(_ identifier: String) -> String {
+        guard identifier.contains("\"") else { return "\"" + identifier + "\"" }
+        return "\"" + identifier.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
+    }
 
     /// LIKE's `%` and `_` as GLOB's `*` and `?`, with GLOB's own specials made literal.
     static func glob(fromLike pattern: String) -> String {
