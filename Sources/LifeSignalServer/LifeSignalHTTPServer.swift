@@ -41,6 +41,7 @@ public enum LifeSignalHTTPServer {
         let schema = SchemaCache(database: backend.database)
         try await schema.reload()
         let router = Router(context: BasicRequestContext.self)
+        router.add(middleware: OriginCORSMiddleware(pathPrefixes: ["/rest/v1/", "/auth/v1/"]))
         router.add(middleware: APIKeyMiddleware(auth: backend.auth))
         router.add(middleware: RateLimitMiddleware(limiter: RateLimiter(), auth: backend.auth, clock: backend.clock))
         router.get("health") { _, _ in JSONResponse.make(.ok, ["status": "ok"]) }

@@ -3,16 +3,18 @@ import Hummingbird
 import LifeSignalBackend
 import NIOCore
 
-/// POST, PATCH and DELETE on `/rest/v1/<table>` (reference §A.10–A.11).
+/// POST, PUT, PATCH and DELETE on `/rest/v1/<table>` (reference §A.10–A.11).
 extension RESTRoutes {
-    func write(_ request: Request, table name: String, kind: WritePlan.Kind) async -> Response {
+    /// `put` marks a PUT: an insert plan that must name exactly one row by its primary key.
+    func write(_ request: Request, table name: String, kind: WritePlan.Kind, put: Bool = false) async -> Response {
         let (caller, claims): (Caller, TokenClaims?)
         do { (caller, claims) = try identify(request) } catch { return error.response }
         do {
             guard let table = await schema.table(name) else { throw RESTError.unknownTable(name) }
             let body = kind == .delete ? Data() : try await request.collectBody(limit: bodyLimit)
-            let plan = try WritePlanParser.parse(kind: kind, pairs: RESTQueryParser.pairs(request.uri.query),
-                                                 preferences: Self.preferences(request), body: body)
+            let pairs = RESTQueryParser.pairs(request.uri.query)
+            let parsed = try WritePlanParser.parse(kind: kind, pairs: pairs, preferences: Self.preferences(request), body: body)
+            let plan = put ? try RESTPutPlan.upsert(from: parsed, pairs: pairs, table: table) : parsed
             let builder = RESTSQLBuilder(table: table, dialect: backend.database.dialect, caller: caller)
             let columns = try builder.outputColumns(ReadPlan(select: plan.select))
             let singular = (request.headers[.accept] ?? "").contains("application/vnd.pgrst.object")
@@ -56,6 +58,7 @@ extension RESTRoutes {
                 }
                 return (rows, inserted)
             }
+            if put && plan.returning != .representation { return Response(status: .noContent, headers: [.contentRange: "*/*"]) }
             return respond(kind: kind, plan: plan, rows: rows, inserted: inserted, columns: columns, singular: singular)
         } catch let error as RESTError {
             return error.response

@@ -24,6 +24,9 @@ struct RESTRoutes<Context: RequestContext> {
         router.post("rest/v1/:table") { request, context in
             await self.write(request, table: context.parameters.get("table") ?? "", kind: .insert)
         }
+        router.put("rest/v1/:table") { request, context in
+            await self.write(request, table: context.parameters.get("table") ?? "", kind: .insert, put: true)
+        }
         router.patch("rest/v1/:table") { request, context in
             await self.write(request, table: context.parameters.get("table") ?? "", kind: .update)
         }
