@@ -41,6 +41,8 @@ public enum LifeSignalHTTPServer {
         let schema = SchemaCache(database: backend.database)
         try await schema.reload()
         let router = Router(context: BasicRequestContext.self)
+        let metrics = ServerMetrics()
+        router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         router.add(middleware: OriginCORSMiddleware(pathPrefixes: ["/rest/v1/", "/auth/v1/"]))
         router.add(middleware: APIKeyMiddleware(auth: backend.auth))
         router.add(middleware: RateLimitMiddleware(limiter: RateLimiter(), auth: backend.auth, clock: backend.clock))
@@ -52,6 +54,12 @@ public enum LifeSignalHTTPServer {
         let hub = RealtimeHub()
         let realtime = RealtimeRoutes<BasicRequestContext>(hub: hub, backend: backend, schema: schema, logger: logger)
         realtime.register(on: router)
+        // Scrapers carry no API key (the gateway middleware lets this path through).
+        router.get("metrics") { _, _ in
+            metrics.setRealtime(connections: await hub.connectionCount, channels: await hub.channelCount)
+            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                            body: .init(byteBuffer: ByteBuffer(string: metrics.render())))
+        }
         var services: [any Service] = [
             RealtimeDispatcher(hub: hub, backend: backend, schema: schema, pollInterval: configuration.realtimePollInterval, logger: logger),
         ]

@@ -47,6 +47,7 @@ struct RealtimeRoutes<Context: RequestContext>: Sendable {
         let (frames, outbox) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
         let connection = RealtimeConnection(serializer: PhoenixMessage.Serializer(vsn: vsn(of: request)) ?? .object, outbox: outbox)
         let session = RealtimeSession(connection: connection, hub: hub, auth: backend.auth, schema: schema, apiKey: key, logger: logger)
+        await hub.connect(connection)
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for await frame in frames {

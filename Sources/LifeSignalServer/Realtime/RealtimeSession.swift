@@ -81,7 +81,6 @@ struct RealtimeSession: Sendable {
         guard await hub.waitUntilReady() else {
             return refuse(message, reason: "Realtime is not receiving database changes yet; try again")
         }
-        await hub.connect(connection)
         await hub.join(RealtimeChannel(connection: connection, topic: message.topic, joinRef: message.joinRef,
                                        caller: caller, claims: claims, bindings: bindings))
         connection.reply(to: message, status: "ok",

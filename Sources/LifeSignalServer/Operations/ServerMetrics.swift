@@ -1,0 +1,49 @@
+import Foundation
+import Prometheus
+
+/// The server's Prometheus metrics, one registry per server.
+///
+/// A registry of its own rather than the process-wide `MetricsSystem`, which can be
+/// bootstrapped only once per process: tests run many servers side by side, and each must
+/// count only its own requests. Routes are labelled by their template (`/rest/v1/{table}`),
+/// never the raw path, so ids cannot blow up the number of series.
+public final class ServerMetrics: Sendable {
+    public let registry: PrometheusCollectorRegistry
+
+    /// Request durations, 1 ms to 10 s.
+    static let buckets: [Duration] = [.milliseconds(1), .milliseconds(2.5), .milliseconds(5), .milliseconds(10), .milliseconds(25),
+                                      .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1),
+                                      .seconds(2.5), .seconds(10)]
+    private static var requests: MetricNameDescriptor {
+        MetricNameDescriptor(metricName: "http_requests", unitName: "total",
+            helpText: "HTTP requests answered, by method, route template and status.")
+    }
+    private static var durations: MetricNameDescriptor {
+        MetricNameDescriptor(metricName: "http_request_duration", unitName: "seconds",
+            helpText: "Time to answer an HTTP request, by method and route template.")
+    }
+    private static var connections: MetricNameDescriptor {
+        MetricNameDescriptor(metricName: "realtime_connections", unitName: "current",
+            helpText: "Open Realtime WebSocket connections.")
+    }
+    private static var channels: MetricNameDescriptor {
+        MetricNameDescriptor(metricName: "realtime_channels", unitName: "current",
+            helpText: "Joined Realtime channels.")
+    }
+
+    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) { self.registry = registry }
+
+    func recordRequest(method: String, route: String, status: Int, duration: Duration) {
+        registry.makeCounter(descriptor: Self.requests, labels: [("method", method), ("route", route), ("status", String(status))]).increment()
+        registry.makeDurationHistogram(descriptor: Self.durations, labels: [("method", method), ("route", route)], buckets: Self.buckets)
+            .record(duration)
+    }
+
+    func setRealtime(connections: Int, channels: Int) {
+        registry.makeGauge(descriptor: Self.connections, labels: []).set(Double(connections))
+        registry.makeGauge(descriptor: Self.channels, labels: []).set(Double(channels))
+    }
+
+    /// The exposition text (format 0.0.4).
+    func render() -> String { registry.emitToString() }
+}
