@@ -65,11 +65,14 @@ struct SQLiteTransactionConnection: SQLConnection {
 
     func run(_ text: String, _ binds: [SQLiteData] = []) async throws -> [SQLRow] {
         do {
-            let rows = try await connection.query(text, binds)
-            return rows.map { row in
-                let columns = row.columns
-                return SQLRow(columns: columns.map(\.name), values: columns.map { Self.value($0.data) })
-            }
+            // The row-callback variant steps the statement on SQLite's thread and hands rows
+            // over synchronously; the array-returning one hops to the event loop once per
+            // row, which cost more than the query itself for a page of 50.
+            let collected = RowCollector()
+            try await connection.query(text, binds) { collected.append($0) }
+            let rows = collected.rows
+            guard let names = rows.first?.columns.map(\.name) else { return [] }
+            return rows.map { row in SQLRow(columns: names, values: row.columns.map { Self.value($0.data) }) }
         } catch let error as SQLiteError {
             throw Self.map(error)
         }
@@ -116,4 +119,13 @@ struct SQLiteTransactionConnection: SQLConnection {
             return .statement(sqlState: "XX000", message: message, detail: nil, hint: nil)
         }
     }
+}
+
+/// Rows handed over by SQLite's thread, one statement at a time.
+private final class RowCollector: @unchecked Sendable {
+    private let lock = NSLock()
+    private var collected: [SQLiteRow] = []
+
+    func append(_ row: SQLiteRow) { lock.withLock { collected.append(row) } }
+    var rows: [SQLiteRow] { lock.withLock { collected } }
 }

@@ -15,9 +15,39 @@ public enum Timestamp {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         seconds -= days * 86_400
         let (year, month, day) = civil(fromDays: days)
-        return String(
-            format: "%04lld-%02lld-%02lldT%02lld:%02lld:%02lld.%06lld+00:00",
-            year, month, day, seconds / 3600, (seconds % 3600) / 60, seconds % 60, fraction)
+        // Digits written by hand: `String(format:)` goes through NSString on Linux and is
+        // slow enough to show when every row of a page carries two timestamps.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        func digits(_ value: Int64, _ width: Int) {
+            var divisor: Int64 = 1
+            for _ in 1..<width { divisor *= 10 }
+            var rest = abs(value)
+            while divisor > 0 {
+                bytes.append(UInt8(48 + (rest / divisor) % 10))
+                rest %= divisor
+                divisor /= 10
+            }
+        }
+        if year < 0 { bytes.append(UInt8(ascii: "-")) }
+        digits(year, 4); bytes.append(UInt8(ascii: "-")); digits(month, 2); bytes.append(UInt8(ascii: "-")); digits(day, 2)
+        bytes.append(UInt8(ascii: "T")); digits(seconds / 3600, 2); bytes.append(UInt8(ascii: ":"))
+        digits((seconds % 3600) / 60, 2); bytes.append(UInt8(ascii: ":")); digits(seconds % 60, 2)
+        bytes.append(UInt8(ascii: ".")); digits(fraction, 6)
+        bytes.append(contentsOf: "+00:00".utf8)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// ``postgresText(_:)`` of a stored value, without a round trip through `Date` when the
+    /// text is already in the stored form (`…SS.ffffff+00:00`).
+    public static func postgresText(stored text: String) -> String? {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 32, bytes[19] == UInt8(ascii: "."), text.hasSuffix("+00:00"),
+              bytes[10] == UInt8(ascii: "T") else { return parse(text).map(postgresText) }
+        var end = 26
+        while end > 20, bytes[end - 1] == UInt8(ascii: "0") { end -= 1 }
+        if end == 20 { end = 19 }
+        return String(decoding: bytes[0..<end] + bytes[26...], as: UTF8.self)
     }
 
     /// PostgreSQL's JSON text for a `timestamptz` in UTC: fractional digits only when non-zero,

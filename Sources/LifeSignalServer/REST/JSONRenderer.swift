@@ -44,7 +44,7 @@ enum JSONRenderer {
         case .bytes(let data): return quote("\\x" + data.map { String(format: "%02x", $0) }.joined())
         case .text(let text), .literal(let text):
             if type == "jsonb" || type == "json" { return text }
-            if type == "timestamptz", let date = Timestamp.parse(text) { return quote(Timestamp.postgresText(date)) }
+            if type == "timestamptz", let text = Timestamp.postgresText(stored: text) { return quote(text) }
             return quote(text)
         }
     }
