@@ -138,13 +138,15 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "LifeSignalServerTests",
-            dependencies: ["LifeSignalServer", "LifeSignalTestSupport"]
+            dependencies: ["LifeSignalServer", "LifeSignalTestSupport", "LifeSignalBackend",
+                           .product(name: "UnixSignals", package: "swift-service-lifecycle")]
         ),
 
         // MARK: Command line.
@@ -154,6 +156,7 @@ let package = Package(
                 "LifeSignalDomain", "LifeSignalClients", "LifeSignalFeatures", "LifeSignalAdapters",
                 "LifeSignalBackend", "LifeSignalServer", "SupabaseREST",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "Dependencies", package: "swift-dependencies"),
                 .product(name: "Logging", package: "swift-log"),
@@ -167,6 +170,7 @@ let package = Package(
                 "LifeSignalBackend", "LifeSignalServer", "LifeSignalDomain",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Tests/LifeSignalTestSupport"

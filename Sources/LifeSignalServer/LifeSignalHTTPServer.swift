@@ -5,6 +5,7 @@ import LifeSignalBackend
 import Logging
 import NIOCore
 import ServiceLifecycle
+import UnixSignals
 
 /// Where and how the server listens.
 public struct ServerConfiguration: Sendable {
@@ -17,6 +18,9 @@ public struct ServerConfiguration: Sendable {
     public var sweepInterval: Duration?
     /// How often Realtime reads SQLite's change log (PostgreSQL pushes changes instead).
     public var realtimePollInterval: Duration = .milliseconds(100)
+    /// A signal that makes the server re-read the exposed schema (`lifesignal serve` uses
+    /// SIGHUP); `nil` traps none. PostgreSQL's `NOTIFY pgrst, 'reload schema'` always works.
+    public var reloadSignal: UnixSignal?
 
     public init(host: String = "127.0.0.1", port: Int = 54321, bodyLimit: Int = 1 << 20, sweepInterval: Duration? = .seconds(60)) {
         self.host = host
@@ -63,6 +67,7 @@ public enum LifeSignalHTTPServer {
         var services: [any Service] = [
             RealtimeDispatcher(hub: hub, backend: backend, schema: schema, pollInterval: configuration.realtimePollInterval, logger: logger),
         ]
+        services.append(SchemaReloader(schema: schema, database: backend.database, signal: configuration.reloadSignal, logger: logger))
         if let interval = configuration.sweepInterval { services.append(SweepScheduler(backend: backend, interval: interval, logger: logger)) }
         return Application(
             router: router,

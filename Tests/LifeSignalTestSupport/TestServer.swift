@@ -3,6 +3,7 @@ import Hummingbird
 import LifeSignalBackend
 import LifeSignalServer
 import Logging
+import UnixSignals
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -18,12 +19,14 @@ public final class TestServer: Sendable {
 
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
-    public static func start(_ backend: LifeSignalBackend, bodyLimit: Int = 1 << 20) async throws -> TestServer {
+    public static func start(_ backend: LifeSignalBackend, bodyLimit: Int = 1 << 20, reloadSignal: UnixSignal? = nil) async throws -> TestServer {
         var logger = Logger(label: "lifesignal.test-server")
         logger.logLevel = .warning
         let (ports, continuation) = AsyncStream<Int>.makeStream()
+        var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, bodyLimit: bodyLimit, sweepInterval: nil)
+        configuration.reloadSignal = reloadSignal
         let app = try await LifeSignalHTTPServer.makeApplication(
-            backend: backend, configuration: .init(host: "127.0.0.1", port: 0, bodyLimit: bodyLimit, sweepInterval: nil), logger: logger,
+            backend: backend, configuration: configuration, logger: logger,
             onRunning: { continuation.yield($0) })
         let task = Task { try await app.run() }
         var iterator = ports.makeAsyncIterator()

@@ -50,6 +50,11 @@ enum JSONRenderer {
     }
 
     static func quote(_ text: String) -> String {
+        // Most values need no escaping: one scan of the bytes, then a single append (the
+        // scalar-by-scalar path below dominated the profile of a 50-row page).
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            return "\"" + text + "\""
+        }
         var output = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -4,6 +4,7 @@ import Hummingbird
 import LifeSignalAdapters
 import LifeSignalBackend
 import LifeSignalServer
+import UnixSignals
 import Logging
 
 struct ServeCommand: AsyncParsableCommand {
@@ -30,8 +31,10 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let backend = try await LifeSignalBackend.open(databaseURL: url, configuration: configuration)
         let pushDescription = push
+        var serverConfiguration = ServerConfiguration(host: host, port: port, sweepInterval: sweepInterval > 0 ? .seconds(sweepInterval) : nil)
+        serverConfiguration.reloadSignal = .sighup
         let app = try await LifeSignalHTTPServer.makeApplication(
-            backend: backend, configuration: .init(host: host, port: port, sweepInterval: sweepInterval > 0 ? .seconds(sweepInterval) : nil),
+            backend: backend, configuration: serverConfiguration,
             onRunning: { bound in
                 // Written unbuffered, so the URL and keys reach a pipe or file before any request.
                 FileHandle.standardOutput.write(Data("""

@@ -1,0 +1,72 @@
+import Foundation
+import LifeSignalBackend
+import LifeSignalServer
+import LifeSignalTestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The schema cache follows the database when told to: `NOTIFY pgrst, 'reload schema'` on
+/// PostgreSQL, a signal on either engine.
+@Suite("Schema reload")
+struct SchemaReloadTests {
+    /// Polls until `path` answers `status` (the reload happens on another task).
+    static func eventually(_ server: TestServer, _ path: String, status: Int) async throws -> Int {
+        var last = 0
+        for _ in 0..<100 {
+            last = try await server.request("GET", path, apiKey: .some(server.serviceKey), bearer: server.serviceKey).status
+            if last == status { return last }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return last
+    }
+
+    static func hasDefaultDisposition(_ signal: Int32) -> Bool {
+        var current = sigaction()
+        sigaction(signal, nil, &current)
+        #if canImport(Glibc)
+        return current.__sigaction_handler.sa_handler == nil
+        #else
+        return current.__sigaction_u.__sa_handler == nil
+        #endif
+    }
+
+    @Test("a table created after start is served once PostgreSQL sends NOTIFY pgrst")
+    func notify() async throws {
+        let test = try await TestDatabases.backend(.postgres)
+        let server = try await TestServer.start(test.backend)
+        defer { Task { await server.stop() } }
+        try await test.backend.database.query("CREATE TABLE gadgets (id integer PRIMARY KEY, name text NOT NULL)")
+        try await test.backend.database.query("GRANT ALL ON gadgets TO service_role")
+        try await test.backend.database.query("INSERT INTO gadgets VALUES (1, 'lamp')")
+        let before = try await server.request("GET", "/rest/v1/gadgets", apiKey: .some(server.serviceKey), bearer: server.serviceKey)
+        #expect(before.status == 404)
+        #expect(before.json?["code"] as? String == "PGRST205")
+        try await test.backend.database.query("NOTIFY pgrst, 'reload schema'")
+        #expect(try await Self.eventually(server, "/rest/v1/gadgets?select=name", status: 200) == 200)
+    }
+
+    @Test("a signal reloads the cache on SQLite")
+    func reloadOnSignal() async throws {
+        let test = try await TestDatabases.backend(.sqlite)
+        // SIGUSR2 rather than serve's SIGHUP: nothing else in the test process traps it.
+        let server = try await TestServer.start(test.backend, reloadSignal: .sigusr2)
+        defer { Task { await server.stop() } }
+        try await test.backend.database.query("CREATE TABLE gadgets (id integer PRIMARY KEY, name text NOT NULL)")
+        #expect(try await server.request("GET", "/rest/v1/gadgets", apiKey: .some(server.serviceKey), bearer: server.serviceKey).status == 404)
+        // The server traps the signal asynchronously; SIGUSR2's default action ends the
+        // process, so wait until the disposition is no longer the default before sending.
+        for _ in 0..<200 where Self.hasDefaultDisposition(SIGUSR2) { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(!Self.hasDefaultDisposition(SIGUSR2))
+        var status = 0
+        for _ in 0..<100 where status != 200 {
+            kill(getpid(), SIGUSR2)
+            try await Task.sleep(for: .milliseconds(50))
+            status = try await server.request("GET", "/rest/v1/gadgets?select=name", apiKey: .some(server.serviceKey), bearer: server.serviceKey).status
+        }
+        #expect(status == 200)
+    }
+}
