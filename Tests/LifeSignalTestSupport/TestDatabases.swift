@@ -59,9 +59,9 @@ public enum TestDatabases {
     /// A migrated backend on `engine` with a hand-driven clock and a recording SMS sender.
     public static func backend(_ engine: Engine, testOTPs: TestOTPs = TestOTPs(), clock: ManualClock = ManualClock()) async throws -> TestBackend {
         let sms = RecordingSMSSender()
-        let backend = try await LifeSignalBackend.open(
-            database: try await make(engine),
-            configuration: .init(jwtSecret: secret, clock: .manual(clock), smsSender: sms, testOTPs: testOTPs))
+        var configuration = LifeSignalBackend.Configuration(jwtSecret: secret, clock: .manual(clock), smsSender: sms, testOTPs: testOTPs)
+        configuration.passwordIterations = 1000
+        let backend = try await LifeSignalBackend.open(database: try await make(engine), configuration: configuration)
         return TestBackend(backend: backend, clock: clock, sms: sms)
     }
 }

@@ -10,6 +10,8 @@ public struct AuthUser: Sendable, Hashable {
     public var lastSignInAt: Date?
     public var createdAt: Date
     public var updatedAt: Date
+    /// GoTrue's `user_metadata`, as JSON object text.
+    public var userMetadata = "{}"
 }
 
 /// What a successful sign-in or refresh hands back.
@@ -40,5 +42,6 @@ extension AuthUser {
         lastSignInAt = row.optionalDate("last_sign_in_at")
         createdAt = try row.date("created_at")
         updatedAt = try row.date("updated_at")
+        userMetadata = row.optionalString("user_metadata") ?? "{}"
     }
 }

@@ -13,8 +13,10 @@ public struct AuthService: Sendable {
     let sms: any SMSSender
     let testOTPs: TestOTPs
     let issuer: String
+    let passwords: PasswordHasher
 
-    init(database: any Database, clock: BackendClock, secret: String, sms: any SMSSender, testOTPs: TestOTPs, issuer: String) {
+    init(database: any Database, clock: BackendClock, secret: String, sms: any SMSSender, testOTPs: TestOTPs, issuer: String,
+         passwords: PasswordHasher = PasswordHasher()) {
         self.database = database
         self.clock = clock
         self.signer = JWTSigner(secret: secret)
@@ -22,6 +24,7 @@ public struct AuthService: Sendable {
         self.sms = sms
         self.testOTPs = testOTPs
         self.issuer = issuer
+        self.passwords = passwords
     }
 
     // MARK: One-time codes
@@ -167,7 +170,7 @@ public struct AuthService: Sendable {
 
     // MARK: Internals
 
-    private func issueSession(for user: AuthUser, isNewUser: Bool, now: Date, in connection: any SQLConnection) async throws -> IssuedSession {
+    func issueSession(for user: AuthUser, isNewUser: Bool, now: Date, in connection: any SQLConnection) async throws -> IssuedSession {
         let sessionID = UUID()
         try await connection.query("""
             INSERT INTO auth_sessions (id, user_id, created_at) VALUES (\(SQLValue(sessionID)), \(SQLValue(user.id.rawValue)), \(SQLValue(now)))

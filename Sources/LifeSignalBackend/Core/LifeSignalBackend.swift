@@ -16,6 +16,8 @@ public final class LifeSignalBackend: Sendable {
         public var issuer: String
         /// Delivers pushes to devices; the default only records them.
         public var pushSender: any PushSender
+        /// PBKDF2 rounds for new password hashes (tests lower it; stored hashes keep theirs).
+        public var passwordIterations = PasswordHasher.defaultIterations
 
         public init(
             jwtSecret: String, clock: BackendClock = .system, smsSender: any SMSSender = LogSMSSender(),
@@ -51,7 +53,8 @@ public final class LifeSignalBackend: Sendable {
         self.configuration = configuration
         self.auth = AuthService(
             database: database, clock: configuration.clock, secret: configuration.jwtSecret,
-            sms: configuration.smsSender, testOTPs: configuration.testOTPs, issuer: configuration.issuer)
+            sms: configuration.smsSender, testOTPs: configuration.testOTPs, issuer: configuration.issuer,
+            passwords: PasswordHasher(iterations: configuration.passwordIterations))
         let changes = ChangeFeed()
         let notifier = Notifier(database: database, changes: changes, push: configuration.pushSender)
         self.checkIns = CheckInService(database: database, clock: configuration.clock, notifier: notifier)

@@ -3,7 +3,7 @@ import Hummingbird
 import LifeSignalBackend
 import LifeSignalDomain
 
-/// `/auth/v1`: GoTrue's phone sign-in subset over ``AuthService``.
+/// `/auth/v1`: GoTrue's phone and email/password subset over ``AuthService``.
 struct AuthRoutes<Context: RequestContext> {
     let backend: LifeSignalBackend
     let bodyLimit: Int
@@ -13,6 +13,8 @@ struct AuthRoutes<Context: RequestContext> {
         group.post("otp") { request, _ in await self.respond(request) { try await self.otp(request) } }
         group.post("verify") { request, _ in await self.respond(request) { try await self.verify(request) } }
         group.get("user") { request, _ in await self.respond(request) { try await self.user(request) } }
+        group.put("user") { request, _ in await self.respond(request) { try await self.updateUser(request) } }
+        group.post("signup") { request, _ in await self.respond(request) { try await self.signUp(request) } }
         group.post("token") { request, _ in await self.respond(request) { try await self.token(request) } }
         group.post("logout") { request, _ in await self.respond(request) { try await self.logout(request) } }
         group.get("health") { _, _ in JSONResponse.make(.ok, ["name": "GoTrue", "description": "LifeSignal auth"]) }
@@ -39,6 +41,7 @@ struct AuthRoutes<Context: RequestContext> {
     /// `grant_type=refresh_token`: rotates the refresh token; a reused one revokes the session.
     private func token(_ request: Request) async throws -> Response {
         let grant = RESTQueryParser.pairs(request.uri.query).first { $0.0 == "grant_type" }?.1
+        if grant == "password" { return try await passwordGrant(request) }
         guard grant == "refresh_token" else {
             throw AuthFailure(status: .badRequest, code: "invalid_credentials", message: "unsupported_grant_type")
         }
@@ -78,7 +81,7 @@ struct AuthRoutes<Context: RequestContext> {
         return JSONResponse.make(.ok, GoTrueUser(user))
     }
 
-    private func decode<T: Decodable>(_ request: Request) async throws -> T {
+    func decode<T: Decodable>(_ request: Request) async throws -> T {
         let data = try await request.collectBody(limit: bodyLimit)
         do { return try JSONDecoder().decode(T.self, from: data) } catch {
             throw AuthFailure(status: .badRequest, code: "bad_json", message: "Could not parse request body as JSON: \(BackendFunctions.describe(error))")

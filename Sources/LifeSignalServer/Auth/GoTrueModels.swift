@@ -17,7 +17,7 @@ struct GoTrueUser: Encodable {
     var confirmedAt: String?
     var lastSignInAt: String?
     var appMetadata: AppMetadata
-    var userMetadata: [String: String] = [:]
+    var userMetadata: JSONValue = .object([:])
     var identities: [String] = []
     var createdAt: String
     var updatedAt: String
@@ -42,6 +42,7 @@ struct GoTrueUser: Encodable {
         phoneConfirmedAt = user.phoneConfirmedAt.map(Self.format)
         confirmedAt = phoneConfirmedAt
         lastSignInAt = user.lastSignInAt.map(Self.format)
+        userMetadata = (try? JSONDecoder().decode(JSONValue.self, from: Data(user.userMetadata.utf8))) ?? .object([:])
         let provider = user.phone != nil ? "phone" : "email"
         appMetadata = AppMetadata(provider: provider, providers: [provider])
         createdAt = Self.format(user.createdAt)
@@ -95,4 +96,20 @@ struct VerifyRequest: Decodable {
 struct RefreshRequest: Decodable {
     var refreshToken: String
     enum CodingKeys: String, CodingKey { case refreshToken = "refresh_token" }
+}
+
+/// `POST /signup` and `POST /token?grant_type=password`.
+struct PasswordRequest: Decodable {
+    var email: String?
+    var phone: String?
+    var password: String?
+    var data: JSONValue?
+}
+
+/// `PUT /user`.
+struct UserUpdateRequest: Decodable {
+    var email: String?
+    var phone: String?
+    var password: String?
+    var data: JSONValue?
 }

@@ -1,0 +1,128 @@
+import Foundation
+import LifeSignalDomain
+
+/// Why `/auth/v1` refused an email/password request; the server words each as GoTrue does.
+public enum AuthRefusal: Error, Sendable, Equatable {
+    case invalidEmail
+    case weakPassword
+    case userAlreadyExists
+    case invalidCredentials
+    case emailExists
+    case phoneExists
+    case userNotFound
+}
+
+/// Email and password accounts, beside phone sign-in: GoTrue's `signup`,
+/// `token?grant_type=password` and `PUT /user`.
+///
+/// Sign-up confirms at once (this server sends no mail: GoTrue's "autoconfirm"), and email or
+/// phone changes apply directly for the same reason. A person who signs up by email has no
+/// phone yet; their `users` row carries an empty phone until they add one.
+extension AuthService {
+    public static let minimumPasswordLength = 6
+
+    public func signUp(email text: String, password: String, metadataJSON: String = "{}") async throws -> IssuedSession {
+        let email = try Self.normalizedEmail(text)
+        guard password.count >= Self.minimumPasswordLength else { throw AuthRefusal.weakPassword }
+        let hash = passwords.hash(password)
+        let now = clock.now()
+        do {
+            return try await database.transaction { connection in
+                if try await connection.first("SELECT 1 AS taken FROM auth_users WHERE email = \(email)") != nil {
+                    throw AuthRefusal.userAlreadyExists
+                }
+                let id = UUID()
+                guard let row = try await connection.first("""
+                    INSERT INTO auth_users (id, email, encrypted_password, email_confirmed_at, last_sign_in_at, user_metadata, created_at, updated_at)
+                    VALUES (\(SQLValue(id)), \(email), \(hash), \(SQLValue(now)), \(SQLValue(now)), \(metadataJSON), \(SQLValue(now)), \(SQLValue(now)))
+                    RETURNING *
+                    """) else { throw DomainError.internal("account was not created") }
+                try await connection.query("""
+                    INSERT INTO users (id, phone, qr_code_id, created_at, updated_at)
+                    VALUES (\(SQLValue(id)), '', \(SQLValue(UUID())), \(SQLValue(now)), \(SQLValue(now)))
+                    """)
+                return try await issueSession(for: try AuthUser(row: row), isNewUser: true, now: now, in: connection)
+            }
+        } catch DatabaseError.statement(sqlState: "23505", _, _, _) {
+            throw AuthRefusal.userAlreadyExists   // a concurrent sign-up won the race
+        }
+    }
+
+    /// Signs in with email or phone and password. An unknown account costs the same hashing
+    /// as a wrong password, so timing does not tell which accounts exist.
+    public func signIn(email: String?, phone: String?, password: String) async throws -> IssuedSession {
+        let row: SQLRow?
+        if let email {
+            row = try await database.query("SELECT * FROM auth_users WHERE email = \(email.lowercased())").first
+        } else if let phone, let number = try? PhoneNumber(phone.hasPrefix("+") ? phone : "+" + phone) {
+            row = try await database.query("SELECT * FROM auth_users WHERE phone = \(number.digits)").first
+        } else {
+            row = nil
+        }
+        let stored = row?.optionalString("encrypted_password") ?? passwords.hash("no such account")
+        guard passwords.verify(password, against: stored), let row else { throw AuthRefusal.invalidCredentials }
+        let now = clock.now()
+        return try await database.transaction { connection in
+            guard let updated = try await connection.first("""
+                UPDATE auth_users SET last_sign_in_at = \(SQLValue(now)), updated_at = \(SQLValue(now))
+                WHERE id = \(SQLValue(try row.uuid("id"))) RETURNING *
+                """) else { throw AuthRefusal.invalidCredentials }
+            return try await issueSession(for: try AuthUser(row: updated), isNewUser: false, now: now, in: connection)
+        }
+    }
+
+    /// `PUT /user`: changes what is given; `metadata` keys replace earlier ones and a `null`
+    /// value removes its key, as GoTrue merges `data`.
+    public func updateUser(id: UserID, email: String?, phone: String?, password: String?, metadata: [String: Any]?) async throws -> AuthUser {
+        let newEmail = try email.map(Self.normalizedEmail)
+        let newPhone = try phone.map { try PhoneNumber($0.hasPrefix("+") ? $0 : "+" + $0) }
+        if let password, password.count < Self.minimumPasswordLength { throw AuthRefusal.weakPassword }
+        let hash = password.map(passwords.hash)
+        let now = clock.now()
+        let mergeJSON = metadata.flatMap { try? JSONSerialization.data(withJSONObject: $0) }.map { String(decoding: $0, as: UTF8.self) }
+        return try await database.transaction { connection in
+            let lock = connection.dialect == .postgres ? " FOR UPDATE" : ""
+            guard let current = try await connection.first(SQL("SELECT * FROM auth_users WHERE id = $1" + lock, bindings: [SQLValue(id.rawValue)]))
+            else { throw AuthRefusal.userNotFound }
+            if let newEmail, try await connection.first("SELECT 1 AS taken FROM auth_users WHERE email = \(newEmail) AND id <> \(SQLValue(id.rawValue))") != nil {
+                throw AuthRefusal.emailExists
+            }
+            if let newPhone, try await connection.first("SELECT 1 AS taken FROM auth_users WHERE phone = \(newPhone.digits) AND id <> \(SQLValue(id.rawValue))") != nil {
+                throw AuthRefusal.phoneExists
+            }
+            var metadataText = current.optionalString("user_metadata") ?? "{}"
+            if let mergeJSON { metadataText = Self.merge(metadataText, with: mergeJSON) }
+            guard let row = try await connection.first("""
+                UPDATE auth_users SET
+                    email = coalesce(CAST(\(newEmail.map(SQLValue.text) ?? .null) AS text), email),
+                    phone = coalesce(CAST(\(newPhone.map { SQLValue.text($0.digits) } ?? .null) AS text), phone),
+                    phone_confirmed_at = CASE WHEN \(newPhone == nil) THEN phone_confirmed_at ELSE \(SQLValue(now)) END,
+                    encrypted_password = coalesce(CAST(\(hash.map(SQLValue.text) ?? .null) AS text), encrypted_password),
+                    user_metadata = \(metadataText), updated_at = \(SQLValue(now))
+                WHERE id = \(SQLValue(id.rawValue)) RETURNING *
+                """) else { throw AuthRefusal.userNotFound }
+            if let newPhone {
+                try await connection.query("UPDATE users SET phone = \(newPhone.e164), updated_at = \(SQLValue(now)) WHERE id = \(SQLValue(id.rawValue))")
+            }
+            return try AuthUser(row: row)
+        }
+    }
+
+    /// Lower-cased, trimmed, and shaped like an address (GoTrue checks no more than that).
+    static func normalizedEmail(_ text: String) throws(AuthRefusal) -> String {
+        let email = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        guard email.count <= 255, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
+              !parts[1].hasPrefix("."), !parts[1].hasSuffix("."), !email.contains(where: \.isWhitespace) else { throw .invalidEmail }
+        return email
+    }
+
+    static func merge(_ current: String, with update: String) -> String {
+        var merged = (try? JSONSerialization.jsonObject(with: Data(current.utf8))) as? [String: Any] ?? [:]
+        let changes = (try? JSONSerialization.jsonObject(with: Data(update.utf8))) as? [String: Any] ?? [:]
+        for (key, value) in changes {
+            if value is NSNull { merged[key] = nil } else { merged[key] = value }
+        }
+        return (try? JSONSerialization.data(withJSONObject: merged, options: [.sortedKeys])).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Hummingbird
+import LifeSignalBackend
+import LifeSignalDomain
+
+/// `/auth/v1` email and password: `signup`, `token?grant_type=password`, `PUT /user`
+/// (wire reference §C.1), with GoTrue's error codes (§C.4).
+extension AuthRoutes {
+    func signUp(_ request: Request) async throws -> Response {
+        let body: PasswordRequest = try await decode(request)
+        guard let email = body.email, body.phone == nil else {
+            throw AuthFailure(status: .badRequest, code: "validation_failed",
+                              message: body.phone == nil ? "To sign up, please provide your email" : "Only an email address or phone number should be provided on signup.")
+        }
+        guard let password = body.password, !password.isEmpty else {
+            throw AuthFailure(status: .badRequest, code: "validation_failed", message: "Signup requires a valid password")
+        }
+        let metadata = try Self.metadataObject(body.data)
+        return try await Self.refusals {
+            JSONResponse.make(.ok, GoTrueSession(try await backend.auth.signUp(email: email, password: password, metadataJSON: metadata?.jsonText ?? "{}")))
+        }
+    }
+
+    func passwordGrant(_ request: Request) async throws -> Response {
+        let body: PasswordRequest = try await decode(request)
+        if body.email != nil && body.phone != nil {
+            throw AuthFailure(status: .badRequest, code: "validation_failed", message: "Only an email address or phone number should be provided on login.")
+        }
+        guard let password = body.password, body.email != nil || body.phone != nil else {
+            throw AuthFailure(status: .badRequest, code: "invalid_credentials", message: "Invalid login credentials")
+        }
+        return try await Self.refusals {
+            JSONResponse.make(.ok, GoTrueSession(try await backend.auth.signIn(email: body.email, phone: body.phone, password: password)))
+        }
+    }
+
+    func updateUser(_ request: Request) async throws -> Response {
+        guard let token = request.bearerToken else {
+            throw AuthFailure(status: .unauthorized, code: "no_authorization", message: "This endpoint requires a valid Bearer token")
+        }
+        let caller: Caller
+        do { caller = try backend.auth.caller(bearer: token) } catch {
+            throw AuthFailure(status: .forbidden, code: "bad_jwt", message: "invalid JWT: unable to parse or verify signature, \(error)")
+        }
+        guard case .user(let id) = caller else {
+            throw AuthFailure(status: .forbidden, code: "bad_jwt", message: "invalid claim: missing sub claim")
+        }
+        let body: UserUpdateRequest = try await decode(request)
+        let metadata = try Self.metadataObject(body.data)
+        let merge = metadata.flatMap { try? JSONSerialization.jsonObject(with: Data($0.jsonText.utf8)) as? [String: Any] }
+        return try await Self.refusals {
+            let user = try await backend.auth.updateUser(id: id, email: body.email, phone: body.phone, password: body.password, metadata: merge)
+            return JSONResponse.make(.ok, GoTrueUser(user))
+        }
+    }
+
+    /// `data` must be an object when given.
+    static func metadataObject(_ value: JSONValue?) throws -> JSONValue? {
+        switch value {
+        case nil, .null?: return nil
+        case .object?: return value
+        default: throw AuthFailure(status: .badRequest, code: "validation_failed", message: "data must be a JSON object")
+        }
+    }
+
+    /// The backend's refusals in GoTrue's words.
+    static func refusals(_ body: () async throws -> Response) async throws -> Response {
+        do {
+            return try await body()
+        } catch let refusal as AuthRefusal {
+            switch refusal {
+            case .invalidEmail:
+                throw AuthFailure(status: .badRequest, code: "validation_failed", message: "Unable to validate email address: invalid format")
+            case .weakPassword:
+                throw AuthFailure(status: .unprocessableContent, code: "weak_password",
+                                  message: "Password should be at least \(AuthService.minimumPasswordLength) characters.")
+            case .userAlreadyExists:
+                throw AuthFailure(status: .unprocessableContent, code: "user_already_exists", message: "User already registered")
+            case .invalidCredentials:
+                throw AuthFailure(status: .badRequest, code: "invalid_credentials", message: "Invalid login credentials")
+            case .emailExists:
+                throw AuthFailure(status: .unprocessableContent, code: "email_exists",
+                                  message: "A user with this email address has already been registered")
+            case .phoneExists:
+                throw AuthFailure(status: .unprocessableContent, code: "phone_exists", message: "A user with this phone number has already been registered")
+            case .userNotFound:
+                throw AuthFailure(status: .forbidden, code: "user_not_found", message: "User from sub claim in JWT does not exist")
+            }
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import LifeSignalBackend
+import LifeSignalTestSupport
+import Testing
+
+/// `/auth/v1` email and password: sign-up, password grant, `PUT /user` (§C.1, §C.4).
+@Suite("/auth/v1 email and password")
+struct AuthPasswordEndpointTests {
+    static let version = ["X-Supabase-Api-Version": "2024-01-01"]
+
+    @Test("sign up, sign in, use the session, change the profile", arguments: Engine.allCases)
+    func lifecycle(engine: Engine) async throws {
+        let test = try await TestDatabases.backend(engine)
+        let server = try await TestServer.start(test.backend)
+        defer { Task { await server.stop() } }
+
+        let signup = try await server.json("POST", "/auth/v1/signup", headers: Self.version,
+                                           ["email": " Ada@Example.org ", "password": "lovelace1815", "data": ["display": "Ada"]])
+        #expect(signup.status == 200)
+        let user = try #require(signup.json?["user"] as? [String: any Sendable])
+        #expect(user["email"] as? String == "ada@example.org")
+        #expect((user["user_metadata"] as? [String: any Sendable])?["display"] as? String == "Ada")
+        #expect((user["app_metadata"] as? [String: any Sendable])?["provider"] as? String == "email")
+        let token = try #require(signup.json?["access_token"] as? String)
+        #expect(try await server.request("GET", "/auth/v1/user", bearer: token).status == 200)
+        #expect(try await server.request("GET", "/rest/v1/users?select=id", bearer: token).jsonArray?.count == 1)
+
+        let signin = try await server.json("POST", "/auth/v1/token?grant_type=password", headers: Self.version,
+                                           ["email": "ada@example.org", "password": "lovelace1815"])
+        #expect(signin.status == 200)
+        let second = try #require(signin.json?["access_token"] as? String)
+
+        let updated = try await server.json("PUT", "/auth/v1/user", bearer: second, headers: Self.version,
+                                            ["password": "analytical-engine", "data": ["display": NSNull(), "city": "London"] as [String: any Sendable]])
+        #expect(updated.status == 200)
+        #expect((updated.json?["user_metadata"] as? [String: any Sendable])?["city"] as? String == "London")
+        #expect((updated.json?["user_metadata"] as? [String: any Sendable])?["display"] == nil)
+        let old = try await server.json("POST", "/auth/v1/token?grant_type=password", headers: Self.version,
+                                        ["email": "ada@example.org", "password": "lovelace1815"])
+        #expect(old.status == 400)
+        #expect(old.json?["code"] as? String == "invalid_credentials")
+        let new = try await server.json("POST", "/auth/v1/token?grant_type=password", headers: Self.version,
+                                        ["email": "ada@example.org", "password": "analytical-engine"])
+        #expect(new.status == 200)
+    }
+
+    @Test("refusals carry GoTrue's codes and create nothing", arguments: Engine.allCases)
+    func refusals(engine: Engine) async throws {
+        let test = try await TestDatabases.backend(engine)
+        let server = try await TestServer.start(test.backend)
+        defer { Task { await server.stop() } }
+        let first = try await server.json("POST", "/auth/v1/signup", headers: Self.version, ["email": "grace@example.org", "password": "cobol1959"])
+        #expect(first.status == 200)
+        let token = try #require(first.json?["access_token"] as? String)
+        let before = try await test.count("auth_users")
+
+        let cases: [(method: String, path: String, bearer: String?, body: [String: any Sendable], status: Int, code: String)] = [
+            ("POST", "/auth/v1/signup", nil, ["email": "grace@example.org", "password": "another1"], 422, "user_already_exists"),
+            ("POST", "/auth/v1/signup", nil, ["email": "new@example.org", "password": "short"], 422, "weak_password"),
+            ("POST", "/auth/v1/signup", nil, ["email": "not-an-address", "password": "long enough"], 400, "validation_failed"),
+            ("POST", "/auth/v1/signup", nil, ["email": "new@example.org"], 400, "validation_failed"),
+            ("POST", "/auth/v1/token?grant_type=password", nil, ["email": "grace@example.org", "password": "wrong"], 400, "invalid_credentials"),
+            ("POST", "/auth/v1/token?grant_type=password", nil, ["email": "nobody@example.org", "password": "whatever"], 400, "invalid_credentials"),
+            ("POST", "/auth/v1/token?grant_type=password", nil, ["email": "a@b.co", "phone": "+15550001111", "password": "x"], 400, "validation_failed"),
+            ("POST", "/auth/v1/token?grant_type=magic", nil, [:], 400, "invalid_credentials"),
+            ("PUT", "/auth/v1/user", nil, ["password": "something long"], 401, "no_authorization"),
+            ("PUT", "/auth/v1/user", "forged.token.here", ["password": "something long"], 403, "bad_jwt"),
+            ("PUT", "/auth/v1/user", token, ["password": "tiny"], 422, "weak_password"),
+            ("PUT", "/auth/v1/user", token, ["data": "not an object"], 400, "validation_failed"),
+        ]
+        for refused in cases {
+            let reply = try await server.json(refused.method, refused.path, bearer: refused.bearer, headers: Self.version, refused.body)
+            #expect(reply.status == refused.status, "\(refused.path) \(refused.body)")
+            #expect(reply.json?["code"] as? String == refused.code, "\(refused.path) \(refused.body)")
+        }
+        // The older error shape when the client sends no version header.
+        let legacy = try await server.json("POST", "/auth/v1/signup", ["email": "grace@example.org", "password": "another1"])
+        #expect(legacy.json?["code"] as? Int == 422)
+        #expect(legacy.json?["error_code"] as? String == "user_already_exists")
+
+        let other = try await server.json("POST", "/auth/v1/signup", headers: Self.version, ["email": "other@example.org", "password": "other-pass"])
+        let otherToken = try #require(other.json?["access_token"] as? String)
+        let taken = try await server.json("PUT", "/auth/v1/user", bearer: otherToken, headers: Self.version, ["email": "grace@example.org"])
+        #expect(taken.status == 422)
+        #expect(taken.json?["code"] as? String == "email_exists")
+        #expect(try await test.count("auth_users") == before + 1)
+    }
+}
