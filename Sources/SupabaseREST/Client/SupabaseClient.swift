@@ -1,6 +1,7 @@
 import Foundation
 
-/// A Supabase project: PostgREST tables, Edge Functions and Auth behind one URL and key.
+/// A Supabase project: PostgREST tables, Edge Functions, Auth, Storage and Realtime behind
+/// one URL and key.
 ///
 /// Shaped like supabase-swift's `SupabaseClient`, so code written against it compiles with
 /// only the import changed:
@@ -31,6 +32,8 @@ public final class SupabaseClient: Sendable {
   public let rest: PostgrestClient
   /// Storage (files in buckets).
   public let storage: StorageClient
+  /// Realtime (`postgres_changes` over a WebSocket); the socket opens on first use.
+  public let realtimeV2: RealtimeClientV2
 
   /// Creates a client. Nothing is sent until the first call; an unusable URL surfaces then
   /// as ``TransportError/invalidURL(_:)``.
@@ -82,6 +85,23 @@ public final class SupabaseClient: Sendable {
       },
       pipeline: functionsPipeline, region: options.functions.region,
       timeout: options.functions.timeout)
+
+    // Channels join as the signed-in user (else with the key) and follow sign-ins/refreshes.
+    var socketHeaders = base
+    socketHeaders["apikey"] = supabaseKey
+    realtimeV2 = RealtimeClientV2(
+      url: supabaseURL.appendingPathComponent("realtime/v1"), apiKey: supabaseKey, options: options.realtime,
+      headers: Dictionary(socketHeaders.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last }),
+      accessToken: { try? await auth.session.accessToken },
+      tokenChanges: { auth.realtimeTokenChanges })
+  }
+
+  /// The Realtime channel `name`; see ``RealtimeClientV2/channel(_:options:)``.
+  public func channel(
+    _ name: String,
+    options: (inout RealtimeChannelConfig) -> Void = { _ in }
+  ) -> RealtimeChannelV2 {
+    realtimeV2.channel(name, options: options)
   }
 
   /// Starts a query on `table`: `client.from("locations").select()…`.

@@ -83,17 +83,21 @@ public struct SupabaseClientOptions: Sendable {
   public var global: GlobalOptions
   /// Edge Functions options.
   public var functions: FunctionsOptions
+  /// Realtime options (socket transport, heartbeat, reconnection, timeouts).
+  public var realtime: RealtimeClientOptions
 
   /// Creates options.
   public init(
     db: DatabaseOptions = .init(),
     auth: AuthOptions = .init(),
     global: GlobalOptions = .init(),
-    functions: FunctionsOptions = .init()
+    functions: FunctionsOptions = .init(),
+    realtime: RealtimeClientOptions = .init()
   ) {
     self.db = db
     self.auth = auth
     self.global = global
     self.functions = functions
+    self.realtime = realtime
   }
 }
