@@ -65,6 +65,7 @@ struct AuthPasswordEndpointTests {
             ("POST", "/auth/v1/token?grant_type=magic", nil, [:], 400, "invalid_credentials"),
             ("PUT", "/auth/v1/user", nil, ["password": "something long"], 401, "no_authorization"),
             ("PUT", "/auth/v1/user", "forged.token.here", ["password": "something long"], 403, "bad_jwt"),
+            ("PUT", "/auth/v1/user", server.anonKey, ["password": "something long"], 403, "bad_jwt"),
             ("PUT", "/auth/v1/user", token, ["password": "tiny"], 422, "weak_password"),
             ("PUT", "/auth/v1/user", token, ["data": "not an object"], 400, "validation_failed"),
         ]

@@ -35,16 +35,7 @@ extension AuthRoutes {
     }
 
     func updateUser(_ request: Request) async throws -> Response {
-        guard let token = request.bearerToken else {
-            throw AuthFailure(status: .unauthorized, code: "no_authorization", message: "This endpoint requires a valid Bearer token")
-        }
-        let caller: Caller
-        do { caller = try backend.auth.caller(bearer: token) } catch {
-            throw AuthFailure(status: .forbidden, code: "bad_jwt", message: "invalid JWT: unable to parse or verify signature, \(error)")
-        }
-        guard case .user(let id) = caller else {
-            throw AuthFailure(status: .forbidden, code: "bad_jwt", message: "invalid claim: missing sub claim")
-        }
+        let id = try signedInUser(request)
         let body: UserUpdateRequest = try await decode(request)
         let metadata = try Self.metadataObject(body.data)
         let merge = metadata.flatMap { try? JSONSerialization.jsonObject(with: Data($0.jsonText.utf8)) as? [String: Any] }

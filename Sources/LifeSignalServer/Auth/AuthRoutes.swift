@@ -68,6 +68,14 @@ struct AuthRoutes<Context: RequestContext> {
     }
 
     private func user(_ request: Request) async throws -> Response {
+        guard let user = try await backend.auth.user(id: try signedInUser(request)) else {
+            throw AuthFailure(status: .forbidden, code: "user_not_found", message: "User from sub claim in JWT does not exist")
+        }
+        return JSONResponse.make(.ok, GoTrueUser(user))
+    }
+
+    /// The person a `/user` request's bearer token names, refused as GoTrue refuses it.
+    func signedInUser(_ request: Request) throws -> UserID {
         guard let token = request.bearerToken else {
             throw AuthFailure(status: .unauthorized, code: "no_authorization", message: "This endpoint requires a valid Bearer token")
         }
@@ -75,10 +83,10 @@ struct AuthRoutes<Context: RequestContext> {
         do { caller = try backend.auth.caller(bearer: token) } catch {
             throw AuthFailure(status: .forbidden, code: "bad_jwt", message: "invalid JWT: unable to parse or verify signature, \(error)")
         }
-        guard case .user(let id) = caller, let user = try await backend.auth.user(id: id) else {
-            throw AuthFailure(status: .forbidden, code: "user_not_found", message: "User from sub claim in JWT does not exist")
+        guard case .user(let id) = caller else {
+            throw AuthFailure(status: .forbidden, code: "bad_jwt", message: "invalid claim: missing sub claim")
         }
-        return JSONResponse.make(.ok, GoTrueUser(user))
+        return id
     }
 
     func decode<T: Decodable>(_ request: Request) async throws -> T {
