@@ -2,11 +2,13 @@ import Foundation
 
 /// Joining, re-joining, and what the socket hands to a channel.
 extension RealtimeChannelV2 {
-  /// Sends the join on socket `generation`, unless the channel is not wanted or that socket
-  /// already has its join.
+  /// Sends the join on socket `generation`, unless the channel is not wanted, that socket
+  /// already has its join, or it is no longer the open socket (a late task must not replace
+  /// the join of a newer socket).
   func join(on generation: Int) async {
     let request = state.withValue { state -> (ref: String, bindings: [PostgresJoinConfig])? in
-      guard state.wantsJoined, state.joiningOn != generation else { return nil }
+      guard state.wantsJoined, state.joiningOn != generation, socket.connectedGeneration == generation
+      else { return nil }
       let ref = socket.makeRef()
       state.joiningOn = generation
       state.joinRef = ref
