@@ -3,8 +3,9 @@ import Foundation
 /// One Realtime channel (topic `realtime:<name>`) and its `postgres_changes` bindings,
 /// shaped like supabase-swift's `RealtimeChannelV2`.
 ///
-/// Bindings are declared first — ``postgresChange(_:schema:table:filter:)-(InsertAction.Type,_,_,_)``
-/// returns the stream of that binding's changes — and sent to the server with the join
+/// Bindings are declared first — each `postgresChange(InsertAction.self, table: …)` (or
+/// `UpdateAction`, `DeleteAction`, `AnyAction`) returns the stream of that binding's
+/// changes — and sent to the server with the join
 /// (``subscribeWithError()``); as in supabase-swift, a binding added after subscribing
 /// would never be sent, so its stream finishes at once. The server answers the join with
 /// an id per binding, and each change names the ids it is for: that is how a change reaches
