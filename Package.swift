@@ -87,6 +87,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "SupabaseRESTTests", dependencies: ["SupabaseREST"]),
+        // Seed 004's Swift snippets, compiled against SupabaseREST and run against the server.
+        .testTarget(name: "Seed004SnippetTests", dependencies: ["SupabaseREST", "LifeSignalTestSupport"]),
         .target(name: "FirebaseREST"),
         .testTarget(name: "FirebaseRESTTests", dependencies: ["FirebaseREST"]),
 
