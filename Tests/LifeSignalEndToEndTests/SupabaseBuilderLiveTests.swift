@@ -130,7 +130,7 @@ struct SupabaseBuilderLiveTests {
         } throws: { ($0 as? PostgrestError)?.code == "42703" }
     }
 
-    @Test("order, limit, range, counts, head, single, column aliases", arguments: Engine.allCases)
+    @Test("order, limit, range, counts, head, single, maybeSingle, column aliases", arguments: Engine.allCases)
     func transforms(engine: Engine) async throws {
         let fixture = try await Self.fixture(engine)
         defer { Task { await fixture.server.stop() } }
@@ -160,6 +160,14 @@ struct SupabaseBuilderLiveTests {
         struct Label: Decodable { var label: String; var sort_order: Int }
         let one: Label = try await client.from("locations").select("label:name, sort_order").eq("sort_order", value: 2).single().execute().value
         #expect(one.label == "Marseille (Vieux-Port)" && one.sort_order == 2)
+
+        let nothing: Place? = try await client.from("locations").select().eq("status", value: "nothing").maybeSingle().execute().value
+        #expect(nothing == nil)
+        let found: Place? = try await client.from("locations").select().eq("sort_order", value: 2).maybeSingle().execute().value
+        #expect(found?.name == "Marseille (Vieux-Port)")
+        await #expect {
+            let _: Place? = try await client.from("locations").select().eq("status", value: "draft").maybeSingle().execute().value
+        } throws: { ($0 as? PostgrestError)?.details == "The result contains 3 rows" }
 
         for filter in ["draft", "nothing"] {
             await #expect {

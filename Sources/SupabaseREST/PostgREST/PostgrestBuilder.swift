@@ -9,6 +9,8 @@ struct PostgrestRequestState: Sendable {
   var headers = HTTPHeaders()
   var body: Data?
   var fetchOptions = FetchOptions()
+  /// Set by `maybeSingle()`: "no row" is a `nil` value rather than `PGRST116`.
+  var isMaybeSingle = false
 
   /// Appends `item` to the `Prefer` header, comma-joined without a space as
   /// supabase-swift does (`return=representation,count=exact`).
@@ -76,10 +78,13 @@ public class PostgrestBuilder: @unchecked Sendable {
     decode: (HTTPResponse) throws -> T
   ) async throws -> PostgrestResponse<T> {
     let request = try await makeRequest(options: options)
-    let response = try await context.pipeline.send(request)
+    var response = try await context.pipeline.send(request)
     guard response.isSuccess else {
       if let error = try? SupabaseJSON.makeDecoder().decode(PostgrestError.self, from: response.body) {
-        throw error
+        guard state.value.isMaybeSingle, error.isNoRowForSingleObject else { throw error }
+        // `maybeSingle()`: zero rows is an answer, `null`, as supabase-swift makes it.
+        response = HTTPResponse(status: 200, headers: response.headers, body: Data("null".utf8))
+        return PostgrestResponse(data: response.body, response: response, count: nil, value: try decode(response))
       }
       throw HTTPError(data: response.body, response: response)
     }

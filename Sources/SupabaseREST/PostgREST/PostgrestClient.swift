@@ -55,10 +55,16 @@ public struct PostgrestClient: Sendable {
     let body = try SupabaseJSON.makeEncoder().encode(params)
     if head || get {
       state.method = head ? .head : .get
-      if let object = try JSONSerialization.jsonObject(with: body) as? [String: Any] {
-        for key in object.keys.sorted() {
-          state.query.append(QueryItem(name: key, value: String(describing: object[key] ?? "")))
-        }
+      // Arguments travel as query parameters, spelled as filter values are: scalars as
+      // text, arrays as Postgres array literals (`{1,2}`), objects as JSON.
+      guard case .object(let object)? = try? JSONDecoder().decode(AnyJSON.self, from: body) else {
+        throw EncodingError.invalidValue(
+          params,
+          EncodingError.Context(
+            codingPath: [], debugDescription: "rpc(get:/head:) arguments must encode to a JSON object"))
+      }
+      for key in object.keys.sorted() {
+        state.query.append(QueryItem(name: key, value: object[key]?.rawValue ?? "NULL"))
       }
     } else {
       state.body = body

@@ -50,6 +50,16 @@ public struct PostgrestError: Error, Equatable, Sendable, Codable, CustomStringC
   public var description: String {
     "PostgrestError(code: \(code ?? "nil"), message: \(message))"
   }
+
+  /// Whether this is PostgREST's answer to a singular request that matched no row:
+  /// `PGRST116` with details `The result contains 0 rows` (the number before "rows" is what
+  /// tells "none" from "several", reference §A.9).
+  var isNoRowForSingleObject: Bool {
+    guard code == "PGRST116", let details else { return false }
+    let words = details.split(separator: " ")
+    guard let index = words.firstIndex(where: { $0.hasPrefix("row") }), index > 0 else { return false }
+    return words[index - 1] == "0"
+  }
 }
 
 /// A non-2xx response whose body is not a recognised error document.

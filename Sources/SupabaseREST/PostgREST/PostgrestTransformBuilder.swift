@@ -78,6 +78,17 @@ public class PostgrestTransformBuilder: PostgrestBuilder, @unchecked Sendable {
     return self
   }
 
+  /// Like ``single()``, but no matching row is not an error: decode into an optional
+  /// (`let row: Location? = try await ….maybeSingle().execute().value`) to get `nil`.
+  /// Several rows still fail with `PGRST116`.
+  public func maybeSingle() -> PostgrestTransformBuilder {
+    state.withValue {
+      $0.headers["Accept"] = "application/vnd.pgrst.object+json"
+      $0.isMaybeSingle = true
+    }
+    return self
+  }
+
   /// Returns the rows as CSV text (`Accept: text/csv`).
   public func csv() -> PostgrestTransformBuilder {
     state.withValue { $0.headers["Accept"] = "text/csv" }
