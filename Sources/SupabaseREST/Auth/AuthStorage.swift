@@ -59,7 +59,9 @@ public final class FileAuthStorage: AuthLocalStorage, @unchecked Sendable {
   private func mutate(_ body: (inout [String: String]) -> Void) throws {
     lock.lock()
     defer { lock.unlock() }
-    var values = try read()
+    // A corrupt file (a crash of another writer, a hand edit) is replaced rather than
+    // making every later sign-in fail: what it held is unreadable anyway.
+    var values = (try? read()) ?? [:]
     body(&values)
     let data = try JSONSerialization.data(withJSONObject: values, options: [.sortedKeys])
     try FileManager.default.createDirectory(
@@ -68,11 +70,16 @@ public final class FileAuthStorage: AuthLocalStorage, @unchecked Sendable {
     try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
   }
 
+  /// The stored values; throws when the file exists but cannot be read or is not the
+  /// expected JSON object (so `retrieve` reports it, and the session is treated as absent).
   private func read() throws -> [String: String] {
     guard FileManager.default.fileExists(atPath: url.path) else { return [:] }
     let data = try Data(contentsOf: url)
     if data.isEmpty { return [:] }
-    return (try JSONSerialization.jsonObject(with: data) as? [String: String]) ?? [:]
+    guard let values = try JSONSerialization.jsonObject(with: data) as? [String: String] else {
+      throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: url.path])
+    }
+    return values
   }
 }
 
