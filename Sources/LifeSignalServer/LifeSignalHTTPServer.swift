@@ -47,7 +47,7 @@ public enum LifeSignalHTTPServer {
         let router = Router(context: BasicRequestContext.self)
         let metrics = ServerMetrics()
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
-        router.add(middleware: OriginCORSMiddleware(pathPrefixes: ["/rest/v1/", "/auth/v1/"]))
+        router.add(middleware: CORSMiddleware(rules: [("/rest/v1/", .echoOrigin), ("/auth/v1/", .echoOrigin), ("/functions/v1/", .edgeFunction)]))
         router.add(middleware: APIKeyMiddleware(auth: backend.auth))
         router.add(middleware: RateLimitMiddleware(limiter: RateLimiter(), auth: backend.auth, clock: backend.clock))
         router.get("health") { _, _ in JSONResponse.make(.ok, ["status": "ok"]) }

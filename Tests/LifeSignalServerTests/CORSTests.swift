@@ -45,4 +45,41 @@ struct CORSTests {
         let function = try await server.request("OPTIONS", "/functions/v1/check-in", apiKey: .some(nil), headers: origin)
         #expect(function.header("Access-Control-Allow-Origin") == "*")
     }
+
+    @Test("functions answer with the Edge Functions' wildcard on every reply, refusals included, Origin or not", arguments: Engine.allCases)
+    func functions(engine: Engine) async throws {
+        let test = try await TestDatabases.backend(engine)
+        let server = try await TestServer.start(test.backend)
+        defer { Task { await server.stop() } }
+        let preflight = try await server.request("OPTIONS", "/functions/v1/check-in", apiKey: .some(nil))
+        #expect(preflight.status == 200)
+        #expect(preflight.text == "ok")
+        #expect(preflight.header("Access-Control-Allow-Methods") == "GET, POST, PUT, PATCH, DELETE, OPTIONS")
+        #expect(preflight.header("Access-Control-Max-Age") == nil, "the PostgREST rule must not leak into functions")
+        // Refused by the gateway (no key), by the function (no bearer), and unknown: all carry `*`.
+        let noKey = try await server.request("POST", "/functions/v1/check-in", apiKey: .some(nil))
+        #expect(noKey.status == 401)
+        let noBearer = try await server.request("POST", "/functions/v1/check-in")
+        #expect(noBearer.status == 401)
+        let unknown = try await server.request("POST", "/functions/v1/no-such-function", headers: ["Origin": "https://app.example"])
+        #expect(unknown.status == 404)
+        for reply in [noKey, noBearer, unknown] {
+            #expect(reply.header("Access-Control-Allow-Origin") == "*")
+            #expect(reply.header("Access-Control-Allow-Headers") == "authorization, x-client-info, apikey, content-type")
+        }
+    }
+
+    @Test("a cross-origin request to a route that does not exist still carries the origin")
+    func unmatchedRoute() async throws {
+        let test = try await TestDatabases.backend(.sqlite)
+        let server = try await TestServer.start(test.backend)
+        defer { Task { await server.stop() } }
+        let reply = try await server.request("GET", "/auth/v1/no/such/route", headers: ["Origin": "https://app.example"])
+        #expect(reply.status == 404)
+        #expect(reply.header("Access-Control-Allow-Origin") == "https://app.example")
+        // Paths outside the three APIs are left alone.
+        let health = try await server.request("GET", "/health", headers: ["Origin": "https://app.example"])
+        #expect(health.status == 200)
+        #expect(health.header("Access-Control-Allow-Origin") == nil)
+    }
 }

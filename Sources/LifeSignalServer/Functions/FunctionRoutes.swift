@@ -3,28 +3,15 @@ import Hummingbird
 import LifeSignalBackend
 import LifeSignalDomain
 
-/// `/functions/v1/<name>`: the backend's cloud functions, with the CORS behaviour of a
-/// Supabase Edge Function (preflight answered without a token, CORS headers on every reply).
+/// `/functions/v1/<name>`: the backend's cloud functions. Their Edge-Function CORS (preflight
+/// answered without a token, headers on every reply) is ``CORSMiddleware``'s `.edgeFunction`.
 struct FunctionRoutes<Context: RequestContext> {
     let backend: LifeSignalBackend
     let bodyLimit: Int
 
-    static var corsHeaders: HTTPFields {
-        [
-            .accessControlAllowOrigin: "*",
-            .accessControlAllowHeaders: "authorization, x-client-info, apikey, content-type",
-            .accessControlAllowMethods: "GET, POST, PUT, PATCH, DELETE, OPTIONS",
-        ]
-    }
-
     func register(on router: Router<Context>) {
-        router.on("functions/v1/:name", method: .options) { _, _ in
-            Response(status: .ok, headers: Self.corsHeaders, body: .init(byteBuffer: ByteBuffer(string: "ok")))
-        }
         router.post("functions/v1/:name") { request, context in
-            var response = await self.invoke(request, name: context.parameters.get("name") ?? "")
-            for field in Self.corsHeaders { response.headers[field.name] = field.value }
-            return response
+            await self.invoke(request, name: context.parameters.get("name") ?? "")
         }
     }
 
