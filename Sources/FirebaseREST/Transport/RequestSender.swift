@@ -29,8 +29,15 @@ struct RequestSender: Sendable {
         continue
       }
       guard mayRetry, policy.retryableStatuses.contains(response.status) else { return response }
+      let delay: Duration
+      if let requested = FirebaseRetryPolicy.retryAfter(response.header("Retry-After")) {
+        guard requested <= policy.maxRetryAfter else { return response }
+        delay = requested
+      } else {
+        delay = policy.backoff(forRetry: retry + 1)
+      }
       retry += 1
-      try await policy.sleep(policy.backoff(forRetry: retry))
+      try await policy.sleep(delay)
     }
   }
 
