@@ -35,13 +35,21 @@ public final class SQLiteDatabase: Database {
             _ = try await connection.run("BEGIN IMMEDIATE")
             do {
                 let result = try await body(connection)
-                _ = try await connection.run("COMMIT")
+                try await Self.uncancelled { try await connection.run("COMMIT") }
                 return result
             } catch {
-                _ = try? await connection.run("ROLLBACK")
+                try? await Self.uncancelled { try await connection.run("ROLLBACK") }
                 throw error
             }
         }
+    }
+
+    /// Ends a transaction even when the caller's task was cancelled: a cancelled `ROLLBACK`
+    /// would leave the one connection inside the transaction, and every later `BEGIN` would
+    /// fail ("cannot start a transaction within a transaction"). An unstructured task does not
+    /// inherit the cancellation.
+    private static func uncancelled(_ statement: @escaping @Sendable () async throws -> [SQLRow]) async throws {
+        _ = try await Task { try await statement() }.value
     }
 
     public func close() async throws {
