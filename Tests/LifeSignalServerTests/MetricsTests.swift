@@ -13,6 +13,7 @@ struct MetricsTests {
         defer { Task { await server.stop() } }
         for _ in 0..<3 { _ = try await server.request("GET", "/rest/v1/locations?select=id") }
         _ = try await server.request("GET", "/rest/v1/nope")
+        _ = try await server.request("GET", "/no/such/path/3f2a9c")
         let socket = try await RealtimeTestSocket.connect(server, query: "apikey=\(server.anonKey)&vsn=1.0.0")
         try socket.send(topic: "phoenix", event: "heartbeat", ref: "1")
         _ = try await socket.nextObject()
@@ -24,8 +25,12 @@ struct MetricsTests {
         #expect(text.contains(#"http_requests_total{method="GET",route="/rest/v1/{table}",status="200"} 3"#), "\(text)")
         #expect(text.contains(#"http_requests_total{method="GET",route="/rest/v1/{table}",status="404"} 1"#))
         #expect(text.contains(#"http_request_duration_seconds_count{method="GET",route="/rest/v1/{table}"} 4"#))
-        #expect(text.contains("realtime_connections_current 1"))
+        #expect(text.contains("# TYPE realtime_connections gauge"))
+        #expect(text.contains("\nrealtime_connections 1"))
+        #expect(text.contains("# TYPE http_requests_total counter"))
         #expect(!text.contains("locations"), "raw paths must not become labels")
+        #expect(text.contains(#"http_requests_total{method="GET",route="unmatched",status="404"} 1"#))
+        #expect(!text.contains("3f2a9c"), "an unmatched path must not become a label either")
         await socket.close()
     }
 }

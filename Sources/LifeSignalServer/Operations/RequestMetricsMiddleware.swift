@@ -20,6 +20,8 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     private func record(_ request: Request, context: Context, status: Int, duration: Duration) {
-        metrics.recordRequest(method: request.method.rawValue, route: context.endpointPath ?? "unmatched", status: status, duration: duration)
+        // Hummingbird names a request that matched no route "NotFound"; templates start with "/".
+        let route = context.endpointPath.flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "unmatched"
+        metrics.recordRequest(method: request.method.rawValue, route: route, status: status, duration: duration)
     }
 }

@@ -22,12 +22,13 @@ public final class ServerMetrics: Sendable {
         MetricNameDescriptor(metricName: "http_request_duration", unitName: "seconds",
             helpText: "Time to answer an HTTP request, by method and route template.")
     }
+    // Gauges of a count carry no unit suffix (Prometheus naming: `realtime_connections`).
     private static var connections: MetricNameDescriptor {
-        MetricNameDescriptor(metricName: "realtime_connections", unitName: "current",
+        MetricNameDescriptor(metricName: "realtime_connections", unitName: "",
             helpText: "Open Realtime WebSocket connections.")
     }
     private static var channels: MetricNameDescriptor {
-        MetricNameDescriptor(metricName: "realtime_channels", unitName: "current",
+        MetricNameDescriptor(metricName: "realtime_channels", unitName: "",
             helpText: "Joined Realtime channels.")
     }
 
