@@ -19,9 +19,14 @@ public final class TestServer: Sendable {
 
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
-    public static func start(_ backend: LifeSignalBackend, bodyLimit: Int = 1 << 20, reloadSignal: UnixSignal? = nil) async throws -> TestServer {
-        var logger = Logger(label: "lifesignal.test-server")
-        logger.logLevel = .warning
+    /// `logger` replaces the default warning-level one (a test that inspects the logs passes its own).
+    public static func start(_ backend: LifeSignalBackend, bodyLimit: Int = 1 << 20, reloadSignal: UnixSignal? = nil,
+                             logger: Logger? = nil) async throws -> TestServer {
+        let logger = logger ?? {
+            var logger = Logger(label: "lifesignal.test-server")
+            logger.logLevel = .warning
+            return logger
+        }()
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, bodyLimit: bodyLimit, sweepInterval: nil)
         configuration.reloadSignal = reloadSignal
