@@ -26,7 +26,11 @@ public struct URLSessionTransport: HTTPTransport {
     }
     urlRequest.httpBody = request.body
     if let timeout = request.timeout {
-      urlRequest.timeoutInterval = timeout.timeInterval
+      // FoundationNetworking (Linux) truncates the interval to whole seconds, so 0.3 s
+      // times out at once and 1.5 s after 1 s. Round up to a whole second (at least one):
+      // the precise deadline is enforced above the transport, which races every attempt
+      // against its own timer.
+      urlRequest.timeoutInterval = max(1, timeout.timeInterval.rounded(.up))
     }
 
     let data: Data
