@@ -57,4 +57,37 @@ struct RESTPutTests {
         #expect(anonymous.status == 401)
         #expect(try await test.count("locations") == 0)
     }
+
+    @Test("PUT obeys the table's policies as an upsert does: no forged owner, no taking over another's row", arguments: Engine.allCases)
+    func policies(engine: Engine) async throws {
+        let test = try await TestDatabases.backend(engine)
+        let server = try await TestServer.start(test.backend)
+        defer { Task { await server.stop() } }
+        let alice = try await test.signIn("+15550001111")
+        let bob = try await test.signIn("+15550002222")
+        let id = UUID().uuidString.lowercased()
+        let path = "/rest/v1/locations?id=eq.\(id)"
+        let created = try await server.json("PUT", path, bearer: alice.accessToken,
+                                            ["id": id, "name": "Quarry", "slug": "quarry-\(id)", "created_by": alice.user.id.description])
+        #expect(created.status == 204)
+
+        let takeover = try await server.json("PUT", path, bearer: bob.accessToken,
+                                             ["id": id, "name": "Mine now", "slug": "quarry-\(id)", "created_by": bob.user.id.description])
+        #expect(takeover.status == 403, "\(takeover.text)")
+        #expect(takeover.json?["code"] as? String == "42501")
+        // The same hole through POST's upsert, which PUT is built on.
+        let posted = try await server.json("POST", "/rest/v1/locations", bearer: bob.accessToken, headers: ["Prefer": "resolution=merge-duplicates"],
+                                           ["id": id, "name": "Mine now", "slug": "quarry-\(id)", "created_by": bob.user.id.description])
+        #expect(posted.status == 403, "\(posted.text)")
+        let other = UUID().uuidString.lowercased()
+        let forged = try await server.json("PUT", "/rest/v1/locations?id=eq.\(other)", bearer: bob.accessToken,
+                                           ["id": other, "name": "Forged", "slug": "forged-\(other)", "created_by": alice.user.id.description])
+        #expect(forged.status == 403, "\(forged.text)")
+        #expect(forged.json?["code"] as? String == "42501")
+
+        let read = try await server.request("GET", "/rest/v1/locations?select=name,created_by&id=eq.\(id)")
+        #expect(read.jsonArray?.first?["name"] as? String == "Quarry")
+        #expect(read.jsonArray?.first?["created_by"] as? String == alice.user.id.description)
+        #expect(try await test.count("locations") == 1)
+    }
 }
