@@ -116,7 +116,7 @@ struct SupabaseLiveTests {
         #expect(withoutUpperBound.map(\.name) == ["Spanning", "June", "Later", "Undated"])
     }
 
-    @Test("errors arrive typed: PostgREST codes, functions' codes, auth codes", arguments: [Engine.sqlite])
+    @Test("errors arrive typed: PostgREST codes, functions' codes, auth codes", arguments: Engine.allCases)
     func typedErrors(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine, testOTPs: try TestOTPs(parsing: "+15550001111=123456"))
         let server = try await TestServer.start(test.backend)
@@ -140,6 +140,38 @@ struct SupabaseLiveTests {
             }
     }
 
+    @Test("functions: JSON and text bodies, decoded replies, httpError with the function's own body", arguments: Engine.allCases)
+    func functions(engine: Engine) async throws {
+        let test = try await TestDatabases.backend(engine, testOTPs: try TestOTPs(parsing: "+15550001111=123456"))
+        let server = try await TestServer.start(test.backend)
+        defer { Task { await server.stop() } }
+        let (client, me) = try await Self.client(test, server)
+
+        let profile: [String: AnyJSON] = try await client.functions.invoke(
+            "update-check-in-settings", options: FunctionInvokeOptions(body: ["checkInInterval": 7200.0]))
+        #expect(profile["success"] == .bool(true))
+        #expect(profile["userId"]?.stringValue?.lowercased() == me.uuidString.lowercased())
+
+        func refusal(_ name: String, _ options: FunctionInvokeOptions, on client: SupabaseClient) async -> (Int, String)? {
+            do {
+                try await client.functions.invoke(name, options: options)
+                return nil
+            } catch FunctionsError.httpError(let code, let data) {
+                return (code, String(decoding: data, as: UTF8.self))
+            } catch {
+                return nil
+            }
+        }
+        let outOfRange = await refusal("update-check-in-settings", FunctionInvokeOptions(body: ["checkInInterval": 1.0]), on: client)
+        #expect(outOfRange?.0 == 400)
+        let notJSON = await refusal("update-check-in-settings", FunctionInvokeOptions(body: "interval please"), on: client)
+        #expect(notJSON?.0 == 400)
+        #expect(notJSON?.1.isEmpty == false)
+        #expect(await refusal("no-such-function", FunctionInvokeOptions(), on: client)?.0 == 404)
+        let anonymous = SupabaseClient(supabaseURL: server.baseURL, supabaseKey: server.anonKey)
+        #expect(await refusal("check-in", FunctionInvokeOptions(), on: anonymous)?.0 == 401)
+    }
+
     @Test("storage: upload an avatar, read it back publicly, remove it", arguments: Engine.allCases)
     func storage(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine, testOTPs: try TestOTPs(parsing: "+15550001111=123456"))
@@ -157,6 +189,19 @@ struct SupabaseLiveTests {
         await #expect(throws: StorageError.self) {
             try await client.storage.from("avatars").upload("someone-else/avatar.png", data: bytes, options: FileOptions(contentType: "image/png"))
         }
+        // Replacing: a second upload is a conflict unless upserting; update (PUT) replaces.
+        await #expect(throws: StorageError(statusCode: "409", error: "Duplicate", message: "The resource already exists")) {
+            try await client.storage.from("avatars").upload(path, data: bytes, options: FileOptions(contentType: "image/png"))
+        }
+        let second = bytes + Data([2])
+        try await client.storage.from("avatars").upload(path, data: second, options: FileOptions(contentType: "image/png", upsert: true))
+        #expect(try await client.storage.from("avatars").download(path: path) == second)
+        let third = bytes + Data([3, 3])
+        #expect(try await client.storage.from("avatars").update(path, data: third, options: FileOptions(contentType: "image/png")).fullPath == "avatars/\(path)")
+        #expect(try await client.storage.from("avatars").download(path: path) == third)
+
         #expect(try await client.storage.from("avatars").remove(paths: [path]) == [path])
+        await #expect { try await client.storage.from("avatars").download(path: path) } throws: { ($0 as? StorageError)?.statusCode == "404" }
+        await #expect { try await client.storage.from("no-such-bucket").upload("x", data: bytes) } throws: { ($0 as? StorageError)?.statusCode == "404" }
     }
 }
