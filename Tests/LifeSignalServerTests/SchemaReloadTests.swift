@@ -49,6 +49,27 @@ struct SchemaReloadTests {
         #expect(try await Self.eventually(server, "/rest/v1/gadgets?select=name", status: 200) == 200)
     }
 
+    @Test("after the LISTEN connection is lost, the reconnect re-reads the schema (a NOTIFY may have been missed)")
+    func reconnect() async throws {
+        let test = try await TestDatabases.backend(.postgres)
+        let server = try await TestServer.start(test.backend)
+        defer { Task { await server.stop() } }
+        let database = test.backend.database
+        // Wait until the reloader's LISTEN is in place, then change the schema without NOTIFY.
+        let listener = "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%pgrst%'"
+        var found = false
+        for _ in 0..<100 where !found {
+            found = try await !database.query(SQL.raw(listener)).isEmpty
+            if !found { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        #expect(found, "the server never ran LISTEN pgrst")
+        try await database.query("CREATE TABLE gizmos (id integer PRIMARY KEY)")
+        try await database.query("GRANT ALL ON gizmos TO service_role")
+        #expect(try await server.request("GET", "/rest/v1/gizmos", apiKey: .some(server.serviceKey), bearer: server.serviceKey).status == 404)
+        try await database.query(SQL.raw("SELECT pg_terminate_backend(pid) AS done FROM (\(listener)) AS listeners"))
+        #expect(try await Self.eventually(server, "/rest/v1/gizmos?select=id", status: 200) == 200)
+    }
+
     @Test("a signal reloads the cache on SQLite")
     func reloadOnSignal() async throws {
         let test = try await TestDatabases.backend(.sqlite)

@@ -16,14 +16,24 @@ struct SchemaReloader: Service {
     func run() async throws {
         await withTaskGroup(of: Void.self) { group in
             if let postgres = database as? PostgresDatabase {
+                // A NOTIFY sent while the LISTEN connection was down is lost, so each time the
+                // LISTEN is back in place (not the first time) the cache is re-read anyway.
+                let (relistened, listening) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
                 group.addTask {
                     do {
                         // An empty payload is PostgREST's "reload everything".
-                        for try await payload in postgres.listen(channel: "pgrst") where payload.isEmpty || payload == "reload schema" {
+                        for try await payload in postgres.listen(channel: "pgrst", onListening: { listening.yield() })
+                        where payload.isEmpty || payload == "reload schema" {
                             await reload(because: "NOTIFY pgrst")
                         }
                     } catch {
                         logger.warning("schema reload: LISTEN pgrst ended", metadata: ["error": "\(error)"])
+                    }
+                }
+                group.addTask {
+                    var first = true
+                    for await _ in relistened {
+                        if first { first = false } else { await reload(because: "LISTEN pgrst re-established") }
                     }
                 }
             }
