@@ -27,5 +27,15 @@ struct PasswordHasherTests {
         #expect(hasher.hash("correct horse") != stored, "each hash has its own salt")
         #expect(!hasher.verify("x", against: "plain"))
         #expect(!hasher.verify("x", against: "pbkdf2-sha256$0$AAAA$AAAA"))
+        #expect(!hasher.verify("x", against: "pbkdf2-sha256$1000$AAAA$"))
+        #expect(!hasher.verifyAgainstNothing("correct horse"))
+    }
+
+    @Test("the configured iteration count is what gets stored, and a count of zero becomes one")
+    func iterations() {
+        #expect(PasswordHasher().hash("p").hasPrefix("pbkdf2-sha256$100000$"))
+        #expect(PasswordHasher(iterations: 0).iterations == 1)
+        let stored = PasswordHasher(iterations: 1000).hash("same")
+        #expect(PasswordHasher(iterations: 5).verify("same", against: stored), "the stored count wins over the hasher's")
     }
 }

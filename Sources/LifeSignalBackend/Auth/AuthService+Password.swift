@@ -53,14 +53,19 @@ extension AuthService {
     public func signIn(email: String?, phone: String?, password: String) async throws -> IssuedSession {
         let row: SQLRow?
         if let email {
-            row = try await database.query("SELECT * FROM auth_users WHERE email = \(email.lowercased())").first
+            row = try await database.query("SELECT * FROM auth_users WHERE email = \((try? Self.normalizedEmail(email)) ?? email.lowercased())").first
         } else if let phone, let number = try? PhoneNumber(phone.hasPrefix("+") ? phone : "+" + phone) {
             row = try await database.query("SELECT * FROM auth_users WHERE phone = \(number.digits)").first
         } else {
             row = nil
         }
-        let stored = row?.optionalString("encrypted_password") ?? passwords.hash("no such account")
-        guard passwords.verify(password, against: stored), let row else { throw AuthRefusal.invalidCredentials }
+        // No account, or one without a password (phone sign-in only): the same hashing work
+        // is spent before refusing, so timing does not tell which accounts exist.
+        guard let row, let stored = row.optionalString("encrypted_password"), !stored.isEmpty else {
+            _ = passwords.verifyAgainstNothing(password)
+            throw AuthRefusal.invalidCredentials
+        }
+        guard passwords.verify(password, against: stored) else { throw AuthRefusal.invalidCredentials }
         let now = clock.now()
         return try await database.transaction { connection in
             guard let updated = try await connection.first("""
