@@ -64,7 +64,8 @@ extension AuthRoutes {
                 throw AuthFailure(status: .badRequest, code: "validation_failed", message: "Unable to validate email address: invalid format")
             case .weakPassword:
                 throw AuthFailure(status: .unprocessableContent, code: "weak_password",
-                                  message: "Password should be at least \(AuthService.minimumPasswordLength) characters.")
+                                  message: "Password should be at least \(AuthService.minimumPasswordLength) characters.",
+                                  weakPasswordReasons: ["length"])
             case .userAlreadyExists:
                 throw AuthFailure(status: .unprocessableContent, code: "user_already_exists", message: "User already registered")
             case .invalidCredentials:

@@ -117,11 +117,12 @@ struct AuthRoutes<Context: RequestContext> {
         } catch {
             failure = AuthFailure(status: .internalServerError, code: "unexpected_failure", message: "Internal error")
         }
+        let weak = failure.weakPasswordReasons.map(WeakPasswordDetail.init(reasons:))
         if versioned {
-            return JSONResponse.error(failure.status, code: failure.code, message: failure.message,
-                                      headers: [.supabaseAPIVersion: "2024-01-01"])
+            return JSONResponse.make(failure.status, VersionedAuthError(code: failure.code, message: failure.message, weakPassword: weak),
+                                     headers: [.supabaseAPIVersion: "2024-01-01"])
         }
-        return JSONResponse.make(failure.status, LegacyAuthError(code: Int(failure.status.code), error_code: failure.code, msg: failure.message),
+        return JSONResponse.make(failure.status, LegacyAuthError(code: Int(failure.status.code), error_code: failure.code, msg: failure.message, weakPassword: weak),
                                  headers: [.sbErrorCode: failure.code])
     }
 }
@@ -130,6 +131,26 @@ struct AuthFailure: Error {
     var status: HTTPResponse.Status
     var code: String
     var message: String
+    /// Why a password was refused (`length`, …): GoTrue adds `"weak_password":{"reasons":[…]}`
+    /// to the error in both shapes so clients can tell the user what to change.
+    var weakPasswordReasons: [String]? = nil
+}
+
+/// `weak_password` beside a refusal's code and message.
+struct WeakPasswordDetail: Encodable {
+    var reasons: [String]
+}
+
+/// GoTrue's error body from API version 2024-01-01 on.
+struct VersionedAuthError: Encodable {
+    var code: String
+    var message: String
+    var weakPassword: WeakPasswordDetail?
+
+    enum CodingKeys: String, CodingKey {
+        case code, message
+        case weakPassword = "weak_password"
+    }
 }
 
 /// GoTrue's error body before API version 2024-01-01.
@@ -137,15 +158,18 @@ struct LegacyAuthError: Encodable {
     var code: Int
     var errorCode: String
     var msg: String
+    var weakPassword: WeakPasswordDetail?
 
-    init(code: Int, error_code: String, msg: String) {
+    init(code: Int, error_code: String, msg: String, weakPassword: WeakPasswordDetail? = nil) {
         self.code = code
         self.errorCode = error_code
         self.msg = msg
+        self.weakPassword = weakPassword
     }
 
     enum CodingKeys: String, CodingKey {
         case code, msg
         case errorCode = "error_code"
+        case weakPassword = "weak_password"
     }
 }
