@@ -22,7 +22,12 @@ struct AuthPasswordEndpointTests {
         #expect((user["user_metadata"] as? [String: any Sendable])?["display"] as? String == "Ada")
         #expect((user["app_metadata"] as? [String: any Sendable])?["provider"] as? String == "email")
         let token = try #require(signup.json?["access_token"] as? String)
+        #expect(try Self.amrMethods(token) == ["password"])
+        #expect(!signup.text.contains("pbkdf2") && !signup.text.contains("lovelace1815"), "no hash or password in the reply")
         #expect(try await server.request("GET", "/auth/v1/user", bearer: token).status == 200)
+        let refreshToken = try #require(signup.json?["refresh_token"] as? String)
+        let refreshed = try await server.json("POST", "/auth/v1/token?grant_type=refresh_token", headers: Self.version, ["refresh_token": refreshToken])
+        #expect(try Self.amrMethods(try #require(refreshed.json?["access_token"] as? String)) == ["password"], "a refresh keeps how the session began")
         #expect(try await server.request("GET", "/rest/v1/users?select=id", bearer: token).jsonArray?.count == 1)
 
         let signin = try await server.json("POST", "/auth/v1/token?grant_type=password", headers: Self.version,
@@ -42,6 +47,52 @@ struct AuthPasswordEndpointTests {
         let new = try await server.json("POST", "/auth/v1/token?grant_type=password", headers: Self.version,
                                         ["email": "ada@example.org", "password": "analytical-engine"])
         #expect(new.status == 200)
+    }
+
+    @Test("a phone account adds a password with PUT /user and then signs in with phone and password", arguments: Engine.allCases)
+    func phonePassword(engine: Engine) async throws {
+        let test = try await TestDatabases.backend(engine)
+        let server = try await TestServer.start(test.backend)
+        defer { Task { await server.stop() } }
+        let session = try await test.signIn("+15550002222")
+        #expect(try Self.amrMethods(session.accessToken) == ["otp"])
+
+        let before = try await server.json("POST", "/auth/v1/token?grant_type=password", headers: Self.version, ["phone": "15550002222", "password": "anything-at-all"])
+        #expect(before.status == 400, "a phone account without a password cannot sign in with one")
+        #expect(before.json?["code"] as? String == "invalid_credentials")
+
+        let set = try await server.json("PUT", "/auth/v1/user", bearer: session.accessToken, headers: Self.version,
+                                        ["password": "a-long-pass", "email": "Phone.Person@Example.org"])
+        #expect(set.status == 200)
+        #expect(set.json?["email"] as? String == "phone.person@example.org")
+        #expect(set.json?["phone"] as? String == "15550002222")
+        for phone in ["+15550002222", "15550002222"] {
+            let signin = try await server.json("POST", "/auth/v1/token?grant_type=password", headers: Self.version, ["phone": phone, "password": "a-long-pass"])
+            #expect(signin.status == 200, "\(phone)")
+            #expect(try Self.amrMethods(try #require(signin.json?["access_token"] as? String)) == ["password"])
+        }
+        let byEmail = try await server.json("POST", "/auth/v1/token?grant_type=password", headers: Self.version, ["email": "phone.person@example.org", "password": "a-long-pass"])
+        #expect(byEmail.status == 200)
+
+        // Another account cannot take that phone number.
+        let other = try await server.json("POST", "/auth/v1/signup", headers: Self.version, ["email": "other@example.org", "password": "other-pass"])
+        let otherToken = try #require(other.json?["access_token"] as? String)
+        let taken = try await server.json("PUT", "/auth/v1/user", bearer: otherToken, headers: Self.version, ["phone": "+15550002222"])
+        #expect(taken.status == 422)
+        #expect(taken.json?["code"] as? String == "phone_exists")
+        let users = try await test.backend.database.query("SELECT phone FROM users ORDER BY phone")
+        #expect(try users.map { try $0.string("phone") } == ["", "+15550002222"], "the email-only account keeps its empty phone")
+    }
+
+    /// The `method`s of a token's `amr` claim.
+    static func amrMethods(_ token: String) throws -> [String] {
+        let parts = token.split(separator: ".")
+        guard parts.count == 3 else { return [] }
+        var payload = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        payload += String(repeating: "=", count: (4 - payload.count % 4) % 4)
+        let data = try #require(Data(base64Encoded: payload))
+        let claims = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        return (claims["amr"] as? [[String: Any]])?.compactMap { $0["method"] as? String } ?? []
     }
 
     @Test("refusals carry GoTrue's codes and create nothing", arguments: Engine.allCases)

@@ -41,7 +41,7 @@ extension AuthService {
                     INSERT INTO users (id, phone, qr_code_id, created_at, updated_at)
                     VALUES (\(SQLValue(id)), '', \(SQLValue(UUID())), \(SQLValue(now)), \(SQLValue(now)))
                     """)
-                return try await issueSession(for: try AuthUser(row: row), isNewUser: true, now: now, in: connection)
+                return try await issueSession(for: try AuthUser(row: row), method: "password", isNewUser: true, now: now, in: connection)
             }
         } catch DatabaseError.statement(sqlState: "23505", _, _, _) {
             throw AuthRefusal.userAlreadyExists   // a concurrent sign-up won the race
@@ -72,7 +72,7 @@ extension AuthService {
                 UPDATE auth_users SET last_sign_in_at = \(SQLValue(now)), updated_at = \(SQLValue(now))
                 WHERE id = \(SQLValue(try row.uuid("id"))) RETURNING *
                 """) else { throw AuthRefusal.invalidCredentials }
-            return try await issueSession(for: try AuthUser(row: updated), isNewUser: false, now: now, in: connection)
+            return try await issueSession(for: try AuthUser(row: updated), method: "password", isNewUser: false, now: now, in: connection)
         }
     }
 

@@ -110,10 +110,14 @@ public struct AuthService: Sendable {
             }
             try await connection.query("UPDATE auth_refresh_tokens SET revoked = \(true) WHERE token_hash = \(hash)")
             guard let userRow = try await connection.first("""
-                SELECT u.* FROM auth_users u JOIN auth_sessions s ON s.user_id = u.id WHERE s.id = \(SQLValue(sessionID))
+                SELECT u.*, s.sign_in_method AS session_sign_in_method, s.created_at AS session_created_at
+                FROM auth_users u JOIN auth_sessions s ON s.user_id = u.id WHERE s.id = \(SQLValue(sessionID))
                 """) else { return .unknown }
             try await connection.query("UPDATE auth_sessions SET refreshed_at = \(SQLValue(now)) WHERE id = \(SQLValue(sessionID))")
-            return .issued(try await issueTokens(for: try AuthUser(row: userRow), sessionID: sessionID, isNewUser: false, now: now, in: connection))
+            let method = AuthenticationMethod(method: userRow.optionalString("session_sign_in_method") ?? "otp",
+                                              timestamp: Int((userRow.optionalDate("session_created_at") ?? now).timeIntervalSince1970))
+            return .issued(try await issueTokens(for: try AuthUser(row: userRow), sessionID: sessionID, method: method,
+                                                 isNewUser: false, now: now, in: connection))
         }
         switch outcome {
         case .issued(let session): return session
@@ -170,15 +174,19 @@ public struct AuthService: Sendable {
 
     // MARK: Internals
 
-    func issueSession(for user: AuthUser, isNewUser: Bool, now: Date, in connection: any SQLConnection) async throws -> IssuedSession {
+    /// Starts a session signed in by `method` (`otp` or `password`, the token's `amr`).
+    func issueSession(for user: AuthUser, method: String = "otp", isNewUser: Bool, now: Date, in connection: any SQLConnection) async throws -> IssuedSession {
         let sessionID = UUID()
         try await connection.query("""
-            INSERT INTO auth_sessions (id, user_id, created_at) VALUES (\(SQLValue(sessionID)), \(SQLValue(user.id.rawValue)), \(SQLValue(now)))
+            INSERT INTO auth_sessions (id, user_id, created_at, sign_in_method)
+            VALUES (\(SQLValue(sessionID)), \(SQLValue(user.id.rawValue)), \(SQLValue(now)), \(method))
             """)
-        return try await issueTokens(for: user, sessionID: sessionID, isNewUser: isNewUser, now: now, in: connection)
+        return try await issueTokens(for: user, sessionID: sessionID, method: AuthenticationMethod(method: method, timestamp: Int(now.timeIntervalSince1970)),
+                                     isNewUser: isNewUser, now: now, in: connection)
     }
 
-    private func issueTokens(for user: AuthUser, sessionID: UUID, isNewUser: Bool, now: Date, in connection: any SQLConnection) async throws -> IssuedSession {
+    private func issueTokens(for user: AuthUser, sessionID: UUID, method: AuthenticationMethod, isNewUser: Bool, now: Date,
+                             in connection: any SQLConnection) async throws -> IssuedSession {
         let refreshToken = Self.randomToken()
         try await connection.query("""
             INSERT INTO auth_refresh_tokens (token_hash, session_id, revoked, created_at)
@@ -194,6 +202,7 @@ public struct AuthService: Sendable {
         claims.phone = user.phone?.digits
         claims.email = user.email
         claims.aal = "aal1"
+        claims.amr = [method]
         claims.isAnonymous = false
         return IssuedSession(
             accessToken: signer.sign(claims), refreshToken: refreshToken,

@@ -16,14 +16,28 @@ public struct TokenClaims: Codable, Sendable, Hashable {
     public var aal: String?
     public var isAnonymous: Bool?
     public var ref: String?
+    /// How the session was signed in (§C.3): `password` or `otp`, with when.
+    public var amr: [AuthenticationMethod]?
 
     enum CodingKeys: String, CodingKey {
-        case iss, sub, aud, role, exp, iat, phone, email, aal, ref
+        case iss, sub, aud, role, exp, iat, phone, email, aal, ref, amr
         case sessionID = "session_id"
         case isAnonymous = "is_anonymous"
     }
 
     public init(role: String) { self.role = role }
+}
+
+/// One entry of the `amr` claim: a way the session's owner proved who they are, and when
+/// (unix seconds). Kept across refreshes, as GoTrue keeps it with the session.
+public struct AuthenticationMethod: Codable, Sendable, Hashable {
+    public var method: String
+    public var timestamp: Int
+
+    public init(method: String, timestamp: Int) {
+        self.method = method
+        self.timestamp = timestamp
+    }
 }
 
 /// Why a token was refused; the server words each as PostgREST and GoTrue do.

@@ -104,9 +104,9 @@ public struct SQL: Sendable, Hashable, ExpressibleByStringInterpolation, CustomS
         return output
     }
 
-    private enum Piece { case text(Substring), placeholder(Int) }
+    enum Piece { case text(Substring), placeholder(Int) }
 
-    private static func forEachPlaceholder(in text: String, _ body: (Piece) -> Void) {
+    static func forEachPlaceholder(in text: String, _ body: (Piece) -> Void) {
         var quote: Character?
         var chunkStart = text.startIndex
         var index = text.startIndex

@@ -12,12 +12,7 @@ struct CallerTransaction: Sendable {
     let database: any Database
 
     func run<T: Sendable>(caller: Caller, claims: TokenClaims?, _ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
-        let claimsJSON: String = {
-            // The API keys' claims are the role alone; no encoder needed for most reads.
-            guard var effective = claims else { return "{\"role\":\"\(caller.role.rawValue)\"}" }
-            effective.role = caller.role.rawValue
-            return (try? JSONEncoder().encode(effective)).flatMap { String(data: $0, encoding: .utf8) } ?? "{}"
-        }()
+        let claimsJSON = Self.claimsJSON(caller: caller, claims: claims)
         return try await database.transaction { connection in
             if connection.dialect == .postgres {
                 try await connection.query("""
@@ -27,6 +22,39 @@ struct CallerTransaction: Sendable {
             }
             return try await body(connection)
         }
+    }
+
+    /// A read's page as PostgREST's JSON array, its row count, and the total `count` finds.
+    ///
+    /// On PostgreSQL this is one round trip (``PostgresDatabase/queryAsCaller(role:claims:statement:columns:)``)
+    /// where ``run(caller:claims:_:)`` takes four, and the page and the total come from one
+    /// snapshot; a read whose values cannot travel as text takes the transaction path.
+    func readPage(caller: Caller, claims: TokenClaims?, select: SQL, count: SQL?,
+                  columns: [(name: String, column: ColumnSchema)]) async throws -> (body: String, rows: Int, total: Int?) {
+        if let postgres = database as? PostgresDatabase {
+            let statement = SQL.raw("SELECT coalesce(json_agg(_r), '[]')::text AS body, count(*) AS n, ")
+                + (count.map { SQL.raw("(") + $0 + SQL.raw(")") } ?? SQL.raw("NULL::bigint")) + SQL.raw(" AS total FROM (")
+                + select + SQL.raw(") _r")
+            if let rows = try await postgres.queryAsCaller(role: caller.role.rawValue, claims: Self.claimsJSON(caller: caller, claims: claims),
+                                                           statement: statement, columns: "body text, n bigint, total bigint") {
+                let row = rows.first
+                return (try row?.string("body") ?? "[]", try row?.int("n") ?? 0, row?.optionalInt("total"))
+            }
+        }
+        return try await run(caller: caller, claims: claims) { connection in
+            var total: Int?
+            if let count { total = try await connection.first(count)?.int("total") }
+            let (body, rows) = try await Self.jsonArray(select, columns: columns, on: connection)
+            return (body, rows, total)
+        }
+    }
+
+    /// The claims as `request.jwt.claims`, with the role the request runs as.
+    private static func claimsJSON(caller: Caller, claims: TokenClaims?) -> String {
+        // The API keys' claims are the role alone; no encoder needed for most reads.
+        guard var effective = claims else { return "{\"role\":\"\(caller.role.rawValue)\"}" }
+        effective.role = caller.role.rawValue
+        return (try? JSONEncoder().encode(effective)).flatMap { String(data: $0, encoding: .utf8) } ?? "{}"
     }
 
     /// Runs a `SELECT` and returns its rows as PostgREST's JSON array with the row count:

@@ -55,6 +55,11 @@ enum RESTQueryParser {
     static func readPlan(_ pairs: [(String, String)]) throws(RESTError) -> ReadPlan {
         var plan = ReadPlan()
         for (key, value) in pairs {
+            // PostgreSQL's text cannot hold NUL; refuse it up front with its words, so both
+            // engines answer alike and no value is ever cut short on its way to SQL.
+            if value.utf8.contains(0) || key.utf8.contains(0) {
+                throw RESTError(status: .badRequest, code: "22021", message: "invalid byte sequence for encoding \"UTF8\": 0x00")
+            }
             switch key {
             case "select": plan.select = try select(value)
             case "order": plan.order = try order(value)

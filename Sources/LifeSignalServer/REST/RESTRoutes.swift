@@ -49,12 +49,8 @@ struct RESTRoutes<Context: RequestContext> {
             let countSQL = wantsCount ? try builder.count(plan) : nil
             let singular = (request.headers[.accept] ?? "").contains("application/vnd.pgrst.object")
 
-            let (body, rowCount, total) = try await run(caller: caller, claims: claims) { connection in
-                var total: Int?
-                if let countSQL { total = try await connection.first(countSQL)?.int("total") }
-                let (body, count) = try await CallerTransaction.jsonArray(select, columns: columns, on: connection)
-                return (body, count, total)
-            }
+            let (body, rowCount, total) = try await CallerTransaction(database: backend.database)
+                .readPage(caller: caller, claims: claims, select: select, count: countSQL, columns: columns)
 
             if singular && rowCount != 1 {
                 return RESTError(status: .notAcceptable, code: "PGRST116", message: "Cannot coerce the result to a single JSON object",
