@@ -45,6 +45,8 @@ public final class LifeSignalBackend: Sendable {
     public let pings: PingService
     public let profiles: ProfileService
     public let sweep: CheckInSweep
+    /// Seed `004_…`'s locations, events and routes.
+    public let content: ContentService
     public var clock: BackendClock { configuration.clock }
 
     /// Wraps an open database; call ``open(database:configuration:)`` to migrate it first.
@@ -65,6 +67,7 @@ public final class LifeSignalBackend: Sendable {
         self.pings = PingService(database: database, clock: configuration.clock, notifier: notifier)
         self.profiles = ProfileService(database: database, clock: configuration.clock, notifier: notifier)
         self.sweep = CheckInSweep(database: database, clock: configuration.clock, notifier: notifier)
+        self.content = ContentService(database: database, clock: configuration.clock)
     }
 
     /// Opens the database a URL names, applies pending migrations and returns the backend.

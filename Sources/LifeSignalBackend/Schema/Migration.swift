@@ -42,7 +42,7 @@ public struct Migration: Sendable {
         (lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' || substr(lower(hex(randomblob(2))), 2) || '-' || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(lower(hex(randomblob(2))), 2) || '-' || lower(hex(randomblob(6))))
         """
     /// `strftime('%f')` gives milliseconds; three zeros make the six digits of ``Timestamp``.
-    private static let sqliteNow = "(strftime('%Y-%m-%dT%H:%M:%f', 'now') || '000+00:00')"
+    static let sqliteNow = "(strftime('%Y-%m-%dT%H:%M:%f', 'now') || '000+00:00')"
 }
 
 /// Applies the migrations a database has not seen yet, each in its own transaction.

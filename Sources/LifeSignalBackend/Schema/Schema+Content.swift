@@ -78,3 +78,29 @@ extension Schema {
             """
         })
 }
+
+extension Schema {
+    /// The admin app's event type carries `keywords[]` (reference §6). A real `text[]` on
+    /// PostgreSQL; on SQLite, which has no arrays, a JSON array kept honest by a CHECK, which
+    /// the server converts to and from PostgreSQL's array forms.
+    static let eventKeywords = Migration(
+        version: 108, name: "event keywords", statements: [],
+        postgresOnly: ["ALTER TABLE events ADD COLUMN keywords text[] NOT NULL DEFAULT '{}'"],
+        sqliteOnly: ["ALTER TABLE events ADD COLUMN keywords text[] NOT NULL DEFAULT '[]' CHECK (json_type(keywords) = 'array')"])
+}
+
+extension Schema {
+    /// Tables whose `updated_at` is stamped on every update. PostgreSQL does it in a BEFORE
+    /// trigger (migration 100), which also overrides a value the writer sent.
+    public static let stampedTables: Set<String> = Set(contentTables)
+
+    /// SQLite's AFTER triggers cannot change the row an `UPDATE … RETURNING` returns, so the
+    /// stamp they made was missing from every returned row. Writers stamp instead: the server
+    /// with ``sqliteNow``, the in-process backend with its clock.
+    static let sqliteStampInWriters = Migration(
+        version: 109, name: "sqlite updated_at stamped by writers", statements: [],
+        sqliteOnly: contentTables.map { "DROP TRIGGER IF EXISTS \($0)_updated_at" })
+
+    /// The current instant in ``Timestamp``'s stored form, as an SQLite expression.
+    public static var sqliteNow: String { Migration.sqliteNow }
+}

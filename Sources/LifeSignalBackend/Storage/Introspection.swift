@@ -76,6 +76,7 @@ public enum Introspection {
         case "bool", "boolean": "boolean"
         case "float8", "double precision", "float4", "real": "double precision"
         case "varchar", "character varying", "text", "bpchar", "citext": "text"
+        case "_text", "_varchar", "text[]": "text[]"
         case let other: other
         }
     }

@@ -146,6 +146,7 @@ struct PostgresTransactionConnection: SQLConnection {
             return .text(text)
         case .numeric: return .text(try cell.decode(Decimal.self).description)
         case .bytea: return .bytes(Data((try cell.decode(ByteBuffer.self)).readableBytesView))
+        case .textArray, .varcharArray: return .json(try PostgresDatabase.textArrayJSON(cell))
         default:
             if let text = try? cell.decode(String.self) { return .text(text) }
             if cell.format == .text, let bytes = cell.bytes { return .text(String(buffer: bytes)) }

@@ -43,7 +43,8 @@ enum JSONRenderer {
         case .uuid(let uuid): return quote(uuid.uuidString.lowercased())
         case .bytes(let data): return quote("\\x" + data.map { String(format: "%02x", $0) }.joined())
         case .text(let text), .literal(let text):
-            if type == "jsonb" || type == "json" { return text }
+            // SQLite keeps an array column as the JSON array it renders as.
+            if type == "jsonb" || type == "json" || type.hasSuffix("[]") { return text }
             if type == "timestamptz", let text = Timestamp.postgresText(stored: text) { return quote(text) }
             return quote(text)
         }

@@ -17,6 +17,8 @@ enum SelectItem: Sendable, Hashable {
 
 enum FilterOperator: String, Sendable, Hashable, CaseIterable {
     case eq, neq, gt, gte, lt, lte, like, ilike, `is`, `in`
+    /// Array containment and overlap: `@>`, `<@`, `&&`, with a `{a,b}` literal.
+    case cs, cd, ov
 }
 
 indirect enum FilterNode: Sendable, Hashable {

@@ -118,6 +118,8 @@ struct RESTSQLBuilder {
             case .sqlite where op == .ilike: return SQL.raw("\(name) LIKE ") + "\(SQLValue.text(like)) ESCAPE '\\'"
             case .sqlite: return SQL.raw("\(name) GLOB ") + "\(SQLValue.text(Self.glob(fromLike: like)))"
             }
+        case (.cs, .scalar(let text)), (.cd, .scalar(let text)), (.ov, .scalar(let text)):
+            return try arrayPredicate(column, op, text)
         case (_, .scalar(let text)):
             let symbol = switch op {
             case .eq: "="

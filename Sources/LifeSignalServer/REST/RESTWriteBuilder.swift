@@ -8,6 +8,7 @@ extension RESTSQLBuilder {
     /// reports bad input itself; for SQLite the same checks are made here, with PostgreSQL's
     /// SQLSTATEs and words, so both engines refuse the same bodies the same way.
     func writeValue(_ value: JSONValue, for column: ColumnSchema) throws(RESTError) -> SQLValue {
+        if column.type.hasSuffix("[]"), value != .null { return try arrayValue(value) }
         let text: String
         switch value {
         case .null: return .null
@@ -54,6 +55,31 @@ extension RESTSQLBuilder {
         }
     }
 
+    /// An array column's value from a JSON array of scalars (as PostgREST's
+    /// `json_populate_record` takes it) or an array literal string; stored as a literal on
+    /// PostgreSQL and as a JSON array on SQLite.
+    func arrayValue(_ value: JSONValue) throws(RESTError) -> SQLValue {
+        let elements: [String?]
+        switch value {
+        case .string(let text):
+            guard let parsed = PostgresArrayLiteral.parse(text) else { throw PostgresArrayLiteral.malformed(text) }
+            elements = parsed
+        case .array(let items):
+            elements = try items.map { (item) throws(RESTError) -> String? in
+                switch item {
+                case .null: return nil
+                case .string(let text): return text
+                case .number(let number): return number
+                case .bool(let flag): return flag ? "true" : "false"
+                case .array, .object: throw PostgresArrayLiteral.malformed(value.jsonText, detail: "Only one-dimensional arrays of scalars are supported.")
+                }
+            }
+        default:
+            throw PostgresArrayLiteral.malformed(value.jsonText)
+        }
+        return dialect == .postgres ? .literal(PostgresArrayLiteral.format(elements)) : .text(PostgresArrayLiteral.json(elements))
+    }
+
     /// Refuses a write the role has no grant for (PostgreSQL's `permission denied`).
     func requireGrant(_ command: TableCommand) throws(RESTError) {
         guard dialect == .sqlite, caller.role != .serviceRole else { return }
@@ -87,7 +113,9 @@ extension RESTSQLBuilder {
             if resolution == .ignoreDuplicates || updates.isEmpty {
                 sql.append(SQL.raw(" ON CONFLICT (\(target.map(quote).joined(separator: ", "))) DO NOTHING"))
             } else {
-                let assignments = updates.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+                var assignments = updates.filter { stamp == nil || $0 != quote("updated_at") }
+                    .map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+                if let stamp { assignments += ", " + stamp }
                 sql.append(SQL.raw(" ON CONFLICT (\(target.map(quote).joined(separator: ", "))) DO UPDATE SET \(assignments)"))
             }
         }
@@ -104,9 +132,16 @@ extension RESTSQLBuilder {
         return keys.isEmpty ? nil : keys
     }
 
+    /// On SQLite, the assignment that stamps `updated_at` as PostgreSQL's trigger does (see
+    /// ``Schema/stampedTables``); `nil` where the database stamps it itself.
+    var stamp: String? {
+        dialect == .sqlite && Schema.stampedTables.contains(table.name) ? "\(quote("updated_at")) = \(Schema.sqliteNow)" : nil
+    }
+
     func update(_ row: [String: JSONValue], plan: WritePlan) throws(RESTError) -> SQL {
-        var assignments: [SQL] = []
-        for name in plan.columns {
+        var assignments: [SQL] = stamp.map { [SQL.raw($0)] } ?? []
+        // Like PostgreSQL's trigger, the stamp wins over a value in the body.
+        for name in plan.columns where stamp == nil || name != "updated_at" {
             guard let column = table.column(name) else {
                 throw RESTError(status: .badRequest, code: "PGRST204", message: "Could not find the '\(name)' column of '\(table.name)' in the schema cache")
             }

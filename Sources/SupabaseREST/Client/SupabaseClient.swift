@@ -24,6 +24,14 @@ public final class SupabaseClient: Sendable {
   public let supabaseURL: URL
   /// The API key (anon/publishable or service role).
   public let supabaseKey: String
+  /// `<project>/auth/v1`, as supabase-swift names it.
+  public var authURL: URL { supabaseURL.appendingPathComponent("auth/v1") }
+  /// `<project>/rest/v1`.
+  public var databaseURL: URL { supabaseURL.appendingPathComponent("rest/v1") }
+  /// `<project>/storage/v1`.
+  public var storageURL: URL { supabaseURL.appendingPathComponent("storage/v1") }
+  /// `<project>/functions/v1`, where seed 000's base adapter posts by hand.
+  public var functionsURL: URL { supabaseURL.appendingPathComponent("functions/v1") }
   /// Auth (GoTrue).
   public let auth: AuthClient
   /// Edge Functions.

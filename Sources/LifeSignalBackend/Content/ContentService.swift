@@ -1,0 +1,95 @@
+import Foundation
+import LifeSignalDomain
+
+/// Seed `004_…`'s content contract over the backend's own database: the in-process side of
+/// `ContentClient`. Over HTTP the same rules come from PostgREST queries and the tables'
+/// access policies; here they are applied in SQL by the service, with the same outcome.
+public struct ContentService: Sendable {
+    let database: any Database
+    let clock: BackendClock
+
+    /// The non-deleted records passing `filter` (and, for events, the day window), in the
+    /// contract's order. Anyone may read.
+    public func list<R: ContentRecord>(_ type: R.Type, filter: ContentFilter, from: CalendarDay? = nil, to: CalendarDay? = nil) async throws -> [R] {
+        let dialect = database.dialect
+        // The contract's first filter, before any other.
+        var sql = SQL.raw("SELECT * FROM \(R.table.rawValue) WHERE deleted_at IS NULL")
+        if let term = ContentRules.searchTerm(filter.search) {
+            let pattern = SQLValue.text(ContentRules.likePattern(term))
+            sql = sql + (dialect == .postgres ? " AND name ILIKE \(pattern)" : " AND name LIKE \(pattern) ESCAPE '\\'")
+        }
+        if let status = filter.status { sql = sql + " AND status = \(status.rawValue)" }
+        if let from {
+            let day = ContentValue.day(from).sqlValue(dialect)
+            sql = sql + " AND (start_date >= \(day) OR end_date >= \(day) OR (start_date IS NULL AND end_date IS NULL))"
+        }
+        if let to { sql = sql + " AND start_date <= \(ContentValue.day(to).sqlValue(dialect))" }
+        let byDay = R.table == .events ? "start_date ASC NULLS LAST, " : ""
+        sql = sql + SQL.raw(" ORDER BY sort_order ASC, \(byDay)name ASC, id ASC")
+        return try await database.query(sql).map(R.decode)
+    }
+
+    /// Creates or updates the draft's record for `caller` and returns it as stored.
+    ///
+    /// - Throws: ``DomainError/unauthenticated`` for an anonymous caller;
+    ///   ``DomainError/notFound(_:)`` for a soft-deleted record; ``DomainError/forbidden(_:)``
+    ///   for someone else's; ``DomainError/alreadyExists(_:)`` for a slug in use;
+    ///   ``DomainError/invalidArgument(_:)`` for a draft that does not validate.
+    public func save<D: ContentDraft>(_ draft: D, caller: Caller) async throws -> D.Record {
+        let table = D.Record.table
+        let userID = try caller.requireUser()
+        let columns = try draft.columns()
+        let now = clock.now()
+        let dialect = database.dialect
+        do {
+            return try await database.transaction { connection in
+                if let id = draft.id, try await Self.owned(table, id: id, by: userID, in: connection) {
+                    let assignments = columns.keys.sorted().map { SQL.raw("\($0) = ") + "\(columns[$0, default: .null].sqlValue(dialect))" }
+                    let sql = SQL.raw("UPDATE \(table.rawValue) SET ") + SQL.join(assignments, separator: ", ")
+                        + ", updated_at = \(SQLValue.timestamp(now)) WHERE id = \(SQLValue.uuid(id)) RETURNING *"
+                    guard let row = try await connection.first(sql) else { throw DomainError.notFound("\(table.noun) \(id)") }
+                    return try D.Record.decode(row)
+                }
+                var values = columns.mapValues { $0.sqlValue(dialect) }
+                values["id"] = .uuid(draft.id ?? UUID())
+                values["created_by"] = .uuid(userID.rawValue)
+                values["created_at"] = .timestamp(now)
+                values["updated_at"] = .timestamp(now)
+                let names = values.keys.sorted()
+                let sql = SQL.raw("INSERT INTO \(table.rawValue) (\(names.joined(separator: ", "))) VALUES (")
+                    + SQL.join(names.map { "\(values[$0, default: .null])" as SQL }, separator: ", ") + ") RETURNING *"
+                guard let row = try await connection.first(sql) else { throw DomainError.internal("INSERT returned no row") }
+                return try D.Record.decode(row)
+            }
+        } catch let error as DatabaseError where error.isUniqueViolation {
+            throw ContentRules.slugTaken(table, columns: columns)
+        }
+    }
+
+    /// Soft-deletes a record of `caller`'s: sets `deleted_at` and keeps the row.
+    public func delete<R: ContentRecord>(_ type: R.Type, id: UUID, caller: Caller) async throws {
+        let userID = try caller.requireUser()
+        let now = clock.now()
+        try await database.transaction { connection in
+            guard try await Self.owned(R.table, id: id, by: userID, in: connection) else {
+                throw DomainError.notFound("\(R.table.noun) \(id)")
+            }
+            try await connection.query(SQL.raw("UPDATE \(R.table.rawValue) SET deleted_at = ")
+                + "\(SQLValue.timestamp(now)), updated_at = \(SQLValue.timestamp(now)) WHERE id = \(SQLValue.uuid(id))")
+        }
+    }
+
+    /// Whether the record exists and `userID` may change it: `false` when there is no such
+    /// record; throws when it is deleted or someone else's. Locks the row on PostgreSQL.
+    static func owned(_ table: ContentTable, id: UUID, by userID: UserID, in connection: any SQLConnection) async throws -> Bool {
+        let lock = connection.dialect == .postgres ? " FOR UPDATE" : ""
+        guard let row = try await connection.first(SQL.raw("SELECT created_by, deleted_at FROM \(table.rawValue) WHERE id = ")
+            + "\(SQLValue.uuid(id))" + SQL.raw(lock))
+        else { return false }
+        if row.optionalDate("deleted_at") != nil { throw DomainError.notFound("\(table.noun) \(id)") }
+        guard row.optionalUUID("created_by") == userID.rawValue else {
+            throw ContentRules.notCreator(table)
+        }
+        return true
+    }
+}
