@@ -34,7 +34,7 @@ struct ContentRulesTests {
     func search() {
         #expect(ContentRules.searchTerm("  ") == nil)
         #expect(ContentRules.searchTerm(nil) == nil)
-        #expect(ContentRules.searchTerm(" wine ") == " wine ")
+        #expect(ContentRules.searchTerm(" wine ") == "wine")
         #expect(ContentRules.likePattern("50%_\\x") == "%50\\%\\_\\\\x%")
         #expect(ContentRules.nameMatches("Fiddletown CELLARS", term: "cellars"))
         #expect(!ContentRules.nameMatches("Fiddletown", term: "cellar"))

@@ -58,11 +58,12 @@ public enum ContentRules {
         return candidate
     }
 
-    /// The search term to apply, or `nil` when it is empty after trimming (the contract applies
-    /// no search then). The term itself is kept untrimmed inside, as the seed sends it.
+    /// The search term to apply, trimmed, or `nil` when nothing is left (the contract applies
+    /// no search then). The seed's snippets test the trimmed term but send the raw one; a
+    /// stray space from a text field would then hide every name, which nobody means.
     public static func searchTerm(_ text: String?) -> String? {
-        guard let text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return nil }
-        return text
+        guard let trimmed = text?.trimmingCharacters(in: .whitespacesAndNewlines), !trimmed.isEmpty else { return nil }
+        return trimmed
     }
 
     /// The name, trimmed; refused when empty.

@@ -100,6 +100,7 @@ struct DemoStory {
         }
         checkIn.send(.onDisappear)
         say("\nThe deadline has passed: Alice is non-responsive, and the button stays red until she checks in.")
+        try await content(adapters: adapters)
     }
 
     func report(_ state: CheckInFeature.State) {

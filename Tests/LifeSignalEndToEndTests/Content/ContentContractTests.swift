@@ -50,6 +50,7 @@ struct ContentContractTests {
         #expect(try await search("cellar") == ["Fiddletown Cellars", "The Cellar Door"])
         #expect(try await search("CELLARS") == ["Fiddletown Cellars"])
         #expect(try await search("sUGAR mIL") == ["Old Sugar Mill"])
+        #expect(try await search("  sugar\n") == ["Old Sugar Mill"])
         // Blank terms apply no search.
         #expect(try await search("   ") == Set(names))
         #expect(try await search(nil) == Set(names))
