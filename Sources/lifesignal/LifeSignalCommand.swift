@@ -5,6 +5,9 @@ struct LifeSignalCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lifesignal",
         abstract: "LifeSignal: personal-safety check-ins, with responders told at once when a deadline passes.",
-        subcommands: [DemoCommand.self, ServeCommand.self],
+        subcommands: [
+            DemoCommand.self, ServeCommand.self, LoginCommand.self, LogoutCommand.self, StatusCommand.self, CheckInCommand.self,
+            LocationsCommand.self, EventsCommand.self, RoutesCommand.self,
+        ],
         defaultSubcommand: nil)
 }

@@ -24,6 +24,17 @@ struct SchemaReloadTests {
         return last
     }
 
+    static let listener = "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%pgrst%'"
+
+    /// Waits (up to 2 s) until the server's schema reloader is listening.
+    static func listening(_ database: any Database) async throws -> Bool {
+        for _ in 0..<100 {
+            if try await !database.query(SQL.raw(listener)).isEmpty { return true }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return false
+    }
+
     static func hasDefaultDisposition(_ signal: Int32) -> Bool {
         var current = sigaction()
         sigaction(signal, nil, &current)
@@ -39,6 +50,8 @@ struct SchemaReloadTests {
         let test = try await TestDatabases.backend(.postgres)
         let server = try await TestServer.start(test.backend)
         defer { Task { await server.stop() } }
+        // A NOTIFY sent before the server's LISTEN is in place is lost, as on PostgREST.
+        #expect(try await Self.listening(test.backend.database), "the server never ran LISTEN pgrst")
         try await test.backend.database.query("CREATE TABLE gadgets (id integer PRIMARY KEY, name text NOT NULL)")
         try await test.backend.database.query("GRANT ALL ON gadgets TO service_role")
         try await test.backend.database.query("INSERT INTO gadgets VALUES (1, 'lamp')")
@@ -56,17 +69,11 @@ struct SchemaReloadTests {
         defer { Task { await server.stop() } }
         let database = test.backend.database
         // Wait until the reloader's LISTEN is in place, then change the schema without NOTIFY.
-        let listener = "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%pgrst%'"
-        var found = false
-        for _ in 0..<100 where !found {
-            found = try await !database.query(SQL.raw(listener)).isEmpty
-            if !found { try await Task.sleep(for: .milliseconds(20)) }
-        }
-        #expect(found, "the server never ran LISTEN pgrst")
+        #expect(try await Self.listening(database), "the server never ran LISTEN pgrst")
         try await database.query("CREATE TABLE gizmos (id integer PRIMARY KEY)")
         try await database.query("GRANT ALL ON gizmos TO service_role")
         #expect(try await server.request("GET", "/rest/v1/gizmos", apiKey: .some(server.serviceKey), bearer: server.serviceKey).status == 404)
-        try await database.query(SQL.raw("SELECT pg_terminate_backend(pid) AS done FROM (\(listener)) AS listeners"))
+        try await database.query(SQL.raw("SELECT pg_terminate_backend(pid) AS done FROM (\(Self.listener)) AS listeners"))
         #expect(try await Self.eventually(server, "/rest/v1/gizmos?select=id", status: 200) == 200)
     }
 

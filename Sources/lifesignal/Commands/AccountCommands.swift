@@ -1,0 +1,110 @@
+import ArgumentParser
+import Foundation
+import LifeSignalDomain
+
+/// `lifesignal login`: phone sign-in against a server; the session is kept for later commands.
+struct LoginCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "login", abstract: "Sign in by phone: a code is sent by SMS, then typed here (or given with --code).")
+
+    @OptionGroup var options: ClientOptions
+    @Option(help: "Your phone number, in international form (+15550001111).")
+    var phone: String
+    @Option(help: "The 6-digit code, when you already have it (otherwise it is asked for).")
+    var code: String?
+
+    func run() async throws {
+        try await CommandOutput.run {
+            let auth = try options.adapters().authClient
+            let number = try PhoneNumber(phone)
+            try await auth.sendCode(number)
+            var entered = code
+            if entered == nil {
+                print("A code was sent to \(number.e164). Code: ", terminator: "")
+                entered = readLine()
+            }
+            let session = try await auth.verifyCode(number, try OneTimeCode(entered ?? ""))
+            if options.json {
+                try CommandOutput.json(["user_id": session.userID.rawValue.uuidString.lowercased(), "phone": session.phone.e164])
+            } else {
+                print("Signed in as \(session.phone.e164)\(session.isNewUser ? " (new account)" : "").")
+            }
+        }
+    }
+}
+
+/// `lifesignal logout`: ends the session on the server and forgets it here.
+struct LogoutCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "logout", abstract: "Sign out.")
+
+    @OptionGroup var options: ClientOptions
+
+    func run() async throws {
+        try await CommandOutput.run {
+            try await options.adapters().authClient.signOut()
+            if !options.json { print("Signed out.") }
+        }
+    }
+}
+
+/// `lifesignal status`: the signed-in person's last check-in and deadline.
+struct StatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "status", abstract: "Show your last check-in and next deadline.")
+
+    @OptionGroup var options: ClientOptions
+
+    func run() async throws {
+        try await CommandOutput.run {
+            let status = try await options.adapters().checkInClient.status()
+            let now = Date()
+            if options.json {
+                try CommandOutput.json(StatusJSON(
+                    lastCheckIn: status.lastCheckIn, deadline: status.deadline,
+                    intervalSeconds: Int(status.interval.seconds), band: status.band(at: now).rawValue))
+                return
+            }
+            print("Interval: \(Int(status.interval.seconds / 3600)) h")
+            guard let last = status.lastCheckIn, let deadline = status.deadline else {
+                print("You have not checked in yet.")
+                return
+            }
+            print("Last check-in: \(ContentValue.iso8601(last))")
+            let left = deadline.timeIntervalSince(now)
+            print(left > 0
+                ? "Next deadline: \(ContentValue.iso8601(deadline)) (\(String(format: "%.1f", left / 3600)) h left, \(status.band(at: now).rawValue))"
+                : "Deadline passed \(String(format: "%.1f", -left / 3600)) h ago: check in now.")
+        }
+    }
+
+    struct StatusJSON: Encodable {
+        var lastCheckIn: Date?
+        var deadline: Date?
+        var intervalSeconds: Int
+        var band: String
+
+        enum CodingKeys: String, CodingKey {
+            case band
+            case lastCheckIn = "last_check_in"
+            case deadline
+            case intervalSeconds = "interval_seconds"
+        }
+    }
+}
+
+/// `lifesignal check-in`.
+struct CheckInCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "check-in", abstract: "Check in now.")
+
+    @OptionGroup var options: ClientOptions
+
+    func run() async throws {
+        try await CommandOutput.run {
+            let result = try await options.adapters().checkInClient.checkIn()
+            if options.json {
+                try CommandOutput.json(["checked_in_at": ContentValue.iso8601(result.checkedInAt), "deadline": ContentValue.iso8601(result.deadline)])
+            } else {
+                print("Checked in. Next deadline: \(ContentValue.iso8601(result.deadline)).")
+            }
+        }
+    }
+}
