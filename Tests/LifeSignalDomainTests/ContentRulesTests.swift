@@ -94,3 +94,23 @@ struct ContentRulesTests {
         #expect(try stored.draft.columns() == Route.Draft(name: "R", durationMinutes: 5).columns())
     }
 }
+
+@Suite("Domain errors on the wire")
+struct DomainErrorWireTests {
+    @Test("every error rebuilt from its code and message equals the original")
+    func roundTrip() {
+        let errors: [DomainError] = [
+            .notFound("QR code"), .alreadyExists("Contact 42"), .forbidden("No"), .invalidArgument("Bad"),
+            .failedPrecondition("Later"), .unauthenticated, .invalidOTP, .otpExpired, .tooManyAttempts,
+            .invalidPhone("+1"), .internal("boom"),
+        ]
+        for error in errors {
+            let payload: String = switch error {
+            case .invalidPhone(let text), .internal(let text): text
+            default: error.message
+            }
+            #expect(DomainError(code: error.code, message: payload) == error, "\(error)")
+        }
+        #expect(DomainError(code: "not_found", message: "Gone") == .notFound("Gone"))
+    }
+}

@@ -1,24 +1,6 @@
 import Foundation
 import LifeSignalDomain
 
-/// An SOS alert and who answered it.
-public struct AlertRecord: Sendable, Hashable, Identifiable {
-    public var id: UUID
-    public var userID: UserID
-    public var status: AlertStatus
-    public var activatedAt: Date
-    public var resolvedAt: Date?
-    /// Responders who acknowledged, in the order they did.
-    public var responses: [AlertResponse]
-}
-
-/// A responder's acknowledgement of an alert: the history keeps who and when.
-public struct AlertResponse: Sendable, Hashable {
-    public var responderID: UserID
-    public var responderName: String
-    public var respondedAt: Date
-}
-
 /// SOS alerts: the rules behind `trigger-alert`, `cancel-alert`, `get-active-alert` and
 /// `respond-to-alert`. Every responder is told when an alert starts and when it ends.
 public struct AlertService: Sendable {

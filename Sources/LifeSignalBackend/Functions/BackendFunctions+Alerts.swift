@@ -42,7 +42,10 @@ public struct TriggerAlertResponse: Codable, Sendable, Hashable {
 }
 
 /// Seed `000_…`'s CancelAlertRequest; `alertId` may be left out to cancel whichever is active.
-public struct CancelAlertRequest: Codable, Sendable { public var alertId: String? }
+public struct CancelAlertRequest: Codable, Sendable {
+    public var alertId: String?
+    public init(alertId: String?) { self.alertId = alertId }
+}
 
 public struct CancelAlertResponse: Codable, Sendable, Hashable {
     public var success: Bool
@@ -52,7 +55,10 @@ public struct CancelAlertResponse: Codable, Sendable, Hashable {
 }
 
 /// `userId` asks for a dependent's alert (the caller must be their responder).
-public struct GetActiveAlertRequest: Codable, Sendable { public var userId: String? }
+public struct GetActiveAlertRequest: Codable, Sendable {
+    public var userId: String?
+    public init(userId: String?) { self.userId = userId }
+}
 
 /// Seed `000_…`'s GetActiveAlertResponse, plus who responded.
 public struct GetActiveAlertResponse: Codable, Sendable, Hashable {
@@ -79,7 +85,10 @@ public struct GetActiveAlertResponse: Codable, Sendable, Hashable {
     }
 }
 
-public struct RespondToAlertRequest: Codable, Sendable { public var alertId: String }
+public struct RespondToAlertRequest: Codable, Sendable {
+    public var alertId: String
+    public init(alertId: String) { self.alertId = alertId }
+}
 
 public struct RespondToAlertResponse: Codable, Sendable, Hashable {
     public var success: Bool

@@ -58,7 +58,10 @@ extension BackendFunctions {
     ]
 }
 
-public struct QRCodeRequest: Codable, Sendable { public var qrCodeId: String }
+public struct QRCodeRequest: Codable, Sendable {
+    public var qrCodeId: String
+    public init(qrCodeId: String) { self.qrCodeId = qrCodeId }
+}
 public struct LookupQRCodeResponse: Codable, Sendable, Hashable { public var success: Bool; public var userId: String; public var name: String }
 public struct ResetQRCodeResponse: Codable, Sendable, Hashable { public var success: Bool; public var qrCodeId: String }
 
@@ -67,15 +70,30 @@ public struct AddContactByQRRequest: Codable, Sendable {
     public var qrCodeId: String
     public var isResponder: Bool
     public var isDependent: Bool
+
+    public init(qrCodeId: String, isResponder: Bool, isDependent: Bool) {
+        self.qrCodeId = qrCodeId
+        self.isResponder = isResponder
+        self.isDependent = isDependent
+    }
 }
 
 public struct UpdateContactRolesRequest: Codable, Sendable {
     public var contactId: String
     public var isResponder: Bool
     public var isDependent: Bool
+
+    public init(contactId: String, isResponder: Bool, isDependent: Bool) {
+        self.contactId = contactId
+        self.isResponder = isResponder
+        self.isDependent = isDependent
+    }
 }
 
-public struct RemoveContactRequest: Codable, Sendable { public var contactId: String }
+public struct RemoveContactRequest: Codable, Sendable {
+    public var contactId: String
+    public init(contactId: String) { self.contactId = contactId }
+}
 
 /// Reply of `add-contact-by-qr` and `update-contact-roles`.
 public struct ContactChangeResponse: Codable, Sendable, Hashable {
@@ -88,6 +106,11 @@ public struct ContactChangeResponse: Codable, Sendable, Hashable {
 public struct InviteContactRequest: Codable, Sendable {
     public var phone: String
     public var roles: [String]
+
+    public init(phone: String, roles: [String]) {
+        self.phone = phone
+        self.roles = roles
+    }
 }
 
 public struct InviteContactResponse: Codable, Sendable, Hashable {
@@ -96,7 +119,10 @@ public struct InviteContactResponse: Codable, Sendable, Hashable {
     public var sentAt: String
 }
 
-public struct InvitationRequest: Codable, Sendable { public var invitationId: String }
+public struct InvitationRequest: Codable, Sendable {
+    public var invitationId: String
+    public init(invitationId: String) { self.invitationId = invitationId }
+}
 
 public struct AcceptInvitationResponse: Codable, Sendable, Hashable {
     public var success: Bool

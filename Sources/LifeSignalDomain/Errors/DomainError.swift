@@ -79,9 +79,11 @@ public enum DomainError: Error, Hashable, Sendable {
         case "check_in_too_soon": self = .checkInTooSoon(retryAfter: retryAfter ?? 0)
         case "unauthenticated": self = .unauthenticated
         case "forbidden": self = .forbidden(message)
-        case "not_found": self = .notFound(message)
+        // The wire carries ``message``, which wraps these two payloads in a sentence; unwrap
+        // it so the error rebuilt on the client equals the one the server raised.
+        case "not_found": self = .notFound(message.hasSuffix(" was not found") ? String(message.dropLast(14)) : message)
         case "invalid_argument": self = .invalidArgument(message)
-        case "already_exists": self = .alreadyExists(message)
+        case "already_exists": self = .alreadyExists(message.hasSuffix(" already exists") ? String(message.dropLast(15)) : message)
         case "failed_precondition": self = .failedPrecondition(message)
         case "rate_limited": self = .rateLimited(retryAfter: retryAfter ?? 0)
         default: self = .internal(message)

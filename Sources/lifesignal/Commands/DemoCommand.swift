@@ -26,7 +26,7 @@ struct DemoCommand: AsyncParsableCommand {
             configuration: .init(
                 jwtSecret: "demo-secret-not-for-production-use-0123456789", clock: .manual(clock), smsSender: sms,
                 // A fixed code keeps the story the same on every run.
-                testOTPs: try TestOTPs(parsing: "+15550001111=246810")))
+                testOTPs: try TestOTPs(parsing: "+15550001111=246810,\(DemoStory.bobPhone)=\(DemoStory.bobCode)")))
         defer { if database == nil { try? FileManager.default.removeItem(atPath: path) } }
         try await DemoStory(backend: backend, clock: clock, sms: sms).run()
         try await backend.close()
@@ -72,6 +72,7 @@ struct DemoStory {
         await auth.send(.verifyTapped).finish()
         guard let session = auth.state.session else { throw DomainError.internal(auth.state.errorMessage ?? "sign-in failed") }
         say("           Signed in\(session.isNewUser ? ", and her account is created" : "").")
+        let bob = try await link(alice: adapters)
 
         let checkIn = Store(initialState: CheckInFeature.State(), reducer: { CheckInFeature() }) {
             $0.checkInClient = adapters.checkInClient
@@ -100,6 +101,7 @@ struct DemoStory {
         }
         checkIn.send(.onDisappear)
         say("\nThe deadline has passed: Alice is non-responsive, and the button stays red until she checks in.")
+        try await escalation(alice: adapters, bob: bob)
         try await content(adapters: adapters)
     }
 

@@ -8,11 +8,11 @@ import Testing
 /// Seed `004_…`'s "Testing Requirements", item by item and by name, run against every
 /// adapter of `ContentClient`: in-process on SQLite, and over HTTP to `lifesignal serve` on
 /// SQLite and on PostgreSQL.
-@Suite("ContentClient contract (seed 004)")
+@Suite("ContentClient contract (seed 004)", .serialized)
 struct ContentContractTests {
-    @Test("Fetch operations return non-deleted records only", arguments: ContentBackend.allCases)
-    func fetchNonDeletedOnly(backend: ContentBackend) async throws {
-        let harness = try await ContentHarness.start(backend)
+    @Test("Fetch operations return non-deleted records only", arguments: AdapterBackend.allCases)
+    func fetchNonDeletedOnly(backend: AdapterBackend) async throws {
+        let harness = try await AdapterHarness.start(backend)
         defer { Task { await harness.stop() } }
         let kept = try await harness.alice.saveLocation(.init(name: "Kept Cellar"))
         let gone = try await harness.alice.saveLocation(.init(name: "Gone Cellar"))
@@ -37,9 +37,9 @@ struct ContentContractTests {
         #expect(try await harness.test.count("routes") == 2)
     }
 
-    @Test("Search filter works case-insensitively", arguments: ContentBackend.allCases)
-    func searchIsCaseInsensitive(backend: ContentBackend) async throws {
-        let harness = try await ContentHarness.start(backend)
+    @Test("Search filter works case-insensitively", arguments: AdapterBackend.allCases)
+    func searchIsCaseInsensitive(backend: AdapterBackend) async throws {
+        let harness = try await AdapterHarness.start(backend)
         defer { Task { await harness.stop() } }
         let names = ["Fiddletown Cellars", "Old Sugar Mill", "The Cellar Door", "50% Off Tasting", "500 Oaks", "Under_score Hall", "Underscore Hall"]
         var saved: [Location] = []
@@ -69,9 +69,9 @@ struct ContentContractTests {
         }
     }
 
-    @Test("Date range filters work correctly", arguments: ContentBackend.allCases)
-    func dateRangeFilters(backend: ContentBackend) async throws {
-        let harness = try await ContentHarness.start(backend)
+    @Test("Date range filters work correctly", arguments: AdapterBackend.allCases)
+    func dateRangeFilters(backend: AdapterBackend) async throws {
+        let harness = try await AdapterHarness.start(backend)
         defer { Task { await harness.stop() } }
         func day(_ text: String) throws -> CalendarDay { try CalendarDay(text) }
         let drafts: [Event.Draft] = [
@@ -105,9 +105,9 @@ struct ContentContractTests {
         }
     }
 
-    @Test("Sorting applies correctly (primary then secondary)", arguments: ContentBackend.allCases)
-    func sortingPrimaryThenSecondary(backend: ContentBackend) async throws {
-        let harness = try await ContentHarness.start(backend)
+    @Test("Sorting applies correctly (primary then secondary)", arguments: AdapterBackend.allCases)
+    func sortingPrimaryThenSecondary(backend: AdapterBackend) async throws {
+        let harness = try await AdapterHarness.start(backend)
         defer { Task { await harness.stop() } }
         for (name, order) in [("apple", 2), ("zebra", 1), ("mango", 1), ("kiwi", -3), ("banana", 2)] {
             _ = try await harness.alice.saveLocation(.init(name: name, sortOrder: order))
@@ -128,9 +128,9 @@ struct ContentContractTests {
         #expect(events == ContentRules.sorted(events))
     }
 
-    @Test("Create operations return the created record", arguments: ContentBackend.allCases)
-    func createReturnsRecord(backend: ContentBackend) async throws {
-        let harness = try await ContentHarness.start(backend)
+    @Test("Create operations return the created record", arguments: AdapterBackend.allCases)
+    func createReturnsRecord(backend: AdapterBackend) async throws {
+        let harness = try await AdapterHarness.start(backend)
         defer { Task { await harness.stop() } }
         let location = try await harness.alice.saveLocation(.init(
             name: "  Café du Nord!  ", region: "Amador", shortDescription: "Tasting room",
@@ -167,9 +167,9 @@ struct ContentContractTests {
         #expect(upserted.id == chosen && upserted.slug == "chosen-id")
     }
 
-    @Test("Update operations return the updated record", arguments: ContentBackend.allCases)
-    func updateReturnsRecord(backend: ContentBackend) async throws {
-        let harness = try await ContentHarness.start(backend)
+    @Test("Update operations return the updated record", arguments: AdapterBackend.allCases)
+    func updateReturnsRecord(backend: AdapterBackend) async throws {
+        let harness = try await AdapterHarness.start(backend)
         defer { Task { await harness.stop() } }
         let created = try await harness.alice.saveLocation(.init(name: "Old Name", region: "Amador", websiteURL: "old.example"))
         var draft = created.draft
@@ -195,9 +195,9 @@ struct ContentContractTests {
         #expect(try changedEvent.keywords == ["b", "c"] && changedEvent.startDate == CalendarDay("2027-04-04"))
     }
 
-    @Test("Soft delete sets deleted_at timestamp", arguments: ContentBackend.allCases)
-    func softDeleteSetsDeletedAt(backend: ContentBackend) async throws {
-        let harness = try await ContentHarness.start(backend)
+    @Test("Soft delete sets deleted_at timestamp", arguments: AdapterBackend.allCases)
+    func softDeleteSetsDeletedAt(backend: AdapterBackend) async throws {
+        let harness = try await AdapterHarness.start(backend)
         defer { Task { await harness.stop() } }
         let before = Date().addingTimeInterval(-5)
         let route = try await harness.alice.saveRoute(.init(name: "Short Walk", durationMinutes: 30))

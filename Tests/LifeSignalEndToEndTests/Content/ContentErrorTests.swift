@@ -6,11 +6,11 @@ import LifeSignalTestSupport
 import Testing
 
 /// The contract's last requirement, and its access rules and pagination, on every adapter.
-@Suite("ContentClient contract (seed 004): errors, access, paging")
+@Suite("ContentClient contract (seed 004): errors, access, paging", .serialized)
 struct ContentErrorTests {
-    @Test("Error handling provides useful error messages", arguments: ContentBackend.allCases)
-    func errorMessages(backend: ContentBackend) async throws {
-        let harness = try await ContentHarness.start(backend)
+    @Test("Error handling provides useful error messages", arguments: AdapterBackend.allCases)
+    func errorMessages(backend: AdapterBackend) async throws {
+        let harness = try await AdapterHarness.start(backend)
         defer { Task { await harness.stop() } }
         let mine = try await harness.alice.saveLocation(.init(name: "Alice's Place"))
 
@@ -53,9 +53,9 @@ struct ContentErrorTests {
         #expect(try await harness.test.count("routes") == 0)
     }
 
-    @Test("More than 1,000 records are read in full, in order, page by page", arguments: ContentBackend.allCases)
-    func pagingBeyondOneThousand(backend: ContentBackend) async throws {
-        let harness = try await ContentHarness.start(backend)
+    @Test("More than 1,000 records are read in full, in order, page by page", arguments: AdapterBackend.allCases)
+    func pagingBeyondOneThousand(backend: AdapterBackend) async throws {
+        let harness = try await AdapterHarness.start(backend)
         defer { Task { await harness.stop() } }
         let total = 1_234
         let owner = harness.aliceID

@@ -45,12 +45,18 @@ import Testing
             $0.listing = .locations(all)
         }
         // Three keystrokes inside 300 ms: one reload, with the last text.
+        // Each wait makes sure the new debounce is asleep before time moves.
         await store.send(.searchChanged("c")) { $0.search = "c" }
+        await clock.waitForSleepers()
         await clock.advance(by: .milliseconds(100))
         await store.send(.searchChanged("ce")) { $0.search = "ce" }
+        await clock.waitForSleepers()
         await clock.advance(by: .milliseconds(100))
         await store.send(.searchChanged("cel")) { $0.search = "cel" }
-        await clock.advance(by: .milliseconds(300))
+        await clock.waitForSleepers()
+        await clock.advance(by: .milliseconds(299))
+        #expect(filters.value.count == 1)
+        await clock.advance(by: .milliseconds(1))
         await store.receive(.searchSettled) { $0.isLoading = true }
         await store.receive(.loaded(.success(.locations([all[0]])))) {
             $0.isLoading = false

@@ -1,5 +1,4 @@
 import Foundation
-import LifeSignalDomain
 
 /// A contact as the Responders and Dependents screens need it: who they are, what they are to
 /// me, and — for a dependent — where their check-in stands.
@@ -26,6 +25,19 @@ public struct ContactSummary: Sendable, Hashable, Identifiable {
     public var incomingPingAt: Date?
     /// A pending ping from me to this contact (they are my dependent).
     public var outgoingPingAt: Date?
+
+    public init(
+        id: UserID, name: String, phone: String, roles: ContactRoles, emergencyNote: String = "", avatarURL: String? = nil,
+        addedAt: Date, notifyOnExpiry: Bool = true, lastCheckIn: Date? = nil, deadline: Date? = nil,
+        checkInIntervalSeconds: Int? = nil, isNonResponsive: Bool = false, activeAlertID: UUID? = nil,
+        alertActivatedAt: Date? = nil, incomingPingAt: Date? = nil, outgoingPingAt: Date? = nil
+    ) {
+        self.id = id; self.name = name; self.phone = phone; self.roles = roles; self.emergencyNote = emergencyNote
+        self.avatarURL = avatarURL; self.addedAt = addedAt; self.notifyOnExpiry = notifyOnExpiry
+        self.lastCheckIn = lastCheckIn; self.deadline = deadline; self.checkInIntervalSeconds = checkInIntervalSeconds
+        self.isNonResponsive = isNonResponsive; self.activeAlertID = activeAlertID
+        self.alertActivatedAt = alertActivatedAt; self.incomingPingAt = incomingPingAt; self.outgoingPingAt = outgoingPingAt
+    }
 }
 
 /// Everything `get-contacts` returns.
@@ -35,6 +47,12 @@ public struct ContactList: Sendable, Hashable {
     public var sentInvitations: [InvitationSummary]
     /// Pending invitations addressed to my (verified) phone number.
     public var receivedInvitations: [InvitationSummary]
+
+    public init(contacts: [ContactSummary], sentInvitations: [InvitationSummary] = [], receivedInvitations: [InvitationSummary] = []) {
+        self.contacts = contacts
+        self.sentInvitations = sentInvitations
+        self.receivedInvitations = receivedInvitations
+    }
 }
 
 /// A phone invitation.
@@ -47,6 +65,14 @@ public struct InvitationSummary: Sendable, Hashable, Identifiable {
     public var roles: ContactRoles
     public var status: InvitationStatus
     public var sentAt: Date
+
+    public init(
+        id: UUID, inviterID: UserID, inviterName: String, inviteePhone: String, roles: ContactRoles,
+        status: InvitationStatus, sentAt: Date
+    ) {
+        self.id = id; self.inviterID = inviterID; self.inviterName = inviterName; self.inviteePhone = inviteePhone
+        self.roles = roles; self.status = status; self.sentAt = sentAt
+    }
 }
 
 /// What `lookup-qr-code` reveals about the owner of a code: enough to confirm the person
@@ -54,13 +80,10 @@ public struct InvitationSummary: Sendable, Hashable, Identifiable {
 public struct QRCodeOwner: Sendable, Hashable {
     public var userID: UserID
     public var name: String
-}
 
-/// A person's display name: first and last name, or the phone number before onboarding.
-enum PersonName {
-    static func display(_ row: SQLRow) -> String {
-        let name = [row.optionalString("first_name"), row.optionalString("last_name")]
-            .compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " ")
-        return name.isEmpty ? (row.optionalString("phone") ?? "Someone") : name
+    public init(userID: UserID, name: String) {
+        self.userID = userID
+        self.name = name
     }
 }
+

@@ -1,0 +1,49 @@
+import ConcurrencyExtras
+import Dependencies
+import DependenciesMacros
+import Foundation
+import LifeSignalDomain
+
+/// SOS: raise and cancel my alert; see and answer my dependents' alerts.
+@DependencyClient
+public struct AlertClient: Sendable {
+    /// Raises my alert; every responder is told at once. One already active is
+    /// ``DomainError/failedPrecondition(_:)`` (the seed's `alreadyActive`).
+    public var trigger: @Sendable () async throws -> AlertRecord
+    /// Ends my active alert (the given one, or whichever is active).
+    public var cancel: @Sendable (_ alertID: UUID?) async throws -> Void
+    /// My active alert, or a dependent's when `of` names one I am a responder for.
+    public var activeAlert: @Sendable (_ of: UserID?) async throws -> AlertRecord?
+    /// Tells the dependent I am on it; returns when that was recorded.
+    public var respond: @Sendable (_ alertID: UUID) async throws -> Date
+}
+
+extension AlertClient: TestDependencyKey {
+    public static let testValue = AlertClient()
+
+    /// One person's alert, raised and cancelled in memory.
+    public static var previewValue: AlertClient {
+        let me = UserID(UUID(uuidString: "00000000-0000-4000-8000-00000000b001") ?? UUID())
+        let active = LockIsolated<AlertRecord?>(nil)
+        return AlertClient(
+            trigger: {
+                if active.value != nil { throw DomainError.failedPrecondition("An alert is already active") }
+                let alert = AlertRecord(id: UUID(), userID: me, status: .active, activatedAt: Date(timeIntervalSince1970: 1_800_000_000))
+                active.setValue(alert)
+                return alert
+            },
+            cancel: { _ in
+                guard active.value != nil else { throw DomainError.notFound("Active alert") }
+                active.setValue(nil)
+            },
+            activeAlert: { _ in active.value },
+            respond: { _ in Date(timeIntervalSince1970: 1_800_000_060) })
+    }
+}
+
+extension DependencyValues {
+    public var alertClient: AlertClient {
+        get { self[AlertClient.self] }
+        set { self[AlertClient.self] = newValue }
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import LifeSignalAdapters
+import LifeSignalBackend
+import LifeSignalClients
+import LifeSignalDomain
+import LifeSignalTestSupport
+import SupabaseREST
+
+/// Where a contract test runs: the same client promises, on each adapter.
+enum AdapterBackend: String, CaseIterable, Sendable, CustomStringConvertible {
+    case local = "local, SQLite"
+    case supabaseSQLite = "supabase over HTTP, SQLite"
+    case supabasePostgres = "supabase over HTTP, PostgreSQL"
+
+    var description: String { rawValue }
+    var engine: Engine { self == .supabasePostgres ? .postgres : .sqlite }
+}
+
+/// Two signed-in people (Alice, Bob) and a visitor who never signed in, each with their own
+/// clients on one backend.
+struct AdapterHarness: Sendable {
+    static let alicePhone = "+15550002001"
+    static let bobPhone = "+15550002002"
+
+    let test: TestBackend
+    let server: TestServer?
+    let alice: ContentClient
+    let bob: ContentClient
+    let visitor: ContentClient
+    let aliceID: UUID
+    let bobID: UUID
+    let aliceContacts: ContactsClient
+    let bobContacts: ContactsClient
+    let visitorContacts: ContactsClient
+    /// Every client of each person.
+    let aliceClients: Person
+    let bobClients: Person
+
+    static func start(_ backend: AdapterBackend) async throws -> AdapterHarness {
+        let test = try await TestDatabases.backend(
+            backend.engine, testOTPs: try TestOTPs(parsing: "\(alicePhone)=111111,\(bobPhone)=222222"))
+        switch backend {
+        case .local:
+            let alice = try await local(test, phone: alicePhone, code: "111111")
+            let bob = try await local(test, phone: bobPhone, code: "222222")
+            return AdapterHarness(test: test, server: nil, alice: alice.content, bob: bob.content,
+                                  visitor: LocalAdapters(backend: test.backend).contentClient, aliceID: alice.id, bobID: bob.id,
+                                  aliceContacts: alice.contacts, bobContacts: bob.contacts,
+                                  visitorContacts: LocalAdapters(backend: test.backend).contactsClient,
+                                  aliceClients: alice, bobClients: bob)
+        case .supabaseSQLite, .supabasePostgres:
+            let server = try await TestServer.start(test.backend)
+            let alice = try await supabase(server, phone: alicePhone, code: "111111")
+            let bob = try await supabase(server, phone: bobPhone, code: "222222")
+            let visitor = SupabaseAdapters(client: makeClient(server))
+            return AdapterHarness(test: test, server: server, alice: alice.content, bob: bob.content, visitor: visitor.contentClient,
+                                  aliceID: alice.id, bobID: bob.id, aliceContacts: alice.contacts, bobContacts: bob.contacts,
+                                  visitorContacts: visitor.contactsClient, aliceClients: alice, bobClients: bob)
+        }
+    }
+
+    func stop() async {
+        await server?.stop()
+        try? await test.backend.close()
+    }
+
+    /// One signed-in person's clients.
+    struct Person {
+        var id: UUID
+        var content: ContentClient
+        var contacts: ContactsClient
+        var alerts: AlertClient
+        var pings: PingClient
+        var checkIns: CheckInClient
+    }
+
+    private static func local(_ test: TestBackend, phone: String, code: String) async throws -> Person {
+        let adapters = LocalAdapters(backend: test.backend)
+        try await adapters.authClient.sendCode(try PhoneNumber(phone))
+        let session = try await adapters.authClient.verifyCode(try PhoneNumber(phone), try OneTimeCode(code))
+        return Person(id: session.userID.rawValue, content: adapters.contentClient, contacts: adapters.contactsClient,
+                      alerts: adapters.alertClient, pings: adapters.pingClient, checkIns: adapters.checkInClient)
+    }
+
+    private static func makeClient(_ server: TestServer) -> SupabaseClient {
+        SupabaseClient(supabaseURL: server.baseURL, supabaseKey: server.anonKey,
+                       options: SupabaseClientOptions(auth: .init(storage: InMemoryAuthStorage())))
+    }
+
+    private static func supabase(_ server: TestServer, phone: String, code: String) async throws -> Person {
+        let client = makeClient(server)
+        let adapters = SupabaseAdapters(client: client)
+        try await adapters.authClient.sendCode(try PhoneNumber(phone))
+        let session = try await adapters.authClient.verifyCode(try PhoneNumber(phone), try OneTimeCode(code))
+        return Person(id: session.userID.rawValue, content: adapters.contentClient, contacts: adapters.contactsClient,
+                      alerts: adapters.alertClient, pings: adapters.pingClient, checkIns: adapters.checkInClient)
+    }
+
+    /// The stored row of a record, deleted or not, read behind the adapters' backs.
+    func storedRow(_ table: ContentTable, id: UUID) async throws -> SQLRow? {
+        try await test.backend.database.query(SQL.raw("SELECT * FROM \(table.rawValue) WHERE id = ") + "\(SQLValue.uuid(id))").first
+    }
+}
