@@ -72,6 +72,7 @@ struct AdapterHarness: Sendable {
         var alerts: AlertClient
         var pings: PingClient
         var checkIns: CheckInClient
+        var notifications: NotificationClient
     }
 
     private static func local(_ test: TestBackend, phone: String, code: String) async throws -> Person {
@@ -79,7 +80,8 @@ struct AdapterHarness: Sendable {
         try await adapters.authClient.sendCode(try PhoneNumber(phone))
         let session = try await adapters.authClient.verifyCode(try PhoneNumber(phone), try OneTimeCode(code))
         return Person(id: session.userID.rawValue, content: adapters.contentClient, contacts: adapters.contactsClient,
-                      alerts: adapters.alertClient, pings: adapters.pingClient, checkIns: adapters.checkInClient)
+                      alerts: adapters.alertClient, pings: adapters.pingClient, checkIns: adapters.checkInClient,
+                      notifications: adapters.notificationClient)
     }
 
     private static func makeClient(_ server: TestServer) -> SupabaseClient {
@@ -93,7 +95,8 @@ struct AdapterHarness: Sendable {
         try await adapters.authClient.sendCode(try PhoneNumber(phone))
         let session = try await adapters.authClient.verifyCode(try PhoneNumber(phone), try OneTimeCode(code))
         return Person(id: session.userID.rawValue, content: adapters.contentClient, contacts: adapters.contactsClient,
-                      alerts: adapters.alertClient, pings: adapters.pingClient, checkIns: adapters.checkInClient)
+                      alerts: adapters.alertClient, pings: adapters.pingClient, checkIns: adapters.checkInClient,
+                      notifications: adapters.notificationClient)
     }
 
     /// The stored row of a record, deleted or not, read behind the adapters' backs.

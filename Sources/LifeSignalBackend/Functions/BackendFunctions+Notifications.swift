@@ -65,9 +65,17 @@ public struct SendPushNotificationResponse: Codable, Sendable, Hashable { public
 public struct MarkNotificationsReadRequest: Codable, Sendable {
     public var notificationIds: [String]?
     public var all: Bool?
+
+    public init(notificationIds: [String]?, all: Bool?) {
+        self.notificationIds = notificationIds
+        self.all = all
+    }
 }
 
 /// `types` to clear (NotificationType raw values); all of the caller's when left out.
-public struct ClearNotificationsRequest: Codable, Sendable { public var types: [String]? }
+public struct ClearNotificationsRequest: Codable, Sendable {
+    public var types: [String]?
+    public init(types: [String]?) { self.types = types }
+}
 
 public struct CountResponse: Codable, Sendable, Hashable { public var success: Bool; public var count: Int }

@@ -19,28 +19,14 @@ public struct NotificationDraft: Sendable, Hashable {
     }
 }
 
-/// A stored notification, as the history sheet shows it.
-public struct NotificationRecord: Sendable, Hashable, Codable, Identifiable {
-    public var id: UUID
-    public var userID: UserID
-    public var type: NotificationType
-    public var title: String
-    public var body: String
-    public var contactID: UserID?
-    public var isRead: Bool
-    public var createdAt: Date
-
+extension NotificationRecord {
     init(row: SQLRow) throws {
-        id = try row.uuid("id")
-        userID = UserID(try row.uuid("user_id"))
         let typeName = try row.string("type")
         guard let type = NotificationType(rawValue: typeName) else { throw DatabaseError.decoding("unknown notification type \(typeName)") }
-        self.type = type
-        title = try row.string("title")
-        body = try row.string("body")
-        contactID = row.optionalUUID("contact_id").map { UserID($0) }
-        isRead = try row.bool("is_read")
-        createdAt = try row.date("created_at")
+        self.init(
+            id: try row.uuid("id"), userID: UserID(try row.uuid("user_id")), type: type, title: try row.string("title"),
+            body: try row.string("body"), contactID: row.optionalUUID("contact_id").map { UserID($0) },
+            isRead: try row.bool("is_read"), createdAt: try row.date("created_at"))
     }
 
     static let columns = "id, user_id, type, title, body, contact_id, is_read, created_at"

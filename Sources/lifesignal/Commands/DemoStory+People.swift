@@ -27,14 +27,17 @@ extension DemoStory {
     /// After the deadline: the sweep tells Bob, Bob pings, Alice answers and checks in; then
     /// SOS raised, answered and cancelled.
     func escalation(alice: LocalAdapters, bob: LocalAdapters) async throws {
+        // Bob's phone listens for notifications, as the app does while open.
+        let live = try await bob.notificationClient.stream()
         let report = try await backend.sweep.run(caller: .service)
         say("\n[\(time())] The server's sweep finds \(report.escalations) missed deadline and tells the responders.")
         guard let bobID = await bob.authClient.currentSession()?.userID, let aliceID = await alice.authClient.currentSession()?.userID else {
             throw DomainError.unauthenticated
         }
-        for note in try await backend.notifications.notifications(caller: .user(bobID)).prefix(1) {
-            say("           Bob's phone: \"\(note.title): \(note.body)\"")
+        guard let note = try await Self.first(.nonResponsiveDependent, in: live) else {
+            throw DomainError.internal("Bob was not told within 5 s")
         }
+        say("           Bob's phone, at once: \"\(note.title): \(note.body)\"")
         if let seen = try await bob.contactsClient.contacts().contacts.first {
             say("           On his Dependents screen Alice is \(seen.isNonResponsive ? "marked non-responsive" : "fine").")
         }
@@ -62,5 +65,23 @@ extension DemoStory {
         try await alice.alertClient.cancel(alert.id)
         let gone = try await bob.alertClient.activeAlert(aliceID) == nil
         say("[\(time())] Bob has helped her up; Alice cancels the alert\(gone ? ", and Bob's phone clears it." : ".")")
+    }
+
+    /// The first notification of `type` on `stream`, or `nil` after 5 s (so the demo never
+    /// hangs on a notification that does not come).
+    static func first(_ type: NotificationType, in stream: AsyncThrowingStream<NotificationRecord, any Error>) async throws -> NotificationRecord? {
+        try await withThrowingTaskGroup(of: NotificationRecord?.self) { group in
+            group.addTask {
+                for try await note in stream where note.type == type { return note }
+                return nil
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(5))
+                return nil
+            }
+            let first = try await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
     }
 }

@@ -1,0 +1,33 @@
+import Foundation
+import LifeSignalBackend
+import LifeSignalClients
+import LifeSignalDomain
+
+extension LocalAdapters {
+    /// Notifications on the embedded backend; the stream follows the backend's change feed.
+    public var notificationClient: NotificationClient {
+        let notifications = backend.notifications, changes = backend.changes
+        return NotificationClient(
+            notifications: { try await notifications.notifications(caller: try await caller()) },
+            markRead: { try await notifications.markRead(caller: try await caller(), ids: $0) },
+            clear: { try await notifications.clear(caller: try await caller(), types: $0) },
+            stream: {
+                let caller = try await caller()
+                let me = try caller.requireUser()
+                // Subscribed before returning, so nothing committed after this is missed.
+                let events = changes.subscribe(ChangeFeed.Filter(table: "notifications", ownerID: me))
+                return AsyncThrowingStream { continuation in
+                    let task = Task {
+                        for await event in events where event.kind == .insert {
+                            let recent = try await notifications.notifications(caller: caller)
+                            if let record = recent.first(where: { $0.id.uuidString.lowercased() == event.rowID }) {
+                                continuation.yield(record)
+                            }
+                        }
+                        continuation.finish()
+                    }
+                    continuation.onTermination = { _ in task.cancel() }
+                }
+            })
+    }
+}

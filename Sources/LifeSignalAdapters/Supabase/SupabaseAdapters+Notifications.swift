@@ -1,0 +1,58 @@
+import Foundation
+import LifeSignalBackend
+import LifeSignalClients
+import LifeSignalDomain
+import SupabaseREST
+
+extension SupabaseAdapters {
+    /// Notifications: read through PostgREST (the table's policy shows each person their own),
+    /// changed through `mark-notifications-read` and `clear-notifications`, streamed through
+    /// Realtime INSERTs filtered to my id.
+    public var notificationClient: NotificationClient {
+        let adapters = self, client = self.client
+        return NotificationClient(
+            notifications: {
+                try await Self.mapped {
+                    let me = try await client.auth.session.user.id
+                    return try await client.from("notifications").select()
+                        .eq("user_id", value: me.uuidString.lowercased())
+                        .order("created_at", ascending: false).order("id").limit(100)
+                        .execute().value
+                }
+            },
+            markRead: { ids in
+                let request = MarkNotificationsReadRequest(notificationIds: ids.map { $0.map { $0.uuidString.lowercased() } }, all: ids == nil ? true : nil)
+                let reply: CountResponse = try await adapters.call("mark-notifications-read", request)
+                return reply.count
+            },
+            clear: { types in
+                let reply: CountResponse = try await adapters.call("clear-notifications", ClearNotificationsRequest(types: types?.map(\.rawValue)))
+                return reply.count
+            },
+            stream: {
+                try await Self.mapped {
+                    let me = try await client.auth.session.user.id.uuidString.lowercased()
+                    let channel = client.channel("notifications-\(me)")
+                    let inserts = channel.postgresChange(InsertAction.self, table: "notifications", filter: "user_id=eq.\(me)")
+                    try await channel.subscribeWithError()
+                    return AsyncThrowingStream { continuation in
+                        let task = Task {
+                            for await insert in inserts {
+                                do {
+                                    continuation.yield(try insert.decodeRecord(as: NotificationRecord.self, decoder: SupabaseJSON.makeDecoder()))
+                                } catch {
+                                    continuation.finish(throwing: DomainError.internal("A notification did not decode: \(error)"))
+                                    return
+                                }
+                            }
+                            continuation.finish()
+                        }
+                        continuation.onTermination = { _ in
+                            task.cancel()
+                            Task { await client.realtimeV2.removeChannel(channel) }
+                        }
+                    }
+                }
+            })
+    }
+}
