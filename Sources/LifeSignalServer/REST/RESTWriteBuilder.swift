@@ -113,10 +113,9 @@ extension RESTSQLBuilder {
             if resolution == .ignoreDuplicates || updates.isEmpty {
                 sql.append(SQL.raw(" ON CONFLICT (\(target.map(quote).joined(separator: ", "))) DO NOTHING"))
             } else {
-                var assignments = updates.filter { stamp == nil || $0 != quote("updated_at") }
-                    .map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
-                if let stamp { assignments += ", " + stamp }
-                sql.append(SQL.raw(" ON CONFLICT (\(target.map(quote).joined(separator: ", "))) DO UPDATE SET \(assignments)"))
+                var assignments = updates.filter { stamp == nil || $0 != quote("updated_at") }.map { "\($0) = excluded.\($0)" }
+                if let stamp { assignments.append(stamp) }
+                sql.append(SQL.raw(" ON CONFLICT (\(target.map(quote).joined(separator: ", "))) DO UPDATE SET \(assignments.joined(separator: ", "))"))
             }
         }
         return sql + SQL.raw(" RETURNING *")
