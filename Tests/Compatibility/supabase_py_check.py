@@ -125,7 +125,9 @@ class Check:
         self.code = code
         self.tag = tag.lower()
         self.timeout = timeout
-        self.client: Client = create_client(url, anon_key, options=ClientOptions())
+        # supabase-py gives functions 5 s by default (PostgREST gets 120 s); the whole suite
+        # shares a 2-core CI machine, where a function call has been seen to queue past 5 s.
+        self.client: Client = create_client(url, anon_key, options=ClientOptions(function_client_timeout=60))
         self.user_id = ""
         self.access_token = ""
         self.refresh_token = ""
