@@ -5,12 +5,6 @@ import LifeSignalDomain
 import SupabaseREST
 
 extension SupabaseAdapters {
-    /// Calls a function with a JSON body and decodes its reply, errors mapped to the domain.
-    func call<Response: Decodable>(_ name: String, _ body: some Encodable & Sendable) async throws -> Response {
-        let functions = client.functions
-        return try await Self.mapped { try await functions.invoke(name, options: FunctionInvokeOptions(body: body)) }
-    }
-
     /// SOS alerts through `trigger-alert`, `cancel-alert`, `get-active-alert`, `respond-to-alert`.
     public var alertClient: AlertClient {
         let adapters = self

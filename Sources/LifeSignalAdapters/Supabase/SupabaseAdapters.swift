@@ -16,6 +16,12 @@ public struct SupabaseAdapters: Sendable {
         do { return try await body() } catch { throw SupabaseErrorMapping.map(error) }
     }
 
+    /// Calls a function with a JSON body and decodes its reply, errors mapped to the domain.
+    func call<Response: Decodable>(_ name: String, _ body: some Encodable & Sendable) async throws -> Response {
+        let functions = client.functions
+        return try await Self.mapped { try await functions.invoke(name, options: FunctionInvokeOptions(body: body)) }
+    }
+
     public var authClient: LifeSignalClients.AuthClient {
         let client = self.client
         return LifeSignalClients.AuthClient(

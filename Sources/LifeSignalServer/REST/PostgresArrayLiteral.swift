@@ -4,9 +4,6 @@ import LifeSignalBackend
 /// The server's side of ``PostgresArray``: PostgreSQL's error for a malformed literal, and the
 /// JSON array SQLite stores.
 enum PostgresArrayLiteral {
-    static func parse(_ text: String) -> [String?]? { PostgresArray.parse(text) }
-    static func format(_ elements: [String?]) -> String { PostgresArray.format(elements) }
-
     /// PostgreSQL's refusal of a value that is not an array literal.
     static func malformed(_ text: String, detail: String? = nil) -> RESTError {
         let why = detail ?? (text.trimmingCharacters(in: .whitespaces).hasPrefix("{")

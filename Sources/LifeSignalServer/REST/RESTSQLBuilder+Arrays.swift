@@ -18,7 +18,7 @@ extension RESTSQLBuilder {
             throw RESTError(status: .notFound, code: "42883", message: "operator does not exist: \(column.type) \(symbol) unknown",
                             hint: "No operator matches the given name and argument types. You might need to add explicit type casts.")
         }
-        guard let elements = PostgresArrayLiteral.parse(text) else { throw PostgresArrayLiteral.malformed(text) }
+        guard let elements = PostgresArray.parse(text) else { throw PostgresArrayLiteral.malformed(text) }
         let given = SQLValue.text(PostgresArrayLiteral.json(elements)), stored = SQL.raw(name)
         let condition: SQL = switch op {
         case .cs:

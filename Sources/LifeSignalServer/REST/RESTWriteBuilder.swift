@@ -62,7 +62,7 @@ extension RESTSQLBuilder {
         let elements: [String?]
         switch value {
         case .string(let text):
-            guard let parsed = PostgresArrayLiteral.parse(text) else { throw PostgresArrayLiteral.malformed(text) }
+            guard let parsed = PostgresArray.parse(text) else { throw PostgresArrayLiteral.malformed(text) }
             elements = parsed
         case .array(let items):
             elements = try items.map { (item) throws(RESTError) -> String? in
@@ -77,7 +77,7 @@ extension RESTSQLBuilder {
         default:
             throw PostgresArrayLiteral.malformed(value.jsonText)
         }
-        return dialect == .postgres ? .literal(PostgresArrayLiteral.format(elements)) : .text(PostgresArrayLiteral.json(elements))
+        return dialect == .postgres ? .literal(PostgresArray.format(elements)) : .text(PostgresArrayLiteral.json(elements))
     }
 
     /// Refuses a write the role has no grant for (PostgreSQL's `permission denied`).
