@@ -73,6 +73,8 @@ struct AdapterHarness: Sendable {
         var pings: PingClient
         var checkIns: CheckInClient
         var notifications: NotificationClient
+        var user: UserClient
+        var auth: LifeSignalClients.AuthClient
     }
 
     private static func local(_ test: TestBackend, phone: String, code: String) async throws -> Person {
@@ -81,7 +83,7 @@ struct AdapterHarness: Sendable {
         let session = try await adapters.authClient.verifyCode(try PhoneNumber(phone), try OneTimeCode(code))
         return Person(id: session.userID.rawValue, content: adapters.contentClient, contacts: adapters.contactsClient,
                       alerts: adapters.alertClient, pings: adapters.pingClient, checkIns: adapters.checkInClient,
-                      notifications: adapters.notificationClient)
+                      notifications: adapters.notificationClient, user: adapters.userClient, auth: adapters.authClient)
     }
 
     private static func makeClient(_ server: TestServer) -> SupabaseClient {
@@ -96,7 +98,7 @@ struct AdapterHarness: Sendable {
         let session = try await adapters.authClient.verifyCode(try PhoneNumber(phone), try OneTimeCode(code))
         return Person(id: session.userID.rawValue, content: adapters.contentClient, contacts: adapters.contactsClient,
                       alerts: adapters.alertClient, pings: adapters.pingClient, checkIns: adapters.checkInClient,
-                      notifications: adapters.notificationClient)
+                      notifications: adapters.notificationClient, user: adapters.userClient, auth: adapters.authClient)
     }
 
     /// The stored row of a record, deleted or not, read behind the adapters' backs.

@@ -12,6 +12,7 @@ public struct ClientSet: Sendable {
     public var pings: PingClient
     public var notifications: NotificationClient
     public var content: ContentClient
+    public var user: UserClient
 
     /// Puts the clients where features look for them.
     public func install(into values: inout DependencyValues) {
@@ -22,6 +23,7 @@ public struct ClientSet: Sendable {
         values.pingClient = pings
         values.notificationClient = notifications
         values.contentClient = content
+        values.userClient = user
     }
 }
 
@@ -67,7 +69,8 @@ public struct AdapterFactory: Sendable {
             alerts: try pick(.alerts, local: \.alertClient, supabase: \.alertClient),
             pings: try pick(.pings, local: \.pingClient, supabase: \.pingClient),
             notifications: try pick(.notifications, local: \.notificationClient, supabase: \.notificationClient),
-            content: try pick(.content, local: \.contentClient, supabase: \.contentClient))
+            content: try pick(.content, local: \.contentClient, supabase: \.contentClient),
+            user: try pick(.user, local: \.userClient, supabase: \.userClient))
     }
 
     /// An auth client that also hands each new session to the local adapters.

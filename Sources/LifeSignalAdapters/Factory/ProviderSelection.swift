@@ -18,6 +18,7 @@ public enum Capability: String, Sendable, Hashable, CaseIterable {
     case pings
     case notifications
     case content
+    case user
 }
 
 /// Which provider fills each capability: one default, and overrides.

@@ -11,10 +11,15 @@ import LifeSignalDomain
 public struct LocalAdapters: Sendable {
     public let backend: LifeSignalBackend
     public let sessions: SessionStore
+    /// Where `lifesignal serve` over the same data answers: public file URLs (avatars) point
+    /// there, so a profile written offline shows its picture once served.
+    public let publicURL: URL
 
-    public init(backend: LifeSignalBackend, sessions: SessionStore = SessionStore()) {
+    public init(backend: LifeSignalBackend, sessions: SessionStore = SessionStore(),
+                publicURL: URL = URL(string: "http://127.0.0.1:54321") ?? URL(fileURLWithPath: "/")) {
         self.backend = backend
         self.sessions = sessions
+        self.publicURL = publicURL
     }
 
     /// The caller the current session's token stands for, refreshing the session first when
@@ -42,14 +47,24 @@ public struct LocalAdapters: Sendable {
                 return session
             },
             currentSession: { await sessions.session },
-            signOut: { await sessions.set(nil) }
+            signOut: { await sessions.set(nil) },
+            deleteAccount: {
+                try await backend.profiles.deleteAccount(caller: try await caller())
+                await sessions.set(nil)
+            },
+            sessionChanges: { await sessions.changes() }
         )
     }
 
     public var checkInClient: CheckInClient {
         CheckInClient(
             checkIn: { try await backend.checkIns.checkIn(caller: try await caller()) },
-            status: { try await backend.checkIns.status(caller: try await caller()) }
+            status: { try await backend.checkIns.status(caller: try await caller()) },
+            settings: { try await backend.profiles.profile(caller: try await caller()).settings },
+            updateSettings: { interval, lead in
+                try await backend.profiles.updateCheckInSettings(caller: try await caller(), interval: interval, reminderLead: lead).settings
+            },
+            history: { limit in try await backend.checkIns.history(caller: try await caller(), limit: limit) }
         )
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalBackend
 import LifeSignalClients
 import LifeSignalDomain
 import SupabaseREST
@@ -37,12 +38,28 @@ public struct SupabaseAdapters: Sendable {
                 guard let session = try? await client.auth.session else { return nil }
                 return try? Self.domainSession(session)
             },
-            signOut: { try await Self.mapped { try await client.auth.signOut() } }
+            signOut: { try await Self.mapped { try await client.auth.signOut() } },
+            deleteAccount: {
+                let _: SuccessResponse = try await Self.mapped { try await client.functions.invoke("delete-user-account") }
+                // The account is gone, so the server has nothing to revoke: forget the session here.
+                try? await client.auth.signOut(scope: .local)
+            },
+            sessionChanges: {
+                AsyncStream { continuation in
+                    let task = Task {
+                        for await change in client.auth.authStateChanges {
+                            continuation.yield(change.session.flatMap { try? Self.domainSession($0) })
+                        }
+                        continuation.finish()
+                    }
+                    continuation.onTermination = { _ in task.cancel() }
+                }
+            }
         )
     }
 
     public var checkInClient: CheckInClient {
-        let client = self.client
+        let adapters = self, client = self.client
         return CheckInClient(
             checkIn: {
                 try await Self.mapped {
@@ -50,16 +67,22 @@ public struct SupabaseAdapters: Sendable {
                     return CheckInResult(checkedInAt: reply.lastCheckInTime, deadline: reply.nextCheckInTime)
                 }
             },
-            status: {
-                try await Self.mapped {
-                    let session = try await client.auth.session
-                    let row: UserCheckInRow = try await client.from("users")
-                        .select("last_check_in_at,check_in_interval_seconds")
-                        .eq("id", value: session.user.id.uuidString.lowercased())
-                        .single()
-                        .execute()
-                        .value
-                    return CheckInStatus(lastCheckIn: row.lastCheckInAt, interval: try CheckInInterval(seconds: TimeInterval(row.checkInIntervalSeconds)))
+            status: { try await adapters.ownProfile().checkInStatus },
+            settings: { try await adapters.ownProfile().settings },
+            updateSettings: { interval, lead in
+                let reply: ProfileResponse = try await adapters.call("update-check-in-settings", UpdateCheckInSettingsRequest(
+                    checkInInterval: interval?.seconds, reminderLead: lead?.rawValue))
+                return try UserProfile(wire: reply).settings
+            },
+            history: { limit in
+                guard (1...500).contains(limit) else { throw DomainError.invalidArgument("limit must be between 1 and 500, not \(limit)") }
+                return try await Self.mapped {
+                    let me = try await client.auth.session.user.id
+                    let rows: [CheckInRow] = try await client.from("check_ins").select("id,checked_in_at,source")
+                        .eq("user_id", value: me.uuidString.lowercased())
+                        .order("checked_in_at", ascending: false).order("id").limit(limit)
+                        .execute().value
+                    return rows.map { CheckInEntry(id: $0.id, checkedInAt: $0.checkedInAt, source: $0.source) }
                 }
             }
         )
@@ -81,13 +104,14 @@ struct CheckInReply: Decodable {
     var nextCheckInTime: Date
 }
 
-/// The columns of the `users` row the status needs.
-struct UserCheckInRow: Decodable {
-    var lastCheckInAt: Date?
-    var checkInIntervalSeconds: Int
+/// A `check_ins` row as PostgREST sends it.
+struct CheckInRow: Decodable {
+    var id: UUID
+    var checkedInAt: Date
+    var source: CheckInSource
 
     enum CodingKeys: String, CodingKey {
-        case lastCheckInAt = "last_check_in_at"
-        case checkInIntervalSeconds = "check_in_interval_seconds"
+        case id, source
+        case checkedInAt = "checked_in_at"
     }
 }

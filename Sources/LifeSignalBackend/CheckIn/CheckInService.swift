@@ -7,11 +7,7 @@ public struct CheckInService: Sendable {
     let clock: BackendClock
     let notifier: Notifier
 
-    public enum Source: String, Sendable, Codable, CaseIterable {
-        case manual
-        case automatic
-        case responderInitiated = "responder_initiated"
-    }
+    public typealias Source = CheckInSource
 
     /// Records a check-in for `caller` now and moves their deadline to now + interval.
     ///
@@ -39,6 +35,7 @@ public struct CheckInService: Sendable {
                 WHERE id = \(SQLValue(userID.rawValue))
                 """)
             var outbox = Outbox()
+            outbox.change("users", .update, userID.rawValue, owner: userID, at: now)
             if row.optionalDate("escalated_for") != nil {
                 let drafts = try await CheckInSweep.allClear([userID: PersonName.display(row)], in: connection)
                 outbox = try await NotificationStore.outbox(drafts, now: now, in: connection)
@@ -59,5 +56,20 @@ public struct CheckInService: Sendable {
         return CheckInStatus(
             lastCheckIn: row.optionalDate("last_check_in_at"),
             interval: try CheckInInterval(seconds: TimeInterval(try row.int("check_in_interval_seconds"))))
+    }
+
+    /// The caller's check-ins, newest first, at most `limit` (1…500).
+    public func history(caller: Caller, limit: Int = 50) async throws -> [CheckInEntry] {
+        let userID = try caller.requireUser()
+        guard (1...500).contains(limit) else { throw DomainError.invalidArgument("limit must be between 1 and 500, not \(limit)") }
+        return try await database.query("""
+            SELECT id, checked_in_at, source FROM check_ins WHERE user_id = \(SQLValue(userID.rawValue))
+            ORDER BY checked_in_at DESC, id LIMIT \(limit)
+            """).map { row in
+            guard let source = CheckInSource(rawValue: try row.string("source")) else {
+                throw DomainError.internal("Unknown check-in source \(row.optionalString("source") ?? "")")
+            }
+            return CheckInEntry(id: try row.uuid("id"), checkedInAt: try row.date("checked_in_at"), source: source)
+        }
     }
 }

@@ -42,12 +42,26 @@ public struct UpdateUserProfileRequest: Codable, Sendable {
     public var phone: String?
     public var avatarUrl: String?
     public var notificationsEnabled: Bool?
+
+    public init(_ changes: ProfileUpdate) {
+        firstName = changes.firstName
+        lastName = changes.lastName
+        emergencyNote = changes.emergencyNote
+        phone = changes.phone
+        avatarUrl = changes.avatarURL
+        notificationsEnabled = changes.notificationsEnabled
+    }
 }
 
 /// `checkInInterval` in seconds (3600…604800); `reminderLead` `none`, `30_minutes` or `2_hours`.
 public struct UpdateCheckInSettingsRequest: Codable, Sendable {
     public var checkInInterval: Double?
     public var reminderLead: String?
+
+    public init(checkInInterval: Double? = nil, reminderLead: String? = nil) {
+        self.checkInInterval = checkInInterval
+        self.reminderLead = reminderLead
+    }
 }
 
 /// The profile after a change (reply of `update-user-profile` and `update-check-in-settings`).
@@ -66,7 +80,7 @@ public struct ProfileResponse: Codable, Sendable, Hashable {
     public var nextCheckInTime: String?
     public var qrCodeId: String
 
-    init(_ profile: ProfileRecord) {
+    init(_ profile: UserProfile) {
         success = true
         userId = profile.id.description
         firstName = profile.firstName

@@ -1,56 +1,17 @@
 import Foundation
 import LifeSignalDomain
 
-/// A person's profile as they edit it.
-public struct ProfileUpdate: Sendable, Hashable {
-    public var firstName: String?
-    public var lastName: String?
-    public var emergencyNote: String?
-    /// The phone shown to contacts. Sign-in and invitations use the number verified by SMS.
-    public var phone: String?
-    /// An http(s) URL; empty removes the avatar.
-    public var avatarURL: String?
-    public var notificationsEnabled: Bool?
-
-    public init(firstName: String? = nil, lastName: String? = nil, emergencyNote: String? = nil, phone: String? = nil,
-                avatarURL: String? = nil, notificationsEnabled: Bool? = nil) {
-        self.firstName = firstName
-        self.lastName = lastName
-        self.emergencyNote = emergencyNote
-        self.phone = phone
-        self.avatarURL = avatarURL
-        self.notificationsEnabled = notificationsEnabled
-    }
-}
-
-/// The stored profile, as `update-user-profile` returns it.
-public struct ProfileRecord: Sendable, Hashable {
-    public var id: UserID
-    public var firstName: String
-    public var lastName: String
-    public var emergencyNote: String
-    public var phone: String
-    public var avatarURL: String?
-    public var notificationsEnabled: Bool
-    public var checkInIntervalSeconds: Int
-    public var reminderLead: ReminderLead
-    public var lastCheckIn: Date?
-    public var deadline: Date?
-    public var qrCodeID: UUID
-
+extension UserProfile {
+    /// A row selected with ``columns``. (Another module's struct: it must go through `self.init`.)
     init(row: SQLRow) throws {
-        id = UserID(try row.uuid("id"))
-        firstName = try row.string("first_name")
-        lastName = try row.string("last_name")
-        emergencyNote = try row.string("emergency_note")
-        phone = try row.string("phone")
-        avatarURL = row.optionalString("avatar_url")
-        notificationsEnabled = try row.bool("notifications_enabled")
-        checkInIntervalSeconds = try row.int("check_in_interval_seconds")
-        reminderLead = try ReminderLead(seconds: row.optionalInt("reminder_lead_seconds").map { TimeInterval($0) })
-        lastCheckIn = row.optionalDate("last_check_in_at")
-        deadline = row.optionalDate("check_in_deadline")
-        qrCodeID = try row.uuid("qr_code_id")
+        self.init(
+            id: UserID(try row.uuid("id")), firstName: try row.string("first_name"), lastName: try row.string("last_name"),
+            emergencyNote: try row.string("emergency_note"), phone: try row.string("phone"), avatarURL: row.optionalString("avatar_url"),
+            notificationsEnabled: try row.bool("notifications_enabled"),
+            checkInIntervalSeconds: try row.int("check_in_interval_seconds"),
+            reminderLead: try ReminderLead(seconds: row.optionalInt("reminder_lead_seconds").map { TimeInterval($0) }),
+            lastCheckIn: row.optionalDate("last_check_in_at"), deadline: row.optionalDate("check_in_deadline"),
+            qrCodeID: try row.uuid("qr_code_id"))
     }
 
     static let columns = """
@@ -65,15 +26,15 @@ public struct ProfileService: Sendable {
     let clock: BackendClock
     let notifier: Notifier
 
-    public func profile(caller: Caller) async throws -> ProfileRecord {
+    public func profile(caller: Caller) async throws -> UserProfile {
         let me = try caller.requireUser()
-        guard let row = try await database.query(SQL.raw("SELECT \(ProfileRecord.columns) FROM users") + " WHERE id = \(me)").first
+        guard let row = try await database.query(SQL.raw("SELECT \(UserProfile.columns) FROM users") + " WHERE id = \(me)").first
         else { throw DomainError.notFound("User \(me)") }
-        return try ProfileRecord(row: row)
+        return try UserProfile(row: row)
     }
 
     /// Changes the given fields; every field is checked before anything is written.
-    public func update(caller: Caller, _ update: ProfileUpdate) async throws -> ProfileRecord {
+    public func update(caller: Caller, _ update: ProfileUpdate) async throws -> UserProfile {
         let me = try caller.requireUser()
         var sets: [SQL] = []
         if let first = update.firstName { sets.append("first_name = \(try ProfileValidation.name(first, field: "First name"))") }
@@ -88,28 +49,26 @@ public struct ProfileService: Sendable {
     /// Sets the check-in interval and reminder lead (either may be left as is) and moves the
     /// deadline to last check-in + the new interval. A reminder must come before the start of
     /// the interval it belongs to, so the lead must be shorter than the interval.
-    public func updateCheckInSettings(caller: Caller, interval: CheckInInterval?, reminderLead: ReminderLead?) async throws -> ProfileRecord {
+    public func updateCheckInSettings(caller: Caller, interval: CheckInInterval?, reminderLead: ReminderLead?) async throws -> UserProfile {
         let me = try caller.requireUser()
         let now = clock.now()
-        let (record, outbox): (ProfileRecord, Outbox) = try await database.transaction { connection in
+        let (record, outbox): (UserProfile, Outbox) = try await database.transaction { connection in
             guard let row = try await connection.first(
-                SQL.raw("SELECT \(ProfileRecord.columns) FROM users") + " WHERE id = \(me)" + connection.forUpdate)
+                SQL.raw("SELECT \(UserProfile.columns) FROM users") + " WHERE id = \(me)" + connection.forUpdate)
             else { throw DomainError.notFound("User \(me)") }
-            let current = try ProfileRecord(row: row)
+            let current = try UserProfile(row: row)
             let seconds = interval.map { Int($0.seconds) } ?? current.checkInIntervalSeconds
             let lead = reminderLead ?? current.reminderLead
-            if let leadSeconds = lead.seconds, leadSeconds >= TimeInterval(seconds) {
-                throw DomainError.invalidArgument("The reminder must come less than one interval before the deadline")
-            }
+            try CheckInSettings(interval: CheckInInterval(clamping: TimeInterval(seconds)), reminderLead: lead).validate()
             let deadline = current.lastCheckIn.map { $0.addingTimeInterval(TimeInterval(seconds)) }
             guard let updated = try await connection.first(SQL("""
                 UPDATE users SET check_in_interval_seconds = $1, reminder_lead_seconds = $2, check_in_deadline = $3,
                     updated_at = $4 WHERE id = $5 RETURNING
                 """, bindings: [.int(Int64(seconds)), SQLValue(lead.seconds.map { Int($0) }), SQLValue(deadline), .timestamp(now), .uuid(me.rawValue)])
-                + SQL.raw(" " + ProfileRecord.columns)) else { throw DomainError.notFound("User \(me)") }
+                + SQL.raw(" " + UserProfile.columns)) else { throw DomainError.notFound("User \(me)") }
             var outbox = Outbox()
             outbox.change("users", .update, me.rawValue, owner: me, at: now)
-            return (try ProfileRecord(row: updated), outbox)
+            return (try UserProfile(row: updated), outbox)
         }
         await notifier.deliver(outbox)
         return record
@@ -142,16 +101,16 @@ public struct ProfileService: Sendable {
         await notifier.deliver(outbox)
     }
 
-    private func write(_ me: UserID, _ sets: [SQL]) async throws -> ProfileRecord {
+    private func write(_ me: UserID, _ sets: [SQL]) async throws -> UserProfile {
         let now = clock.now()
-        let (record, outbox): (ProfileRecord, Outbox) = try await database.transaction { connection in
+        let (record, outbox): (UserProfile, Outbox) = try await database.transaction { connection in
             let assignments = SQL.join(sets + ["updated_at = \(now)"], separator: ", ")
             guard let row = try await connection.first(
-                "UPDATE users SET \(assignments) WHERE id = \(me) RETURNING " + SQL.raw(ProfileRecord.columns))
+                "UPDATE users SET \(assignments) WHERE id = \(me) RETURNING " + SQL.raw(UserProfile.columns))
             else { throw DomainError.notFound("User \(me)") }
             var outbox = Outbox()
             outbox.change("users", .update, me.rawValue, owner: me, at: now)
-            return (try ProfileRecord(row: row), outbox)
+            return (try UserProfile(row: row), outbox)
         }
         await notifier.deliver(outbox)
         return record

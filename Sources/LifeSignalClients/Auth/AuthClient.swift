@@ -17,6 +17,10 @@ public struct AuthClient: Sendable {
     public var currentSession: @Sendable () async -> AuthSession? = { nil }
     /// Ends the session on the backend and forgets it locally.
     public var signOut: @Sendable () async throws -> Void
+    /// Deletes the account and everything in it, then signs out. Contacts are told.
+    public var deleteAccount: @Sendable () async throws -> Void
+    /// The session each time it changes (`nil` when signed out), starting with the current one.
+    public var sessionChanges: @Sendable () async -> AsyncStream<AuthSession?> = { AsyncStream { $0.finish() } }
 }
 
 extension AuthClient: TestDependencyKey {
@@ -24,7 +28,7 @@ extension AuthClient: TestDependencyKey {
 
     /// Signs in anyone with the code `123456`.
     public static let previewValue: AuthClient = {
-        let store = PreviewSessionStore()
+        let store = SessionStore()
         return AuthClient(
             sendCode: { _ in },
             verifyCode: { phone, code in
@@ -36,7 +40,9 @@ extension AuthClient: TestDependencyKey {
                 return session
             },
             currentSession: { await store.session },
-            signOut: { await store.set(nil) }
+            signOut: { await store.set(nil) },
+            deleteAccount: { await store.set(nil) },
+            sessionChanges: { await store.changes() }
         )
     }()
 }
@@ -46,9 +52,4 @@ extension DependencyValues {
         get { self[AuthClient.self] }
         set { self[AuthClient.self] = newValue }
     }
-}
-
-private actor PreviewSessionStore {
-    var session: AuthSession?
-    func set(_ session: AuthSession?) { self.session = session }
 }

@@ -19,6 +19,12 @@ public struct CheckInInterval: Hashable, Codable, Sendable, Comparable {
         try CheckInInterval(seconds: hours * 3600)
     }
 
+    /// The nearest allowed interval: for values read back from storage, which the database
+    /// already constrains, so a stray value shows as the nearest bound instead of failing a read.
+    public init(clamping seconds: TimeInterval) {
+        self.seconds = seconds.isFinite ? min(max(seconds, Self.minimum), Self.maximum) : Self.default.seconds
+    }
+
     private init(uncheckedSeconds: TimeInterval) { self.seconds = uncheckedSeconds }
 
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.seconds < rhs.seconds }

@@ -1,0 +1,163 @@
+import Foundation
+import LifeSignalBackend
+import LifeSignalClients
+import LifeSignalDomain
+import LifeSignalTestSupport
+import Testing
+
+/// `UserClient`, the check-in settings and history of `CheckInClient`, and account deletion
+/// on every adapter.
+@Suite("UserClient contract", .serialized)
+struct UserContractTests {
+    /// A few bytes with a PNG signature; the bucket checks the declared type, not the pixels.
+    static let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data(repeating: 7, count: 64)
+
+    @Test("a profile reads back what was changed; a bad field changes nothing", arguments: AdapterBackend.allCases)
+    func editProfile(backend: AdapterBackend) async throws {
+        let harness = try await AdapterHarness.start(backend)
+        defer { Task { await harness.stop() } }
+        let alice = harness.aliceClients.user
+        let fresh = try await alice.profile()
+        #expect(fresh.id == UserID(harness.aliceID) && fresh.phone == AdapterHarness.alicePhone && !fresh.isOnboarded)
+
+        let saved = try await alice.update(ProfileUpdate(firstName: "Alice", lastName: "Adams", emergencyNote: "Diabetic"))
+        #expect(saved.firstName == "Alice" && saved.lastName == "Adams" && saved.emergencyNote == "Diabetic" && saved.isOnboarded)
+        #expect(try await alice.profile() == saved)
+
+        await #expect(throws: DomainError.self) {
+            _ = try await alice.update(ProfileUpdate(firstName: "Zed", emergencyNote: String(repeating: "x", count: 1001)))
+        }
+        await #expect {
+            _ = try await alice.update(ProfileUpdate(firstName: "Zed", phone: "not a phone"))
+        } throws: { error in (error as? DomainError)?.code == "invalid_phone" }
+        #expect(try await alice.profile() == saved, "a refused change must leave the profile as it was")
+    }
+
+    @Test("the profile stream delivers my own changes, not another person's", arguments: AdapterBackend.allCases)
+    func stream(backend: AdapterBackend) async throws {
+        let harness = try await AdapterHarness.start(backend)
+        defer { Task { await harness.stop() } }
+        let alice = harness.aliceClients, bob = harness.bobClients
+        let stream = try await alice.user.stream()
+        _ = try await bob.user.update(ProfileUpdate(firstName: "Bob"))
+        _ = try await alice.user.update(ProfileUpdate(firstName: "Alice"))
+        let first = try #require(try await Self.first(on: stream), "no profile change arrived")
+        #expect(first.id == UserID(harness.aliceID) && first.firstName == "Alice")
+
+        _ = try await alice.checkIns.checkIn()
+        let checkedIn = try #require(try await Self.first(on: stream) { $0.lastCheckIn != nil }, "the check-in did not reach the stream")
+        #expect(checkedIn.deadline == checkedIn.lastCheckIn.map { $0 + TimeInterval(checkedIn.checkInIntervalSeconds) })
+    }
+
+    @Test("an avatar is stored in the public bucket, replaced, and removed; a non-image is refused", arguments: AdapterBackend.allCases)
+    func avatar(backend: AdapterBackend) async throws {
+        let harness = try await AdapterHarness.start(backend)
+        defer { Task { await harness.stop() } }
+        let alice = harness.aliceClients.user
+        let path = UserClient.avatarPath(for: UserID(harness.aliceID))
+
+        let withAvatar = try await alice.uploadAvatar(Self.png, "image/png")
+        let url = try #require(withAvatar.avatarURL.flatMap(URL.init(string:)))
+        #expect(url.path == "/storage/v1/object/public/avatars/\(path)")
+        if let server = harness.server { #expect(url.host == server.baseURL.host && url.port == server.baseURL.port) }
+        let stored = try await harness.test.backend.files.download(caller: .anonymous, bucket: "avatars", path: path)
+        #expect(stored.data == Self.png && stored.object.contentType == "image/png")
+
+        await #expect(throws: DomainError.self) { _ = try await alice.uploadAvatar(Data("hello".utf8), "text/plain") }
+        await #expect(throws: DomainError.self) {
+            _ = try await alice.uploadAvatar(Data(count: UserClient.maximumAvatarBytes + 1), "image/png")
+        }
+        #expect(try await alice.profile().avatarURL == withAvatar.avatarURL)
+
+        let second = Self.png + Data([1, 2, 3])
+        _ = try await alice.uploadAvatar(second, "image/png")
+        #expect(try await harness.test.backend.files.download(caller: .anonymous, bucket: "avatars", path: path).data == second)
+
+        let removed = try await alice.removeAvatar()
+        #expect(removed.avatarURL == nil)
+        await #expect(throws: StorageFailure.objectNotFound(path)) {
+            _ = try await harness.test.backend.files.download(caller: .anonymous, bucket: "avatars", path: path)
+        }
+    }
+
+    @Test("a new QR code replaces the old one, which links nobody any more", arguments: AdapterBackend.allCases)
+    func resetQRCode(backend: AdapterBackend) async throws {
+        let harness = try await AdapterHarness.start(backend)
+        defer { Task { await harness.stop() } }
+        let alice = harness.aliceClients, bob = harness.bobClients
+        let old = try await alice.user.profile().qrCodeID
+        let new = try await alice.user.resetQRCode()
+        #expect(new != old)
+        #expect(try await alice.user.profile().qrCodeID == new)
+        await #expect(throws: DomainError.self) { _ = try await bob.contacts.lookUpQRCode(old) }
+        #expect(try await bob.contacts.lookUpQRCode(new).userID == UserID(harness.aliceID))
+    }
+
+    @Test("check-in settings and history: saved, refused when the reminder outlasts the interval, mine only", arguments: AdapterBackend.allCases)
+    func checkInSettingsAndHistory(backend: AdapterBackend) async throws {
+        let harness = try await AdapterHarness.start(backend)
+        defer { Task { await harness.stop() } }
+        let alice = harness.aliceClients.checkIns, bob = harness.bobClients.checkIns
+        #expect(try await alice.settings() == CheckInSettings())
+
+        let twoHours = try CheckInInterval.hours(2)
+        let saved = try await alice.updateSettings(twoHours, .thirtyMinutes)
+        #expect(saved == CheckInSettings(interval: twoHours, reminderLead: .thirtyMinutes))
+        #expect(try await alice.status().interval == twoHours)
+        await #expect(throws: DomainError.self) { _ = try await alice.updateSettings(nil, .twoHours) }
+        #expect(try await alice.settings() == saved, "a refused change must leave the settings as they were")
+
+        #expect(try await alice.history(10).isEmpty)
+        let first = try await alice.checkIn()
+        harness.test.clock.advance(by: 600)
+        let second = try await alice.checkIn()
+        _ = try await bob.checkIn()
+        let history = try await alice.history(10)
+        #expect(history.map(\.checkedInAt) == [second.checkedInAt, first.checkedInAt])
+        #expect(history.allSatisfy { $0.source == .manual })
+        #expect(try await alice.history(1).count == 1)
+        await #expect(throws: DomainError.self) { _ = try await alice.history(0) }
+    }
+
+    @Test("deleting an account signs out, tells the session stream, and removes the person from contacts", arguments: AdapterBackend.allCases)
+    func deleteAccount(backend: AdapterBackend) async throws {
+        let harness = try await AdapterHarness.start(backend)
+        defer { Task { await harness.stop() } }
+        let alice = harness.aliceClients, bob = harness.bobClients
+        _ = try await bob.contacts.addByQRCode(try await alice.user.resetQRCode(), .responder)
+        #expect(try await alice.contacts.contacts().contacts.map(\.id) == [UserID(harness.bobID)])
+
+        var sessions = await bob.auth.sessionChanges().makeAsyncIterator()
+        let current = await sessions.next()
+        #expect(current??.userID == UserID(harness.bobID))
+        try await bob.auth.deleteAccount()
+        var signedOut = false
+        while let next = await sessions.next() {
+            if next == nil { signedOut = true; break }
+        }
+        #expect(signedOut)
+        #expect(await bob.auth.currentSession() == nil)
+        await #expect(throws: DomainError.unauthenticated) { _ = try await bob.user.profile() }
+        #expect(try await alice.contacts.contacts().contacts.isEmpty)
+        #expect(try await alice.notifications.notifications().contains { $0.type == .contactRemoved })
+    }
+
+    /// The first profile on `stream` that passes `where`, or `nil` after 10 s.
+    static func first(
+        on stream: AsyncThrowingStream<UserProfile, any Error>, where accept: @escaping @Sendable (UserProfile) -> Bool = { _ in true }
+    ) async throws -> UserProfile? {
+        try await withThrowingTaskGroup(of: UserProfile?.self) { group in
+            group.addTask {
+                for try await profile in stream where accept(profile) { return profile }
+                return nil
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(10))
+                return nil
+            }
+            let result = try await group.next() ?? nil
+            group.cancelAll()
+            return result
+        }
+    }
+}
