@@ -74,3 +74,23 @@ struct DomainRulesTests {
         #expect(DomainError(code: "from_the_future", message: "?").code == "internal")
     }
 }
+
+@Suite("Phone regions")
+struct PhoneRegionTests {
+    @Test("national numbers become E.164; trunk prefixes and typed country codes are dropped; counts are checked")
+    func nationalNumbers() throws {
+        let us = PhoneRegion.unitedStates
+        #expect(try us.number(from: "(555) 010-0001").e164 == "+15550100001")
+        #expect(try us.number(from: "1 555 010 0001").e164 == "+15550100001")
+        #expect(try us.number(from: "+44 7700 900123").e164 == "+447700900123")
+        #expect(throws: DomainError.invalidPhone("555-0001")) { try us.number(from: "555-0001") }
+        #expect(throws: DomainError.invalidPhone("555-abc-0001")) { try us.number(from: "555-abc-0001") }
+        let uk = try #require(PhoneRegion.named("GB"))
+        #expect(try uk.number(from: "07700 900123").e164 == "+447700900123")
+        #expect(try uk.number(from: "7700 900123").e164 == "+447700900123")
+        #expect(throws: DomainError.self) { try uk.number(from: "07700 9001") }
+        let germany = try #require(PhoneRegion.named("de"))
+        #expect(germany.expectedDigits == "10 to 11 digits" && us.expectedDigits == "10 digits")
+        #expect(PhoneRegion.named("ZZ") == nil)
+    }
+}

@@ -21,6 +21,8 @@ public struct AuthFeature: Reducer {
             case signedIn(AuthSession)
         }
 
+        /// Where the number is from; a number typed without `+` is read as one of this region.
+        public var region: PhoneRegion
         public var phoneText: String
         public var codeText: String
         public var step: Step
@@ -33,9 +35,10 @@ public struct AuthFeature: Reducer {
         public var attempts: Int
 
         public init(
-            phoneText: String = "", codeText: String = "", step: Step = .enterPhone,
+            region: PhoneRegion = .unitedStates, phoneText: String = "", codeText: String = "", step: Step = .enterPhone,
             isSending: Bool = false, errorMessage: String? = nil, attempts: Int = 0
         ) {
+            self.region = region
             self.phoneText = phoneText
             self.codeText = codeText
             self.step = step
@@ -54,6 +57,7 @@ public struct AuthFeature: Reducer {
         /// The screen appeared: resume a session kept from an earlier launch.
         case task
         case sessionRestored(AuthSession?)
+        case regionChanged(PhoneRegion)
         case phoneChanged(String)
         case codeChanged(String)
         case sendCodeTapped
@@ -85,6 +89,11 @@ public struct AuthFeature: Reducer {
             state.step = .signedIn(session)
             return .none
 
+        case .regionChanged(let region):
+            state.region = region
+            state.errorMessage = nil
+            return .none
+
         case .phoneChanged(let text):
             state.phoneText = text
             return .none
@@ -97,9 +106,11 @@ public struct AuthFeature: Reducer {
             guard !state.isSending else { return .none }
             let phone: PhoneNumber
             do {
-                phone = try PhoneNumber(state.phoneText)
+                phone = try state.region.number(from: state.phoneText)
             } catch {
-                state.errorMessage = error.message
+                state.errorMessage = state.phoneText.hasPrefix("+")
+                    ? error.message
+                    : "\"\(state.phoneText)\" is not a \(state.region.name) number: it should have \(state.region.expectedDigits)"
                 return .none
             }
             state.isSending = true

@@ -47,9 +47,37 @@ import Testing
     @Test func invalidPhoneIsRefusedWithoutARequest() async {
         let store = TestStore(initialState: AuthFeature.State(phoneText: "555-0001")) { AuthFeature() }
         await store.send(.sendCodeTapped) {
-            $0.errorMessage = DomainError.invalidPhone("555-0001").message
+            $0.errorMessage = "\"555-0001\" is not a United States number: it should have 10 digits"
         }
+        await store.send(.phoneChanged("+1555")) { $0.phoneText = "+1555" }
+        await store.send(.sendCodeTapped) { $0.errorMessage = DomainError.invalidPhone("+1555").message }
         await store.send(.phoneChanged("+15550001111")) { $0.phoneText = "+15550001111" }
+        await store.finish()
+    }
+
+    @Test func aNumberTypedTheLocalWayIsReadInThePickedRegion() async throws {
+        let uk = try #require(PhoneRegion.named("gb"))
+        let sent = LockIsolated<[PhoneNumber]>([])
+        let store = TestStore(initialState: AuthFeature.State(phoneText: "07700 900123")) {
+            AuthFeature()
+        } withDependencies: {
+            $0.authClient.sendCode = { phone in sent.withValue { $0.append(phone) } }
+        }
+        // Read as a US number it has 11 digits, one too many.
+        await store.send(.sendCodeTapped) {
+            $0.errorMessage = "\"07700 900123\" is not a United States number: it should have 10 digits"
+        }
+        await store.send(.regionChanged(uk)) {
+            $0.region = uk
+            $0.errorMessage = nil
+        }
+        await store.send(.sendCodeTapped) { $0.isSending = true }
+        let phone = try PhoneNumber("+447700900123")
+        await store.receive(.codeSent(phone)) {
+            $0.isSending = false
+            $0.step = .enterCode(phone)
+        }
+        #expect(sent.value == [phone])
         await store.finish()
     }
 
