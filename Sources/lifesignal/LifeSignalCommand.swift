@@ -7,6 +7,7 @@ struct LifeSignalCommand: AsyncParsableCommand {
         abstract: "LifeSignal: personal-safety check-ins, with responders told at once when a deadline passes.",
         subcommands: [
             DemoCommand.self, ServeCommand.self, LoginCommand.self, LogoutCommand.self, StatusCommand.self, CheckInCommand.self,
+            ProfileCommand.self, AlertCommand.self, ContactsCommand.self, PingCommand.self, NotificationsCommand.self, WatchCommand.self,
             LocationsCommand.self, EventsCommand.self, RoutesCommand.self,
         ],
         defaultSubcommand: nil)

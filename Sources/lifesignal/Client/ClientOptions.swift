@@ -36,9 +36,10 @@ struct ClientOptions: ParsableArguments {
 
 /// What a client command prints and how it exits.
 enum CommandOutput {
-    static func json(_ value: some Encodable) throws {
+    /// Prints `value` as JSON: pretty, or on one line (`compact`) for streams read line by line.
+    static func json(_ value: some Encodable, compact: Bool = false) throws {
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.outputFormatting = compact ? [.sortedKeys, .withoutEscapingSlashes] : [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
             try container.encode(ContentValue.iso8601(date))

@@ -19,7 +19,9 @@ struct CommandLineTests {
             .appendingPathComponent("lifesignal")
     }
 
-    static func run(_ arguments: [String], server: TestServer, dataDirectory: URL) async throws -> Outcome {
+    /// The executable set up to run `arguments` as a person would: against `server`, with its
+    /// session and data under `dataDirectory`.
+    static func process(_ arguments: [String], server: TestServer, dataDirectory: URL) -> (Process, output: Pipe, error: Pipe) {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -32,13 +34,26 @@ struct CommandLineTests {
         process.standardOutput = output
         process.standardError = error
         process.standardInput = FileHandle.nullDevice
+        return (process, output, error)
+    }
+
+    static func run(_ arguments: [String], server: TestServer, dataDirectory: URL) async throws -> Outcome {
+        let (process, output, error) = Self.process(arguments, server: server, dataDirectory: dataDirectory)
         try process.run()
-        // Read before waiting, so a full pipe cannot stall the child.
-        let outData = output.fileHandleForReading.readDataToEndOfFile()
-        let errData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, output: String(decoding: outData, as: UTF8.self),
-                       error: String(decoding: errData, as: UTF8.self))
+        // The reads block, so they run on a dispatch thread: on the cooperative pool (two
+        // threads on a 2-core machine) two of them would starve the in-process server the
+        // child is talking to, and both would wait forever.
+        return await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                // Read before waiting, so a full pipe cannot stall the child.
+                let outData = output.fileHandleForReading.readDataToEndOfFile()
+                let errData = error.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                continuation.resume(returning: Outcome(
+                    status: process.terminationStatus, output: String(decoding: outData, as: UTF8.self),
+                    error: String(decoding: errData, as: UTF8.self)))
+            }
+        }
     }
 
     @Test("login, check-in, status and the content commands, with readable output, JSON and exit codes")
@@ -110,5 +125,59 @@ struct CommandLineTests {
         #expect(outcome.status == 0)
         outcome = try await run("check-in")
         #expect(outcome.status == 3)
+    }
+}
+
+extension CommandLineTests {
+    /// A command left running (`watch`), its output collected as it comes.
+    final class Running: @unchecked Sendable {
+        let process: Process
+        private let lock = NSLock()
+        private var output = Data()
+        private let errorPipe: Pipe
+
+        init(process: Process, output pipe: Pipe, error: Pipe) {
+            self.process = process
+            self.errorPipe = error
+            pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+                let data = handle.availableData
+                guard let self else { return }
+                self.lock.withLock { self.output.append(data) }
+            }
+        }
+
+        var collected: String { lock.withLock { String(decoding: output, as: UTF8.self) } }
+
+        /// Waits (up to 20 s) until the output contains `text`.
+        func waitForOutput(containing text: String) async throws -> Bool {
+            for _ in 0..<200 {
+                if collected.contains(text) { return true }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            return false
+        }
+
+        /// Waits for the process to exit, killing it after `seconds`.
+        func finish(within seconds: Double) async throws -> Outcome {
+            let deadline = Date().addingTimeInterval(seconds)
+            while process.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(100)) }
+            if process.isRunning { process.terminate() }
+            let process = self.process, errorPipe = self.errorPipe
+            let error = await withCheckedContinuation { continuation in
+                DispatchQueue.global().async {
+                    process.waitUntilExit()
+                    continuation.resume(returning: errorPipe.fileHandleForReading.readDataToEndOfFile())
+                }
+            }
+            try await Task.sleep(for: .milliseconds(100))
+            return Outcome(status: process.terminationStatus, output: collected, error: String(decoding: error, as: UTF8.self))
+        }
+    }
+
+    static func start(_ arguments: [String], server: TestServer, dataDirectory: URL) throws -> Running {
+        let (process, output, error) = Self.process(arguments, server: server, dataDirectory: dataDirectory)
+        let running = Running(process: process, output: output, error: error)
+        try process.run()
+        return running
     }
 }
