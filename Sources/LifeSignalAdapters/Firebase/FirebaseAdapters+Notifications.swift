@@ -1,0 +1,51 @@
+import FirebaseREST
+import Foundation
+import LifeSignalBackend
+import LifeSignalClients
+import LifeSignalDomain
+
+extension FirebaseAdapters {
+    /// Notifications listed through `get-notifications`, changed through
+    /// `mark-notifications-read` and `clear-notifications`; the stream polls the list and
+    /// yields each id it has not seen, oldest first.
+    public var notificationClient: NotificationClient {
+        let adapters = self
+        return NotificationClient(
+            notifications: { try await adapters.notifications() },
+            markRead: { ids in
+                let request = MarkNotificationsReadRequest(notificationIds: ids.map { $0.map { $0.uuidString.lowercased() } }, all: ids == nil ? true : nil)
+                let reply: CountResponse = try await adapters.call("mark-notifications-read", request)
+                return reply.count
+            },
+            clear: { types in
+                let reply: CountResponse = try await adapters.call("clear-notifications", ClearNotificationsRequest(types: types?.map(\.rawValue)))
+                return reply.count
+            },
+            stream: {
+                let seen = Set(try await adapters.notifications().map(\.id))
+                return adapters.polling(from: seen) { seen in
+                    let listed = try await adapters.notifications()
+                    // The list holds the newest only, so forgetting ids that left it cannot
+                    // bring them back as new.
+                    return (Set(listed.map(\.id)), listed.filter { !seen.contains($0.id) }.reversed())
+                }
+            })
+    }
+
+    /// My newest notifications, newest first.
+    func notifications() async throws -> [NotificationRecord] {
+        let reply: GetNotificationsResponse = try await call("get-notifications", GetNotificationsRequest(limit: 100))
+        return try reply.notifications.map(NotificationRecord.init(wire:))
+    }
+}
+
+extension NotificationRecord {
+    init(wire: NotificationResponse) throws {
+        guard let type = NotificationType(rawValue: wire.type) else {
+            throw DomainError.internal("The server sent the notification type \"\(wire.type)\"")
+        }
+        self.init(
+            id: try WireParse.uuid(wire.id), userID: try WireParse.userID(wire.userId), type: type, title: wire.title, body: wire.body,
+            contactID: try wire.contactId.map(WireParse.userID), isRead: wire.isRead, createdAt: try WireParse.date(wire.createdAt))
+    }
+}

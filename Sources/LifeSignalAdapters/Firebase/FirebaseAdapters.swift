@@ -1,0 +1,105 @@
+import FirebaseREST
+import Foundation
+import LifeSignalBackend
+import LifeSignalClients
+import LifeSignalDomain
+
+/// Clients filled over Firebase's wire protocols: phone sign-in through Identity Toolkit,
+/// everything else through callable functions named as LifeSignal's backend functions.
+///
+/// The functions take and return the same JSON as on Supabase (one definition of the shapes,
+/// in `LifeSignalBackend`); what Supabase clients read from tables (profile, notifications,
+/// history) comes from the read-only functions, because a Firebase client has no PostgREST.
+/// Nothing is realtime over Firebase REST, so the streams poll.
+public struct FirebaseAdapters: Sendable {
+    public let identityToolkit: IdentityToolkitClient
+    public let functions: CallableFunctionsClient
+    /// The Firebase tokens, refreshed before they expire; the functions client asks it for
+    /// the ID token of every call.
+    public let tokens: FirebaseAuthSession
+    /// The signed-in person as the domain sees them (with the phone number), told to
+    /// whoever follows ``AuthClient/sessionChanges``.
+    public let sessions: SessionStore
+    /// How often the notification and profile streams ask for news.
+    public let pollInterval: Duration
+    let verifications: PendingVerifications
+
+    /// Creates adapters for functions at `functionsURL` (production
+    /// `https://<region>-<project>.cloudfunctions.net`, or the emulator's), with every
+    /// request going through `options.transport`.
+    public init(
+        identityToolkit: IdentityToolkitClient, functionsURL: URL, options: FirebaseHTTPOptions = FirebaseHTTPOptions(),
+        sessions: SessionStore = SessionStore(), pollInterval: Duration = .seconds(3)
+    ) {
+        let tokens = FirebaseAuthSession(client: identityToolkit)
+        self.identityToolkit = identityToolkit
+        self.tokens = tokens
+        self.functions = CallableFunctionsClient(baseURL: functionsURL, tokenProvider: tokens, options: options)
+        self.sessions = sessions
+        self.pollInterval = pollInterval
+        self.verifications = PendingVerifications()
+    }
+
+    /// Creates adapters for the production endpoints of `projectID`.
+    public init(
+        apiKey: String, projectID: String, region: String = "us-central1", options: FirebaseHTTPOptions = FirebaseHTTPOptions(),
+        sessions: SessionStore = SessionStore(), pollInterval: Duration = .seconds(3)
+    ) throws {
+        guard let url = URL(string: "https://\(region)-\(projectID).cloudfunctions.net") else {
+            throw DomainError.invalidArgument("\"\(region)-\(projectID)\" does not make a functions URL")
+        }
+        self.init(
+            identityToolkit: IdentityToolkitClient(apiKey: apiKey, options: options), functionsURL: url, options: options,
+            sessions: sessions, pollInterval: pollInterval)
+    }
+
+    /// Runs a wire call and maps its failure into the domain.
+    static func mapped<T>(_ body: () async throws -> T) async throws -> T {
+        do { return try await body() } catch { throw FirebaseErrorMapping.map(error) }
+    }
+
+    /// Calls function `name` with `body` as its `data` and decodes its `result`.
+    func call<Response: Decodable>(_ name: String, _ body: some Encodable & Sendable) async throws -> Response {
+        let functions = self.functions
+        return try await Self.mapped { try await functions.call(name, data: body, as: Response.self) }
+    }
+
+    /// Calls function `name` with an empty object.
+    func call<Response: Decodable>(_ name: String) async throws -> Response {
+        try await call(name, [String: String]())
+    }
+
+    /// Takes over a session signed in elsewhere (another provider's auth over the same
+    /// project), so the functions are called as that person; `nil` signs out here.
+    public func adopt(_ session: AuthSession?) async {
+        await tokens.replace(with: session.map {
+            AuthTokens(idToken: $0.accessToken, refreshToken: $0.refreshToken, expiresAt: $0.expiresAt, localId: $0.userID.description)
+        })
+        await sessions.set(session)
+    }
+
+    /// The stored session with the tokens as they are now (the session refreshes them on
+    /// its own), or `nil` once the tokens are gone.
+    func currentSession() async -> AuthSession? {
+        guard var session = await sessions.session, let current = await tokens.currentTokens else { return nil }
+        session.accessToken = current.idToken
+        session.refreshToken = current.refreshToken
+        session.expiresAt = current.expiresAt
+        return session
+    }
+
+    /// My own profile through `get-user-profile`.
+    func ownProfile() async throws -> UserProfile {
+        let reply: ProfileResponse = try await call("get-user-profile")
+        return try UserProfile(wire: reply)
+    }
+}
+
+/// The `sessionInfo` of each phone number a code was sent to, kept until sign-in succeeds
+/// (a wrong code may be retried with the same one).
+actor PendingVerifications {
+    private var byPhone: [PhoneNumber: String] = [:]
+
+    func set(_ sessionInfo: String?, for phone: PhoneNumber) { byPhone[phone] = sessionInfo }
+    func sessionInfo(for phone: PhoneNumber) -> String? { byPhone[phone] }
+}
