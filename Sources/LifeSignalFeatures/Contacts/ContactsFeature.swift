@@ -276,9 +276,6 @@ public struct ContactsFeature: Reducer {
 
     private func load(_ state: inout State) -> Effect<Action> {
         state.isLoading = true
-        return .run { [client] send in
-            await send(.loaded(Result { try await client.contacts() }.mapError(DomainError.init)))
-        }
-        .cancellable(id: CancelID.load, cancelInFlight: true)
+        return .loadContactList(from: client, cancelID: CancelID.load, Action.loaded)
     }
 }

@@ -19,6 +19,16 @@ public enum DependentGroup: String, Sendable, Hashable, CaseIterable {
     /// I pinged them and they have not answered.
     case pinged
     case others
+
+    /// The section heading on the Dependents screen.
+    public var title: String {
+        switch self {
+        case .alert: "SOS"
+        case .nonResponsive: "Missed check-in"
+        case .pinged: "Pinged"
+        case .others: "Others"
+        }
+    }
 }
 
 extension ContactSummary {

@@ -88,10 +88,7 @@ public struct DependentsFeature: Reducer {
     private func load(_ state: inout State) -> Effect<Action> {
         state.isLoading = true
         state.now = date.now
-        return .run { [contacts] send in
-            await send(.loaded(Result { try await contacts.contacts() }.mapError(DomainError.init)))
-        }
-        .cancellable(id: CancelID.load, cancelInFlight: true)
+        return .loadContactList(from: contacts, cancelID: CancelID.load, Action.loaded)
     }
 
     private func perform(_ work: @escaping @Sendable () async throws -> Void) -> Effect<Action> {

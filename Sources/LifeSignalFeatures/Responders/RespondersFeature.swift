@@ -103,9 +103,6 @@ public struct RespondersFeature: Reducer {
 
     private func load(_ state: inout State) -> Effect<Action> {
         state.isLoading = true
-        return .run { [contacts] send in
-            await send(.loaded(Result { try await contacts.contacts() }.mapError(DomainError.init)))
-        }
-        .cancellable(id: CancelID.load, cancelInFlight: true)
+        return .loadContactList(from: contacts, cancelID: CancelID.load, Action.loaded)
     }
 }

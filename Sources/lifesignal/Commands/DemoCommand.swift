@@ -72,14 +72,11 @@ struct DemoStory {
         await auth.send(.verifyTapped).finish()
         guard let session = auth.state.session else { throw DomainError.internal(auth.state.errorMessage ?? "sign-in failed") }
         say("           Signed in\(session.isNewUser ? ", and her account is created" : "").")
+        try await onboard(adapters, first: "Alice", last: "Reyes", note: "Type 1 diabetic; insulin in the fridge")
+        say("           Onboarding: her name, an emergency note, a 24 h interval and a reminder 30 minutes before.")
         let bob = try await link(alice: adapters)
 
-        let checkIn = Store(initialState: CheckInFeature.State(), reducer: { CheckInFeature() }) {
-            $0.checkInClient = adapters.checkInClient
-            $0.date = DateGenerator { clock.now }
-            // The screen's one-second timer waits on a clock that never moves; the demo ticks by hand.
-            $0.continuousClock = TestClock()
-        }
+        let checkIn = try store(adapters, CheckInFeature.State()) { CheckInFeature() }
         checkIn.send(.task)
         for _ in 0..<200 where checkIn.state.status == nil { try await Task.sleep(for: .milliseconds(10)) }
         let interval = Int((checkIn.state.status?.interval.seconds ?? 0) / 3600)

@@ -1,87 +1,128 @@
+import Clocks
+import Dependencies
 import Foundation
 import LifeSignalAdapters
 import LifeSignalBackend
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFeatures
 
 extension DemoStory {
     static let bobPhone = "+15550002222"
     static let bobCode = "135790"
 
-    /// Bob signs in and scans Alice's QR code: she becomes his dependent, he her responder.
+    /// A store for one person's screen, with that person's clients and the demo's clock.
+    func store<R: Reducer>(_ adapters: LocalAdapters, _ state: R.State, _ reducer: @escaping () -> R) throws -> Store<R.State, R.Action>
+    where R.State: Equatable {
+        let clients = try AdapterFactory(local: adapters).clients(ProviderSelection(default: .local))
+        let clock = self.clock
+        return Store(initialState: state, reducer: reducer) {
+            clients.install(into: &$0)
+            $0.date = DateGenerator { clock.now }
+            // Screens' timers wait on a clock that never moves; the demo moves time by hand.
+            $0.continuousClock = TestClock()
+        }
+    }
+
+    /// Onboarding through its screen: name, note, interval and reminder, then saved.
+    func onboard(_ adapters: LocalAdapters, first: String, last: String, note: String) async throws {
+        let onboarding = try store(adapters, OnboardingFeature.State()) { OnboardingFeature() }
+        onboarding.send(.firstNameChanged(first))
+        onboarding.send(.lastNameChanged(last))
+        onboarding.send(.nextTapped)
+        onboarding.send(.emergencyNoteChanged(note))
+        while !onboarding.state.isLastStep, onboarding.state.errorMessage == nil { onboarding.send(.nextTapped) }
+        await onboarding.send(.nextTapped).finish()
+        if let error = onboarding.state.errorMessage { throw DomainError.internal("onboarding: \(error)") }
+    }
+
+    /// Bob signs in, and scans Alice's QR code on his Contacts screen: she becomes his
+    /// dependent, he her responder.
     func link(alice: LocalAdapters) async throws -> LocalAdapters {
         let bob = LocalAdapters(backend: backend)
         let phone = try PhoneNumber(Self.bobPhone)
         try await bob.authClient.sendCode(phone)
         _ = try await bob.authClient.verifyCode(phone, try OneTimeCode(Self.bobCode))
+        try await onboard(bob, first: "Bob", last: "Okafor", note: "")
         say("[\(time())] Bob, her neighbour, signs in on his phone too.")
-        let code = try await alice.contactsClient.resetQRCode()
-        let owner = try await bob.contactsClient.lookUpQRCode(code)
-        say("           Alice shows her QR code; Bob scans it and sees \"\(owner.name)\".")
-        let added = try await bob.contactsClient.addByQRCode(code, .dependent)
-        let mirrored = try await alice.contactsClient.contacts().contacts
-        say("           He adds her as his \(added.roles.names.joined(separator: " and ")); her list now shows Bob as her \(mirrored.first?.roles.names.joined(separator: " and ") ?? "?").")
+        let code = try await alice.userClient.profile().qrCodeID
+        let contacts = try store(bob, ContactsFeature.State()) { ContactsFeature() }
+        contacts.send(.addByQRCodeTapped)
+        contacts.send(.qrCodeTextChanged(code.uuidString))
+        await contacts.send(.lookUpQRCodeTapped).finish()
+        let owner = contacts.state.qrCode?.match?.owner.name ?? "?"
+        say("           Alice shows her QR code; Bob scans it and sees \"\(owner)\".")
+        contacts.send(.qrCodeRolesChanged(.dependent))
+        await contacts.send(.addByQRCodeConfirmed).finish()
+        if let error = contacts.state.errorMessage { throw DomainError.internal("linking: \(error)") }
+        let added = contacts.state.sortedContacts.first
+        let responders = try store(alice, RespondersFeature.State()) { RespondersFeature() }
+        await responders.send(.task).finish()
+        say("           He adds her as his \(added?.roles.names.joined(separator: " and ") ?? "?"); her Responders screen now lists \(responders.state.ordered.map(\.name).joined(separator: ", ")).")
         return bob
     }
 
-    /// After the deadline: the sweep tells Bob, Bob pings, Alice answers and checks in; then
-    /// SOS raised, answered and cancelled.
+    /// After the deadline: the sweep tells Bob live, Bob pings, Alice answers and checks in;
+    /// then SOS raised, answered and cancelled — each on the screen a person would use.
     func escalation(alice: LocalAdapters, bob: LocalAdapters) async throws {
-        // Bob's phone listens for notifications, as the app does while open.
-        let live = try await bob.notificationClient.stream()
+        // Bob's notification centre is open: it follows his notifications live.
+        let centre = try store(bob, NotificationCentreFeature.State()) { NotificationCentreFeature() }
+        centre.send(.task)
+        try await waitUntil { centre.state.isLoading == false }
         let report = try await backend.sweep.run(caller: .service)
         say("\n[\(time())] The server's sweep finds \(report.escalations) missed deadline and tells the responders.")
-        guard let bobID = await bob.authClient.currentSession()?.userID, let aliceID = await alice.authClient.currentSession()?.userID else {
-            throw DomainError.unauthenticated
+        try await waitUntil { centre.state.notifications.contains { $0.type == .nonResponsiveDependent } }
+        if let note = centre.state.notifications.first(where: { $0.type == .nonResponsiveDependent }) {
+            say("           Bob's phone, at once: \"\(note.title): \(note.body)\" (\(centre.state.badge) unread)")
         }
-        guard let note = try await Self.first(.nonResponsiveDependent, in: live) else {
-            throw DomainError.internal("Bob was not told within 5 s")
-        }
-        say("           Bob's phone, at once: \"\(note.title): \(note.body)\"")
-        if let seen = try await bob.contactsClient.contacts().contacts.first {
-            say("           On his Dependents screen Alice is \(seen.isNonResponsive ? "marked non-responsive" : "fine").")
-        }
-        _ = try await bob.pingClient.ping(aliceID)
+        let dependents = try store(bob, DependentsFeature.State()) { DependentsFeature() }
+        await dependents.send(.task).finish()
+        let group = DependentGrouping.groups(dependents.state.contacts, at: clock.now, sort: .timeLeft).first?.0
+        say("           On his Dependents screen Alice is under \"\(group?.title ?? "?")\"; badge \(dependents.state.badge).")
+        guard let aliceID = dependents.state.contacts.first?.id else { throw DomainError.internal("Bob has no dependent") }
+
+        let bobPings = try store(bob, PingsFeature.State()) { PingsFeature() }
+        await bobPings.send(.task).finish()
+        await bobPings.send(.pingTapped(aliceID)).finish()
         say("[\(time())] Bob pings her: \"Are you OK?\"")
-        if let ping = try await alice.contactsClient.contacts().contacts.first?.incomingPingAt {
-            say("           Alice sees the ping from Bob (sent \(time(ping))) and answers it.")
+        let alicePings = try store(alice, PingsFeature.State()) { PingsFeature() }
+        await alicePings.send(.task).finish()
+        if let ping = alicePings.state.received.first {
+            say("           Alice's Pings screen shows the ping from \(ping.name) (sent \(time(ping.incomingPingAt))); she answers it.")
+            await alicePings.send(.respondTapped(ping.id)).finish()
         }
-        try await alice.pingClient.respond(bobID)
         clock.advance(by: 120)
-        _ = try await alice.checkInClient.checkIn()
-        let status = try await bob.contactsClient.contacts().contacts.first
+        let checkIn = try store(alice, CheckInFeature.State()) { CheckInFeature() }
+        await checkIn.send(.checkInTapped).finish()
+        await dependents.send(.task).finish()
+        let status = dependents.state.contacts.first
         say("[\(time())] She checks in; Bob's screen shows her \(status?.isNonResponsive == true ? "still non-responsive" : "safe again"), no ping pending: \(status?.outgoingPingAt == nil).")
 
         clock.advance(by: 3600)
-        let alert = try await alice.alertClient.trigger()
-        say("\n[\(time())] Alice slips on the stairs and holds the SOS button: an alert is raised.")
-        if let active = try await bob.alertClient.activeAlert(aliceID) {
-            say("           Bob's phone shows her alert, active since \(time(active.activatedAt)).")
+        let sos = try store(alice, SOSFeature.State()) { SOSFeature() }
+        sos.send(.activateTapped)
+        await sos.send(.activationConfirmed).finish()
+        say("\n[\(time())] Alice slips on the stairs and holds the SOS button; she confirms: \(sos.state.notice ?? sos.state.errorMessage ?? "?").")
+        await dependents.send(.task).finish()
+        if let alert = dependents.state.contacts.first(where: { $0.activeAlertID != nil }), let alertID = alert.activeAlertID {
+            say("           Bob's Dependents screen puts her first, under \"\(DependentGrouping.groups(dependents.state.contacts, at: clock.now, sort: .timeLeft).first?.0.title ?? "?")\".")
+            clock.advance(by: 60)
+            await dependents.send(.respondToAlertTapped(alertID)).finish()
         }
-        clock.advance(by: 60)
-        let answered = try await bob.alertClient.respond(alert.id)
-        say("[\(time(answered))] Bob answers: he is on his way. Alice's phone shows \(try await alice.alertClient.activeAlert(nil)?.responses.map(\.responderName).joined(separator: ", ") ?? "nobody") responding.")
+        await sos.send(.task).finish()
+        say("[\(time())] Bob answers: he is on his way. Alice's SOS screen shows \(sos.state.responders.joined(separator: ", ")) responding.")
         clock.advance(by: 600)
-        try await alice.alertClient.cancel(alert.id)
-        let gone = try await bob.alertClient.activeAlert(aliceID) == nil
-        say("[\(time())] Bob has helped her up; Alice cancels the alert\(gone ? ", and Bob's phone clears it." : ".")")
+        await sos.send(.deactivateTapped).finish()
+        await dependents.send(.task).finish()
+        let cleared = dependents.state.contacts.allSatisfy { $0.activeAlertID == nil }
+        say("[\(time())] Bob has helped her up; Alice cancels: \(sos.state.notice ?? "?").\(cleared ? " Bob's screen clears it." : "")")
+        centre.send(.onDisappear)
     }
 
-    /// The first notification of `type` on `stream`, or `nil` after 5 s (so the demo never
-    /// hangs on a notification that does not come).
-    static func first(_ type: NotificationType, in stream: AsyncThrowingStream<NotificationRecord, any Error>) async throws -> NotificationRecord? {
-        try await withThrowingTaskGroup(of: NotificationRecord?.self) { group in
-            group.addTask {
-                for try await note in stream where note.type == type { return note }
-                return nil
-            }
-            group.addTask {
-                try await Task.sleep(for: .seconds(5))
-                return nil
-            }
-            let first = try await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
+    /// Waits (up to 5 s) for a live effect to bring what the story needs next, so the demo
+    /// never hangs on something that does not come.
+    func waitUntil(_ condition: @MainActor () -> Bool) async throws {
+        for _ in 0..<500 where !condition() { try await Task.sleep(for: .milliseconds(10)) }
+        guard condition() else { throw DomainError.internal("the demo waited 5 s for something that did not happen") }
     }
 }

@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+
+/// `lifesignal demo` as a new user runs it: the whole story, told the same way every time.
+@Suite("Command line: demo")
+struct DemoCommandTests {
+    @Test("the demo tells every part of the story and exits 0, identically on two runs")
+    func demo() async throws {
+        func run() async throws -> (Int32, String) {
+            let process = Process()
+            process.executableURL = CommandLineTests.executable
+            process.arguments = ["demo"]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return await withCheckedContinuation { continuation in
+                DispatchQueue.global().async {
+                    let data = output.fileHandleForReading.readDataToEndOfFile()
+                    process.waitUntilExit()
+                    continuation.resume(returning: (process.terminationStatus, String(decoding: data, as: UTF8.self)))
+                }
+            }
+        }
+        let (status, story) = try await run()
+        #expect(status == 0, "demo failed: \(story)")
+        for part in [
+            "The app says: The code is wrong", "Onboarding: her name", "sees \"Alice Reyes\"", "her Responders screen now lists Bob Okafor",
+            "Alice checks in. Her next deadline is Sat 08:00.", "try again in 240 s", "the button is yellow", "the button is orange",
+            "deadline passed 1.0 h ago; the button is red", "sweep finds 1 missed deadline", "Bob's phone, at once: \"Emergency Alert",
+            "under \"Missed check-in\"", "Bob pings her", "shows the ping from Bob Okafor", "safe again, no ping pending: true",
+            "SOS sent: your responders have been told", "under \"SOS\"", "shows Bob Okafor responding", "Bob's screen clears it.",
+            "Searching \"  CELLAR \" (any case): Fiddletown Cellars, Cellar Door Café", "Routes now: River Walk",
+        ] {
+            #expect(story.contains(part), "missing: \(part)")
+        }
+        let (_, again) = try await run()
+        #expect(again == story, "the story changed between runs")
+    }
+}
