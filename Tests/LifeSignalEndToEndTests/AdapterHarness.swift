@@ -11,6 +11,13 @@ enum AdapterBackend: String, CaseIterable, Sendable, CustomStringConvertible {
     case local = "local, SQLite"
     case supabaseSQLite = "supabase over HTTP, SQLite"
     case supabasePostgres = "supabase over HTTP, PostgreSQL"
+    case firebase = "firebase callables, replayed over SQLite"
+
+    /// The backends every capability runs on. Firebase is left out because it does not serve
+    /// every capability (content, avatars); suites it passes use ``withFirebase``.
+    static let allCases: [AdapterBackend] = [.local, .supabaseSQLite, .supabasePostgres]
+    /// ``allCases`` plus Firebase (`Firebase/FirebaseHarness.swift`).
+    static let withFirebase: [AdapterBackend] = allCases + [.firebase]
 
     var description: String { rawValue }
     var engine: Engine { self == .supabasePostgres ? .postgres : .sqlite }
@@ -56,6 +63,8 @@ struct AdapterHarness: Sendable {
             return AdapterHarness(test: test, server: server, alice: alice.content, bob: bob.content, visitor: visitor.contentClient,
                                   aliceID: alice.id, bobID: bob.id, aliceContacts: alice.contacts, bobContacts: bob.contacts,
                                   visitorContacts: visitor.contactsClient, aliceClients: alice, bobClients: bob)
+        case .firebase:
+            return try await startFirebase(test)
         }
     }
 
