@@ -29,7 +29,7 @@ struct NotificationContractTests {
         }
     }
 
-    @Test("a dependent's SOS reaches the responder live; listed, marked read, cleared by type", arguments: AdapterBackend.allCases)
+    @Test("a dependent's SOS reaches the responder live; listed, marked read, cleared by type", arguments: AdapterBackend.withFirebase)
     func liveAndListed(backend: AdapterBackend) async throws {
         let harness = try await AdapterHarness.start(backend)
         defer { Task { await harness.stop() } }

@@ -12,7 +12,7 @@ struct UserContractTests {
     /// A few bytes with a PNG signature; the bucket checks the declared type, not the pixels.
     static let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data(repeating: 7, count: 64)
 
-    @Test("a profile reads back what was changed; a bad field changes nothing", arguments: AdapterBackend.allCases)
+    @Test("a profile reads back what was changed; a bad field changes nothing", arguments: AdapterBackend.withFirebase)
     func editProfile(backend: AdapterBackend) async throws {
         let harness = try await AdapterHarness.start(backend)
         defer { Task { await harness.stop() } }
@@ -33,7 +33,7 @@ struct UserContractTests {
         #expect(try await alice.profile() == saved, "a refused change must leave the profile as it was")
     }
 
-    @Test("the profile stream delivers my own changes, not another person's", arguments: AdapterBackend.allCases)
+    @Test("the profile stream delivers my own changes, not another person's", arguments: AdapterBackend.withFirebase)
     func stream(backend: AdapterBackend) async throws {
         let harness = try await AdapterHarness.start(backend)
         defer { Task { await harness.stop() } }
@@ -80,7 +80,7 @@ struct UserContractTests {
         }
     }
 
-    @Test("a new QR code replaces the old one, which links nobody any more", arguments: AdapterBackend.allCases)
+    @Test("a new QR code replaces the old one, which links nobody any more", arguments: AdapterBackend.withFirebase)
     func resetQRCode(backend: AdapterBackend) async throws {
         let harness = try await AdapterHarness.start(backend)
         defer { Task { await harness.stop() } }
@@ -93,7 +93,7 @@ struct UserContractTests {
         #expect(try await bob.contacts.lookUpQRCode(new).userID == UserID(harness.aliceID))
     }
 
-    @Test("check-in settings and history: saved, refused when the reminder outlasts the interval, mine only", arguments: AdapterBackend.allCases)
+    @Test("check-in settings and history: saved, refused when the reminder outlasts the interval, mine only", arguments: AdapterBackend.withFirebase)
     func checkInSettingsAndHistory(backend: AdapterBackend) async throws {
         let harness = try await AdapterHarness.start(backend)
         defer { Task { await harness.stop() } }
@@ -119,7 +119,7 @@ struct UserContractTests {
         await #expect(throws: DomainError.self) { _ = try await alice.history(0) }
     }
 
-    @Test("deleting an account signs out, tells the session stream, and removes the person from contacts", arguments: AdapterBackend.allCases)
+    @Test("deleting an account signs out, tells the session stream, and removes the person from contacts", arguments: AdapterBackend.withFirebase)
     func deleteAccount(backend: AdapterBackend) async throws {
         let harness = try await AdapterHarness.start(backend)
         defer { Task { await harness.stop() } }
