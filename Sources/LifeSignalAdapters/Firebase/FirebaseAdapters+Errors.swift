@@ -36,11 +36,13 @@ enum FirebaseErrorMapping {
         if let details = try? error.details?.decode(as: Details.self), !details.code.isEmpty {
             return DomainError(code: details.code, message: error.message, retryAfter: details.retryAfter)
         }
-        let message = error.message
+        // A platform page (a function that is not deployed, a proxy) is no sentence to show.
+        let isPage = error.message.hasPrefix("<")
+        let message = isPage ? "HTTP \(error.httpStatus) from Firebase" : error.message
         switch error.status {
         case .unauthenticated: return .unauthenticated
         case .permissionDenied: return .forbidden(message)
-        case .notFound: return DomainError(code: "not_found", message: message)
+        case .notFound: return isPage ? .notFound("The function") : DomainError(code: "not_found", message: message)
         case .alreadyExists: return DomainError(code: "already_exists", message: message)
         case .invalidArgument, .outOfRange: return .invalidArgument(message)
         case .failedPrecondition: return .failedPrecondition(message)
