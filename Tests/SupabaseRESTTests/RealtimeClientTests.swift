@@ -21,7 +21,9 @@ import Testing
 
   @Test func heartbeatsAnsweredKeepTheSocket() async throws {
     let transport = FakeSocketTransport()
-    let client = makeRealtimeClient(transport, heartbeat: .milliseconds(150))
+    // Long enough that a reply the loaded test machine sends late still lands before the
+    // next beat (which would count it missed and, rightly, reconnect).
+    let client = makeRealtimeClient(transport, heartbeat: .milliseconds(500))
     defer { client.realtimeV2.disconnect() }
     let (_, _, socket) = try await Self.subscribed(client, transport)
     for expectedRef in 2...4 {

@@ -27,7 +27,7 @@ extension AuthClient: TestDependencyKey {
     public static let testValue = AuthClient()
 
     /// Signs in anyone with the code `123456`.
-    public static let previewValue: AuthClient = {
+    public static var previewValue: AuthClient {
         let store = SessionStore()
         return AuthClient(
             sendCode: { _ in },
@@ -44,7 +44,7 @@ extension AuthClient: TestDependencyKey {
             deleteAccount: { await store.set(nil) },
             sessionChanges: { await store.changes() }
         )
-    }()
+    }
 }
 
 extension DependencyValues {

@@ -25,7 +25,8 @@ extension CheckInClient: TestDependencyKey {
     public static let testValue = CheckInClient()
 
     /// A person who checked in 3 hours ago on a 24-hour interval.
-    public static let previewValue: CheckInClient = {
+    /// Fresh on every read, so two previews (or two tests) never share a cooldown.
+    public static var previewValue: CheckInClient {
         let last = LockIsolated<Date?>(Date().addingTimeInterval(-3 * 3600))
         let settings = LockIsolated(CheckInSettings())
         let entries = LockIsolated((1...5).map { day in
@@ -52,7 +53,7 @@ extension CheckInClient: TestDependencyKey {
             },
             history: { limit in Array(entries.value.prefix(limit)) }
         )
-    }()
+    }
 }
 
 extension DependencyValues {
