@@ -31,21 +31,27 @@ public struct ClientSet: Sendable {
 /// `003_…`'s AdapterFactory).
 ///
 /// A mix shares one identity: when sign-in happens on one provider and a capability is
-/// served by the other, the session is handed across (both verify the same project's
-/// tokens), so the person is signed in everywhere at once.
+/// served by another, each new session is handed across (they verify the same project's
+/// tokens), so the person is signed in everywhere at once. Local and Firebase adapters can
+/// take a session over; Supabase signs in only through its own auth.
 public struct AdapterFactory: Sendable {
     public var local: LocalAdapters?
     public var supabase: SupabaseAdapters?
+    public var firebase: FirebaseAdapters?
 
-    public init(local: LocalAdapters? = nil, supabase: SupabaseAdapters? = nil) {
+    public init(local: LocalAdapters? = nil, supabase: SupabaseAdapters? = nil, firebase: FirebaseAdapters? = nil) {
         self.local = local
         self.supabase = supabase
+        self.firebase = firebase
     }
 
     /// - Throws: ``DomainError/invalidArgument(_:)`` when a capability names a provider that is
-    ///   not configured, or Firebase (whose adapters cover push only so far).
+    ///   not configured, or content on Firebase (which has no content store).
     public func clients(_ selection: ProviderSelection) throws -> ClientSet {
-        func pick<Client>(_ capability: Capability, local: (LocalAdapters) -> Client, supabase: (SupabaseAdapters) -> Client) throws -> Client {
+        func pick<Client>(
+            _ capability: Capability, local: (LocalAdapters) -> Client, supabase: (SupabaseAdapters) -> Client,
+            firebase: ((FirebaseAdapters) -> Client)?
+        ) throws -> Client {
             switch selection.provider(for: capability) {
             case .local:
                 guard let adapters = self.local else { throw Self.missing(capability, .local) }
@@ -54,36 +60,46 @@ public struct AdapterFactory: Sendable {
                 guard let adapters = self.supabase else { throw Self.missing(capability, .supabase) }
                 return supabase(adapters)
             case .firebase:
-                throw DomainError.invalidArgument("Firebase does not provide \(capability.rawValue) yet; choose local or supabase")
+                guard let firebase else {
+                    throw DomainError.invalidArgument("Firebase does not provide \(capability.rawValue); choose local or supabase")
+                }
+                guard let adapters = self.firebase else { throw Self.missing(capability, .firebase) }
+                return firebase(adapters)
             }
         }
-        var auth = try pick(.auth, local: \.authClient, supabase: \.authClient)
-        let usesLocal = Capability.allCases.contains { $0 != .auth && selection.provider(for: $0) == .local }
-        if selection.provider(for: .auth) == .supabase, usesLocal, let local {
-            auth = Self.sharing(auth, with: local.sessions)
-        }
+        var auth = try pick(.auth, local: \.authClient, supabase: \.authClient, firebase: \.authClient)
+        let authProvider = selection.provider(for: .auth)
+        let others = Set(Capability.allCases.filter { $0 != .auth }.map(selection.provider(for:))).subtracting([authProvider])
+        var recipients: [@Sendable (AuthSession?) async -> Void] = []
+        if others.contains(.local), let sessions = local?.sessions { recipients.append { await sessions.set($0) } }
+        if others.contains(.firebase), let firebase { recipients.append { await firebase.adopt($0) } }
+        if !recipients.isEmpty { auth = Self.sharing(auth, with: recipients) }
         return ClientSet(
             auth: auth,
-            checkIn: try pick(.checkIn, local: \.checkInClient, supabase: \.checkInClient),
-            contacts: try pick(.contacts, local: \.contactsClient, supabase: \.contactsClient),
-            alerts: try pick(.alerts, local: \.alertClient, supabase: \.alertClient),
-            pings: try pick(.pings, local: \.pingClient, supabase: \.pingClient),
-            notifications: try pick(.notifications, local: \.notificationClient, supabase: \.notificationClient),
-            content: try pick(.content, local: \.contentClient, supabase: \.contentClient),
-            user: try pick(.user, local: \.userClient, supabase: \.userClient))
+            checkIn: try pick(.checkIn, local: \.checkInClient, supabase: \.checkInClient, firebase: \.checkInClient),
+            contacts: try pick(.contacts, local: \.contactsClient, supabase: \.contactsClient, firebase: \.contactsClient),
+            alerts: try pick(.alerts, local: \.alertClient, supabase: \.alertClient, firebase: \.alertClient),
+            pings: try pick(.pings, local: \.pingClient, supabase: \.pingClient, firebase: \.pingClient),
+            notifications: try pick(.notifications, local: \.notificationClient, supabase: \.notificationClient, firebase: \.notificationClient),
+            content: try pick(.content, local: \.contentClient, supabase: \.contentClient, firebase: nil),
+            user: try pick(.user, local: \.userClient, supabase: \.userClient, firebase: \.userClient))
     }
 
-    /// An auth client that also hands each new session to the local adapters.
-    static func sharing(_ auth: AuthClient, with sessions: SessionStore) -> AuthClient {
+    /// An auth client that also hands each new session (and each sign-out) to `recipients`.
+    static func sharing(_ auth: AuthClient, with recipients: [@Sendable (AuthSession?) async -> Void]) -> AuthClient {
         var shared = auth
         shared.verifyCode = { phone, code in
             let session = try await auth.verifyCode(phone, code)
-            await sessions.set(session)
+            for recipient in recipients { await recipient(session) }
             return session
         }
         shared.signOut = {
             try await auth.signOut()
-            await sessions.set(nil)
+            for recipient in recipients { await recipient(nil) }
+        }
+        shared.deleteAccount = {
+            try await auth.deleteAccount()
+            for recipient in recipients { await recipient(nil) }
         }
         return shared
     }

@@ -1,0 +1,75 @@
+import Foundation
+import LifeSignalAdapters
+import LifeSignalBackend
+import LifeSignalClients
+import LifeSignalDomain
+import LifeSignalTestSupport
+import Testing
+
+/// Seed `003_…`'s mixed backend with Firebase in the mix: one sign-in, handed across.
+@Suite("Adapter factory with Firebase")
+struct FirebaseFactoryTests {
+    static let phone = "+15550005005"
+
+    static func backend() async throws -> TestBackend {
+        try await TestDatabases.backend(.sqlite, testOTPs: try TestOTPs(parsing: "\(phone)=161803"))
+    }
+
+    @Test("content is refused on Firebase by name; Firebase chosen but not configured says so")
+    func refusals() async throws {
+        let test = try await Self.backend()
+        defer { Task { try? await test.backend.close() } }
+        let factory = AdapterFactory(local: LocalAdapters(backend: test.backend), firebase: AdapterHarness.firebaseAdapters(test.backend))
+        #expect(throws: DomainError.invalidArgument("Firebase does not provide content; choose local or supabase")) {
+            try factory.clients(ProviderSelection(default: .firebase))
+        }
+        #expect(throws: DomainError.invalidArgument("auth is set to firebase, which is not configured")) {
+            try AdapterFactory().clients(ProviderSelection(default: .firebase, overrides: [.content: .local]))
+        }
+        _ = try factory.clients(ProviderSelection(default: .firebase, overrides: [.content: .local]))
+    }
+
+    @Test("sign-in on Firebase serves in-process content too; sign-out ends both")
+    func firebaseAuthLocalContent() async throws {
+        let test = try await Self.backend()
+        defer { Task { try? await test.backend.close() } }
+        let local = LocalAdapters(backend: test.backend), firebase = AdapterHarness.firebaseAdapters(test.backend)
+        let clients = try AdapterFactory(local: local, firebase: firebase)
+            .clients(ProviderSelection(default: .firebase, overrides: [.content: .local]))
+
+        try await clients.auth.sendCode(try PhoneNumber(Self.phone))
+        let session = try await clients.auth.verifyCode(try PhoneNumber(Self.phone), try OneTimeCode("161803"))
+        #expect(await local.sessions.session == session)
+        let route = try await clients.content.saveRoute(.init(name: "Ridge Walk", durationMinutes: 45))
+        #expect(route.createdBy == session.userID.rawValue)
+        // Checked in through a callable, read back in-process: one database, one person.
+        let result = try await clients.checkIn.checkIn()
+        #expect(try await local.checkInClient.status().lastCheckIn == result.checkedInAt)
+        #expect(try await clients.user.profile().lastCheckIn == result.checkedInAt)
+
+        try await clients.auth.signOut()
+        #expect(await local.sessions.session == nil)
+        #expect(await clients.auth.currentSession() == nil)
+        await #expect(throws: DomainError.unauthenticated) { _ = try await clients.checkIn.status() }
+    }
+
+    @Test("sign-in in-process is adopted by the Firebase adapters serving contacts")
+    func localAuthFirebaseContacts() async throws {
+        let test = try await Self.backend()
+        defer { Task { try? await test.backend.close() } }
+        let local = LocalAdapters(backend: test.backend), firebase = AdapterHarness.firebaseAdapters(test.backend)
+        let clients = try AdapterFactory(local: local, firebase: firebase)
+            .clients(ProviderSelection(default: .local, overrides: [.contacts: .firebase, .notifications: .firebase]))
+
+        await #expect(throws: DomainError.unauthenticated) { _ = try await clients.contacts.contacts() }
+        try await clients.auth.sendCode(try PhoneNumber(Self.phone))
+        let session = try await clients.auth.verifyCode(try PhoneNumber(Self.phone), try OneTimeCode("161803"))
+        #expect(await firebase.authClient.currentSession() == session)
+        #expect(try await clients.contacts.contacts() == ContactList(contacts: [], sentInvitations: [], receivedInvitations: []))
+        let code = try await clients.contacts.resetQRCode()
+        #expect(try await local.userClient.profile().qrCodeID == code)
+
+        try await clients.auth.signOut()
+        await #expect(throws: DomainError.unauthenticated) { _ = try await clients.notifications.notifications() }
+    }
+}
