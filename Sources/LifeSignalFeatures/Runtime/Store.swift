@@ -48,6 +48,15 @@ public final class Store<State: Sendable, Action: Sendable> {
     /// The current state.
     public var state: State { runtime.state }
 
+    /// Calls `observer` after each action is reduced, with whether an effect sent it.
+    ///
+    /// For drivers outside a screen: the command line reads a failure's ``DomainError`` from
+    /// the response actions (its exit code depends on the error, which state keeps only as
+    /// words), and a logger could trace a session. One observer at a time.
+    public func observeActions(_ observer: @escaping @MainActor (_ action: Action, _ fromEffect: Bool) -> Void) {
+        runtime.didReduce = { action, origin, _ in observer(action, origin == .effect) }
+    }
+
     /// Reduces `action` now and starts the effects it returns.
     ///
     /// - Returns: A handle on those effects; `await store.send(.x).finish()` waits until they,

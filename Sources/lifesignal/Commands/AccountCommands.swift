@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LifeSignalDomain
+import LifeSignalFeatures
 
 /// `lifesignal login`: phone sign-in against a server; the session is kept for later commands.
 struct LoginCommand: AsyncParsableCommand {
@@ -91,20 +92,25 @@ struct StatusCommand: AsyncParsableCommand {
     }
 }
 
-/// `lifesignal check-in`.
+/// `lifesignal check-in`, through the check-in screen's reducer (its cooldown check first).
 struct CheckInCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "check-in", abstract: "Check in now.")
 
     @OptionGroup var options: ClientOptions
 
     func run() async throws {
-        try await CommandOutput.run {
-            let result = try await options.adapters().checkInClient.checkIn()
-            if options.json {
-                try CommandOutput.json(["checked_in_at": ContentValue.iso8601(result.checkedInAt), "deadline": ContentValue.iso8601(result.deadline)])
-            } else {
-                print("Checked in. Next deadline: \(ContentValue.iso8601(result.deadline)).")
-            }
+        try await CommandOutput.run { try await checkIn() }
+    }
+
+    @MainActor
+    func checkIn() async throws {
+        let screen = ScreenDriver(CheckInFeature.State(), clients: try options.clients(), errorMessage: \.errorMessage) { CheckInFeature() }
+        try await screen.send(.checkInTapped)
+        guard let result = screen.state.lastResult else { throw DomainError.internal("The check-in was not recorded") }
+        if options.json {
+            try CommandOutput.json(["checked_in_at": ContentValue.iso8601(result.checkedInAt), "deadline": ContentValue.iso8601(result.deadline)])
+        } else {
+            print("Checked in. Next deadline: \(ContentValue.iso8601(result.deadline)).")
         }
     }
 }

@@ -2,9 +2,19 @@ import ArgumentParser
 import Foundation
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFeatures
 
-/// `lifesignal alert on|off|status|respond`: the SOS button, and answering a dependent's.
+/// `lifesignal alert on|off|status|respond`: the SOS button, and answering a dependent's,
+/// through the SOS and Dependents screens' reducers.
 struct AlertCommand: AsyncParsableCommand {
+    /// The SOS screen, with its current alert loaded.
+    @MainActor
+    static func sosScreen(_ options: ClientOptions) async throws -> ScreenDriver<SOSFeature.State, SOSFeature.Action> {
+        let screen = ScreenDriver(SOSFeature.State(), clients: try options.clients(), errorMessage: \.errorMessage) { SOSFeature() }
+        try await screen.send(.task)
+        return screen
+    }
+
     static let configuration = CommandConfiguration(
         commandName: "alert", abstract: "Raise or cancel an SOS, see yours, or answer a dependent's.",
         subcommands: [On.self, Off.self, Status.self, Respond.self])
@@ -14,14 +24,22 @@ struct AlertCommand: AsyncParsableCommand {
         @OptionGroup var options: ClientOptions
 
         func run() async throws {
-            try await CommandOutput.run {
-                let alert = try await options.adapters().alertClient.trigger()
-                if options.json {
-                    try CommandOutput.json(["id": PeoplePrinter.id(alert.id), "status": alert.status.rawValue,
-                                            "activated_at": ContentValue.iso8601(alert.activatedAt)])
-                } else {
-                    print("SOS raised at \(ContentValue.iso8601(alert.activatedAt)): your responders have been told.")
-                }
+            try await CommandOutput.run { try await raise() }
+        }
+
+        @MainActor
+        func raise() async throws {
+            let screen = try await AlertCommand.sosScreen(options)
+            guard !screen.state.isActive else { throw DomainError.failedPrecondition("An alert is already active") }
+            // The screen asks "Send an SOS to all your responders?"; running this command is the yes.
+            try await screen.send(.activateTapped)
+            try await screen.send(.activationConfirmed)
+            guard let alert = screen.state.activeAlert else { throw DomainError.internal("The alert was not raised") }
+            if options.json {
+                try CommandOutput.json(["id": PeoplePrinter.id(alert.id), "status": alert.status.rawValue,
+                                        "activated_at": ContentValue.iso8601(alert.activatedAt)])
+            } else {
+                print("SOS raised at \(ContentValue.iso8601(alert.activatedAt)): your responders have been told.")
             }
         }
     }
@@ -31,10 +49,15 @@ struct AlertCommand: AsyncParsableCommand {
         @OptionGroup var options: ClientOptions
 
         func run() async throws {
-            try await CommandOutput.run {
-                try await options.adapters().alertClient.cancel(nil)
-                if options.json { try CommandOutput.json(["status": "cancelled"]) } else { print("SOS cancelled: your responders have been told you are safe.") }
-            }
+            try await CommandOutput.run { try await standDown() }
+        }
+
+        @MainActor
+        func standDown() async throws {
+            let screen = try await AlertCommand.sosScreen(options)
+            guard screen.state.isActive else { throw DomainError.notFound("An active SOS") }
+            try await screen.send(.deactivateTapped)
+            if options.json { try CommandOutput.json(["status": "cancelled"]) } else { print(screen.state.notice ?? "SOS cancelled.") }
         }
     }
 
@@ -43,22 +66,25 @@ struct AlertCommand: AsyncParsableCommand {
         @OptionGroup var options: ClientOptions
 
         func run() async throws {
-            try await CommandOutput.run {
-                let alert = try await options.adapters().alertClient.activeAlert(nil)
-                if options.json {
-                    try CommandOutput.json(AlertJSON(alert))
-                    return
-                }
-                guard let alert else {
-                    print("No SOS is active.")
-                    return
-                }
-                print("SOS active since \(ContentValue.iso8601(alert.activatedAt)).")
-                for response in alert.responses.sorted(by: { $0.respondedAt < $1.respondedAt }) {
-                    print("  \(response.responderName) answered at \(ContentValue.iso8601(response.respondedAt))")
-                }
-                if alert.responses.isEmpty { print("  No responder has answered yet.") }
+            try await CommandOutput.run { try await show() }
+        }
+
+        @MainActor
+        func show() async throws {
+            let alert = try await AlertCommand.sosScreen(options).state.activeAlert
+            if options.json {
+                try CommandOutput.json(AlertJSON(alert))
+                return
             }
+            guard let alert else {
+                print("No SOS is active.")
+                return
+            }
+            print("SOS active since \(ContentValue.iso8601(alert.activatedAt)).")
+            for response in alert.responses.sorted(by: { $0.respondedAt < $1.respondedAt }) {
+                print("  \(response.responderName) answered at \(ContentValue.iso8601(response.respondedAt))")
+            }
+            if alert.responses.isEmpty { print("  No responder has answered yet.") }
         }
     }
 
@@ -68,18 +94,20 @@ struct AlertCommand: AsyncParsableCommand {
         @Argument(help: "The dependent: their id or name.") var dependent: String
 
         func run() async throws {
-            try await CommandOutput.run {
-                let adapters = try options.adapters()
-                let contact = try ContactReference.resolve(dependent, in: try await adapters.contactsClient.contacts().contacts)
-                guard let alert = try await adapters.alertClient.activeAlert(contact.id) else {
-                    throw DomainError.notFound("An active SOS from \(contact.name)")
-                }
-                let at = try await adapters.alertClient.respond(alert.id)
-                if options.json {
-                    try CommandOutput.json(["alert_id": PeoplePrinter.id(alert.id), "responded_at": ContentValue.iso8601(at)])
-                } else {
-                    print("\(contact.name) has been told you are responding.")
-                }
+            try await CommandOutput.run { try await respond() }
+        }
+
+        @MainActor
+        func respond() async throws {
+            let screen = ScreenDriver(DependentsFeature.State(), clients: try options.clients(), errorMessage: \.errorMessage) { DependentsFeature() }
+            try await screen.send(.task)
+            let contact = try ContactReference.resolve(dependent, in: screen.state.contacts.filter(\.roles.isDependent))
+            guard let alertID = contact.activeAlertID else { throw DomainError.notFound("An active SOS from \(contact.name)") }
+            try await screen.send(.respondToAlertTapped(alertID))
+            if options.json {
+                try CommandOutput.json(["alert_id": PeoplePrinter.id(alertID)])
+            } else {
+                print("\(contact.name) has been told you are responding.")
             }
         }
     }

@@ -2,9 +2,28 @@ import ArgumentParser
 import Foundation
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFeatures
 
-/// `lifesignal contacts …`: the people I look out for and who look out for me.
+/// `lifesignal contacts …`: the people I look out for and who look out for me, through the
+/// Contacts screen's reducer (the QR code id, a profile field, through the profile client).
 struct ContactsCommand: AsyncParsableCommand {
+    typealias Screen = ScreenDriver<ContactsFeature.State, ContactsFeature.Action>
+
+    /// The Contacts screen with its list loaded.
+    @MainActor
+    static func screen(_ options: ClientOptions) async throws -> Screen {
+        let screen = Screen(ContactsFeature.State(), clients: try options.clients(), errorMessage: \.errorMessage) { ContactsFeature() }
+        try await screen.send(.task)
+        return screen
+    }
+
+    /// Confirms the change the screen is asking about ("Remove Alice?"): running the command is the yes.
+    @MainActor
+    static func confirm(_ screen: Screen) async throws {
+        guard screen.state.pendingChange != nil else { throw DomainError.failedPrecondition("Nothing to change") }
+        try await screen.send(.changeConfirmed)
+    }
+
     static let configuration = CommandConfiguration(
         commandName: "contacts", abstract: "List, link, invite, change or remove contacts.",
         subcommands: [List.self, QR.self, Add.self, Invite.self, Accept.self, Decline.self, Roles.self, Remove.self],
@@ -15,23 +34,26 @@ struct ContactsCommand: AsyncParsableCommand {
         @OptionGroup var options: ClientOptions
 
         func run() async throws {
-            try await CommandOutput.run {
-                let list = try await options.adapters().contactsClient.contacts()
-                let contacts = list.contacts.sorted { $0.name.localizedCaseInsensitiveCompare($1.name) == .orderedAscending }
-                if options.json {
-                    try CommandOutput.json(["contacts": contacts.map(PeoplePrinter.contactJSON),
-                                            "invitations": list.receivedInvitations.map(Self.invitationJSON)])
-                    return
-                }
-                if contacts.isEmpty { print("No contacts yet. Share your QR code: lifesignal contacts qr") }
-                let now = Date()
-                for contact in contacts { print(PeoplePrinter.line(contact, now: now)) }
-                for invitation in list.receivedInvitations where invitation.status == .pending {
-                    print("Invitation from \(invitation.inviterName) as your \(invitation.roles.reciprocal.names.joined(separator: " & ")) · \(PeoplePrinter.id(invitation.id))")
-                }
-                for invitation in list.sentInvitations where invitation.status == .pending {
-                    print("Invited \(invitation.inviteePhone) (waiting) · \(PeoplePrinter.id(invitation.id))")
-                }
+            try await CommandOutput.run { try await show() }
+        }
+
+        @MainActor
+        func show() async throws {
+            let state = try await ContactsCommand.screen(options).state
+            let contacts = state.sortedContacts
+            if options.json {
+                try CommandOutput.json(["contacts": contacts.map(PeoplePrinter.contactJSON),
+                                        "invitations": state.receivedInvitations.map(Self.invitationJSON)])
+                return
+            }
+            if contacts.isEmpty { print("No contacts yet. Share your QR code: lifesignal contacts qr") }
+            let now = Date()
+            for contact in contacts { print(PeoplePrinter.line(contact, now: now)) }
+            for invitation in state.receivedInvitations where invitation.status == .pending {
+                print("Invitation from \(invitation.inviterName) as your \(invitation.roles.reciprocal.names.joined(separator: " & ")) · \(PeoplePrinter.id(invitation.id))")
+            }
+            for invitation in state.sentInvitations where invitation.status == .pending {
+                print("Invited \(invitation.inviteePhone) (waiting) · \(PeoplePrinter.id(invitation.id))")
             }
         }
 
@@ -62,12 +84,24 @@ struct ContactsCommand: AsyncParsableCommand {
         @OptionGroup var role: RoleOption
 
         func run() async throws {
-            try await CommandOutput.run {
-                guard let code = UUID(uuidString: qrCode) else { throw DomainError.invalidArgument("\"\(qrCode)\" is not a QR code id") }
-                let contact = try await options.adapters().contactsClient.addByQRCode(code, try role.roles())
-                if options.json { try CommandOutput.json(PeoplePrinter.contactJSON(contact)) } else {
-                    print("Linked to \(contact.name) as your \(contact.roles.names.joined(separator: " & ")).")
-                }
+            try await CommandOutput.run { try await add() }
+        }
+
+        @MainActor
+        func add() async throws {
+            let roles = try role.roles()
+            let screen = try await ContactsCommand.screen(options)
+            try await screen.send(.addByQRCodeTapped)
+            try await screen.send(.qrCodeTextChanged(qrCode))
+            try await screen.send(.lookUpQRCodeTapped)
+            guard let owner = screen.state.qrCode?.match?.owner else { throw DomainError.notFound("QR code \(qrCode)") }
+            try await screen.send(.qrCodeRolesChanged(roles))
+            try await screen.send(.addByQRCodeConfirmed)
+            guard let contact = screen.state.contacts.first(where: { $0.id == owner.userID }) else {
+                throw DomainError.internal("\(owner.name) is not in the list after linking")
+            }
+            if options.json { try CommandOutput.json(PeoplePrinter.contactJSON(contact)) } else {
+                print("Linked to \(contact.name) as your \(contact.roles.names.joined(separator: " & ")).")
             }
         }
     }
@@ -79,11 +113,21 @@ struct ContactsCommand: AsyncParsableCommand {
         @OptionGroup var role: RoleOption
 
         func run() async throws {
-            try await CommandOutput.run {
-                let invitation = try await options.adapters().contactsClient.invite(try PhoneNumber(phone), try role.roles())
-                if options.json { try CommandOutput.json(["id": PeoplePrinter.id(invitation.id), "status": invitation.status.rawValue]) } else {
-                    print("Invited \(invitation.inviteePhone); they will see it when they sign in.")
-                }
+            try await CommandOutput.run { try await invite() }
+        }
+
+        @MainActor
+        func invite() async throws {
+            let roles = try role.roles()
+            let screen = try await ContactsCommand.screen(options)
+            try await screen.send(.invitePhoneChanged(phone))
+            try await screen.send(.inviteRolesChanged(roles))
+            try await screen.send(.inviteTapped)
+            guard let invitation = screen.responses.lazy.compactMap({ action -> InvitationSummary? in
+                if case .invited(.success(let invitation)) = action { invitation } else { nil }
+            }).first else { throw DomainError.internal("The invitation was not sent") }
+            if options.json { try CommandOutput.json(["id": PeoplePrinter.id(invitation.id), "status": invitation.status.rawValue]) } else {
+                print("Invited \(invitation.inviteePhone); they will see it when they sign in.")
             }
         }
     }
@@ -94,10 +138,17 @@ struct ContactsCommand: AsyncParsableCommand {
         @Argument(help: "The invitation's id.") var invitation: UUID
 
         func run() async throws {
-            try await CommandOutput.run {
-                let contact = try await options.adapters().contactsClient.acceptInvitation(invitation)
-                if options.json { try CommandOutput.json(PeoplePrinter.contactJSON(contact)) } else { print("Linked to \(contact.name).") }
+            try await CommandOutput.run { try await accept() }
+        }
+
+        @MainActor
+        func accept() async throws {
+            let screen = try await ContactsCommand.screen(options)
+            guard let pending = screen.state.receivedInvitations.first(where: { $0.id == invitation }) else {
+                throw DomainError.notFound("Invitation \(PeoplePrinter.id(invitation))")
             }
+            try await screen.send(.acceptInvitationTapped(invitation))
+            if options.json { try CommandOutput.json(["accepted": PeoplePrinter.id(invitation)]) } else { print("Linked to \(pending.inviterName).") }
         }
     }
 
@@ -107,10 +158,14 @@ struct ContactsCommand: AsyncParsableCommand {
         @Argument(help: "The invitation's id.") var invitation: UUID
 
         func run() async throws {
-            try await CommandOutput.run {
-                try await options.adapters().contactsClient.declineInvitation(invitation)
-                if options.json { try CommandOutput.json(["status": "declined"]) } else { print("Invitation declined.") }
-            }
+            try await CommandOutput.run { try await decline() }
+        }
+
+        @MainActor
+        func decline() async throws {
+            let screen = try await ContactsCommand.screen(options)
+            try await screen.send(.declineInvitationTapped(invitation))
+            if options.json { try CommandOutput.json(["status": "declined"]) } else { print("Invitation declined.") }
         }
     }
 
@@ -121,13 +176,21 @@ struct ContactsCommand: AsyncParsableCommand {
         @OptionGroup var role: RoleOption
 
         func run() async throws {
-            try await CommandOutput.run {
-                let client = try options.adapters().contactsClient
-                let target = try ContactReference.resolve(contact, in: try await client.contacts().contacts)
-                let changed = try await client.updateRoles(target.id, try role.roles())
-                if options.json { try CommandOutput.json(PeoplePrinter.contactJSON(changed)) } else {
-                    print("\(changed.name) is now your \(changed.roles.names.joined(separator: " & ")).")
-                }
+            try await CommandOutput.run { try await change() }
+        }
+
+        @MainActor
+        func change() async throws {
+            let roles = try role.roles()
+            let screen = try await ContactsCommand.screen(options)
+            let target = try ContactReference.resolve(contact, in: screen.state.contacts)
+            if target.roles != roles {
+                try await screen.send(.rolesTapped(target.id, roles))
+                try await ContactsCommand.confirm(screen)
+            }
+            let changed = screen.state.contacts.first { $0.id == target.id } ?? target
+            if options.json { try CommandOutput.json(PeoplePrinter.contactJSON(changed)) } else {
+                print("\(changed.name) is now your \(changed.roles.names.joined(separator: " & ")).")
             }
         }
     }
@@ -138,12 +201,16 @@ struct ContactsCommand: AsyncParsableCommand {
         @Argument(help: "The contact: their id or name.") var contact: String
 
         func run() async throws {
-            try await CommandOutput.run {
-                let client = try options.adapters().contactsClient
-                let target = try ContactReference.resolve(contact, in: try await client.contacts().contacts)
-                try await client.remove(target.id)
-                if options.json { try CommandOutput.json(["removed": PeoplePrinter.id(target.id.rawValue)]) } else { print("Removed \(target.name).") }
-            }
+            try await CommandOutput.run { try await remove() }
+        }
+
+        @MainActor
+        func remove() async throws {
+            let screen = try await ContactsCommand.screen(options)
+            let target = try ContactReference.resolve(contact, in: screen.state.contacts)
+            try await screen.send(.removeTapped(target.id))
+            try await ContactsCommand.confirm(screen)
+            if options.json { try CommandOutput.json(["removed": PeoplePrinter.id(target.id.rawValue)]) } else { print("Removed \(target.name).") }
         }
     }
 }

@@ -37,12 +37,15 @@ struct PeopleCommandTests {
         outcome = try await alice("profile", "set", "--interval-hours", "500")
         #expect(outcome.status == 2 && outcome.error.contains("between 1 hour and 7 days"))
         _ = try await bob("profile", "set", "--first-name", "Bob")
+        #expect(try await alice("check-in").status == 0)
+        outcome = try await alice("check-in")
+        #expect(outcome.status == 1 && outcome.error.hasPrefix("error: You checked in less than 5 minutes ago"), "\(outcome.error)")
 
         let code = try #require(try object(try await alice("contacts", "qr", "--json"))["qr_code_id"] as? String)
         outcome = try await bob("contacts", "add", code, "--role", "dependent")
         #expect(outcome.status == 0 && outcome.output == "Linked to Alice as your dependent.\n")
         outcome = try await bob("contacts", "add", "not-a-code")
-        #expect(outcome.status == 2 && outcome.error == "error: \"not-a-code\" is not a QR code id\n")
+        #expect(outcome.status == 2 && outcome.error == "error: \"not-a-code\" is not a LifeSignal QR code; scan it again or paste the whole code\n")
         outcome = try await alice("contacts")
         #expect(outcome.output.hasPrefix("Bob (responder) · \(Self.bobPhone)"))
 
