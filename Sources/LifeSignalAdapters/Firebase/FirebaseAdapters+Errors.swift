@@ -21,6 +21,7 @@ enum FirebaseErrorMapping {
         case is CancellationError: return error
         case let callable as CallableFunctionError: return fromCallable(callable)
         case let auth as IdentityToolkitError: return fromIdentityToolkit(auth)
+        case let storage as FirebaseStorageError: return fromStorage(storage)
         case FirebaseAuthSession.SessionError.signedOut: return DomainError.unauthenticated
         case FirebaseTransportError.timedOut(let after):
             return DomainError.internal("Firebase did not answer within \(after); try again")
@@ -48,6 +49,20 @@ enum FirebaseErrorMapping {
         case .failedPrecondition: return .failedPrecondition(message)
         case .resourceExhausted: return .rateLimited(retryAfter: 0)
         default: return .internal(message)
+        }
+    }
+
+    /// Storage has no status names; the SDK's kinds come from the HTTP status. Size and type
+    /// limits are security rules there, so they arrive as "unauthorized" (403).
+    static func fromStorage(_ error: FirebaseStorageError) -> DomainError {
+        switch error.kind {
+        case .invalidArgument: .invalidArgument(error.message)
+        case .unauthenticated: .unauthenticated
+        case .unauthorized: .forbidden(error.message)
+        case .objectNotFound: .notFound("File")
+        case .preconditionFailed: .failedPrecondition(error.message)
+        case .quotaExceeded: .rateLimited(retryAfter: 0)
+        case .serverError, .other: .internal(error.message)
         }
     }
 

@@ -20,6 +20,9 @@ public struct FirebaseAdapters: Sendable {
     /// The signed-in person as the domain sees them (with the phone number), told to
     /// whoever follows ``AuthClient/sessionChanges``.
     public let sessions: SessionStore
+    /// Where avatars go, or `nil` when the project has no Storage bucket configured (then
+    /// avatars are refused rather than lost).
+    public let storage: FirebaseStorageClient?
     /// How often the notification and profile streams ask for news.
     public let pollInterval: Duration
     let verifications: PendingVerifications
@@ -28,29 +31,32 @@ public struct FirebaseAdapters: Sendable {
     /// `https://<region>-<project>.cloudfunctions.net`, or the emulator's), with every
     /// request going through `options.transport`.
     public init(
-        identityToolkit: IdentityToolkitClient, functionsURL: URL, options: FirebaseHTTPOptions = FirebaseHTTPOptions(),
+        identityToolkit: IdentityToolkitClient, functionsURL: URL, storageBucket: String? = nil,
+        storageURL: URL = FirebaseStorageClient.productionURL, options: FirebaseHTTPOptions = FirebaseHTTPOptions(),
         sessions: SessionStore = SessionStore(), pollInterval: Duration = .seconds(3)
     ) {
         let tokens = FirebaseAuthSession(client: identityToolkit)
         self.identityToolkit = identityToolkit
         self.tokens = tokens
         self.functions = CallableFunctionsClient(baseURL: functionsURL, tokenProvider: tokens, options: options)
+        self.storage = storageBucket.map { FirebaseStorageClient(bucket: $0, baseURL: storageURL, tokenProvider: tokens, options: options) }
         self.sessions = sessions
         self.pollInterval = pollInterval
         self.verifications = PendingVerifications()
     }
 
-    /// Creates adapters for the production endpoints of `projectID`.
+    /// Creates adapters for the production endpoints of `projectID`; `storageBucket` is
+    /// `<project>.firebasestorage.app` (or `.appspot.com` for older projects).
     public init(
-        apiKey: String, projectID: String, region: String = "us-central1", options: FirebaseHTTPOptions = FirebaseHTTPOptions(),
-        sessions: SessionStore = SessionStore(), pollInterval: Duration = .seconds(3)
+        apiKey: String, projectID: String, region: String = "us-central1", storageBucket: String? = nil,
+        options: FirebaseHTTPOptions = FirebaseHTTPOptions(), sessions: SessionStore = SessionStore(), pollInterval: Duration = .seconds(3)
     ) throws {
         guard let url = URL(string: "https://\(region)-\(projectID).cloudfunctions.net") else {
             throw DomainError.invalidArgument("\"\(region)-\(projectID)\" does not make a functions URL")
         }
         self.init(
-            identityToolkit: IdentityToolkitClient(apiKey: apiKey, options: options), functionsURL: url, options: options,
-            sessions: sessions, pollInterval: pollInterval)
+            identityToolkit: IdentityToolkitClient(apiKey: apiKey, options: options), functionsURL: url, storageBucket: storageBucket,
+            options: options, sessions: sessions, pollInterval: pollInterval)
     }
 
     /// Runs a wire call and maps its failure into the domain.

@@ -13,7 +13,8 @@ extension AdapterHarness {
     static let firebaseFunctionsURL = URL(string: "https://us-central1-lifesignal-replay.cloudfunctions.net") ?? URL(fileURLWithPath: "/")
 
     /// Firebase adapters talking to `backend` through the replay transport. Streams poll
-    /// every 100 ms so the contract tests' 10 s waits are never close.
+    /// every 100 ms so the contract tests' 10 s waits are never close. Storage is the replayed
+    /// project bucket.
     static func firebaseAdapters(_ backend: LifeSignalBackend, timeout: Duration = .seconds(30)) -> FirebaseAdapters {
         firebaseAdapters(transport: FirebaseReplayTransport(backend: backend), timeout: timeout)
     }
@@ -23,7 +24,7 @@ extension AdapterHarness {
         let options = FirebaseHTTPOptions(transport: transport, timeout: timeout)
         return FirebaseAdapters(
             identityToolkit: IdentityToolkitClient(apiKey: "replay-api-key", options: options), functionsURL: firebaseFunctionsURL,
-            options: options, pollInterval: .milliseconds(100))
+            storageBucket: FirebaseReplayTransport.bucket, options: options, pollInterval: .milliseconds(100))
     }
 
     static func startFirebase(_ test: TestBackend) async throws -> AdapterHarness {

@@ -13,6 +13,9 @@ import LifeSignalDomain
 struct FirebaseReplayTransport: FirebaseHTTPTransport {
     let backend: LifeSignalBackend
     let verifications = Verifications()
+    let downloadTokens = DownloadTokens()
+    /// The project's one Storage bucket (`FirebaseReplayTransport+Storage.swift`).
+    static let bucket = "lifesignal-replay.firebasestorage.app"
 
     /// `sessionInfo` → the phone a code was sent to. Single use, as Firebase's.
     actor Verifications {
@@ -27,7 +30,9 @@ struct FirebaseReplayTransport: FirebaseHTTPTransport {
     }
 
     func send(_ request: FirebaseHTTPRequest) async throws -> FirebaseHTTPResponse {
-        guard request.method == .post, let host = request.url.host else { return Self.pageNotFound }
+        guard let host = request.url.host else { return Self.pageNotFound }
+        if host == "firebasestorage.googleapis.com" { return await storage(request) }
+        guard request.method == .post else { return Self.pageNotFound }
         let path = request.url.path
         if host == "identitytoolkit.googleapis.com", path.hasPrefix("/v1/accounts:") {
             guard Self.hasAPIKey(request.url) else { return Self.authError(400, "API key not valid. Please pass a valid API key.") }
