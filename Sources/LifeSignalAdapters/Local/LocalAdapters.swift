@@ -48,6 +48,18 @@ public struct LocalAdapters: Sendable {
             },
             currentSession: { await sessions.session },
             signOut: { await sessions.set(nil) },
+            requestPhoneChange: { phone in
+                let user = try await caller().requireUser()
+                do { try await backend.auth.requestPhoneChange(user: user, phone: phone.e164) } catch AuthRefusal.phoneExists {
+                    throw DomainError.alreadyExists("An account with the phone \(phone.e164)")
+                }
+            },
+            confirmPhoneChange: { phone, code in
+                let issued = try await backend.auth.verifyPhoneChange(phone: phone.e164, code: code.value)
+                guard let session = issued.domainSession else { throw DomainError.internal("account has no phone") }
+                await sessions.set(session)
+                return session
+            },
             deleteAccount: {
                 try await backend.profiles.deleteAccount(caller: try await caller())
                 await sessions.set(nil)

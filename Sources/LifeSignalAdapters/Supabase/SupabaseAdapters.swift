@@ -39,6 +39,16 @@ public struct SupabaseAdapters: Sendable {
                 return try? Self.domainSession(session)
             },
             signOut: { try await Self.mapped { try await client.auth.signOut() } },
+            requestPhoneChange: { phone in
+                _ = try await Self.mapped { try await client.auth.update(user: UserAttributes(phone: phone.e164)) }
+            },
+            confirmPhoneChange: { phone, code in
+                try await Self.mapped {
+                    let response = try await client.auth.verifyOTP(phone: phone.e164, token: code.value, type: .phoneChange)
+                    guard let session = response.session else { throw DomainError.unauthenticated }
+                    return try Self.domainSession(session)
+                }
+            },
             deleteAccount: {
                 let _: SuccessResponse = try await Self.mapped { try await client.functions.invoke("delete-user-account") }
                 // The account is gone, so the server has nothing to revoke: forget the session here.

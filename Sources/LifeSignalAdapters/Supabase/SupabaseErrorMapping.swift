@@ -72,6 +72,7 @@ enum SupabaseErrorMapping {
             case "invalid_phone", "invalid_otp", "otp_expired", "too_many_attempts":
                 return DomainError(code: code, message: message)
             case "validation_failed" where message.lowercased().contains("phone"): return .invalidPhone(message)
+            case "phone_exists", "email_exists", "user_already_exists": return .alreadyExists(message)
             case "no_authorization", "bad_jwt", "session_not_found", "user_not_found": return .unauthenticated
             default: return fromBody(status: status, data: Data())
             }

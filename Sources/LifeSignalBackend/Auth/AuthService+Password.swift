@@ -15,9 +15,10 @@ public enum AuthRefusal: Error, Sendable, Equatable {
 /// Email and password accounts, beside phone sign-in: GoTrue's `signup`,
 /// `token?grant_type=password` and `PUT /user`.
 ///
-/// Sign-up confirms at once (this server sends no mail: GoTrue's "autoconfirm"), and email or
-/// phone changes apply directly for the same reason. A person who signs up by email has no
-/// phone yet; their `users` row carries an empty phone until they add one.
+/// Sign-up confirms at once (this server sends no mail: GoTrue's "autoconfirm"), and email
+/// changes apply directly for the same reason. A phone change is proven by an SMS code first
+/// (`AuthService+PhoneChange.swift`). A person who signs up by email has no phone yet; their
+/// `users` row carries an empty phone until they add one.
 extension AuthService {
     public static let minimumPasswordLength = 6
 
@@ -77,10 +78,10 @@ extension AuthService {
     }
 
     /// `PUT /user`: changes what is given; `metadata` keys replace earlier ones and a `null`
-    /// value removes its key, as GoTrue merges `data`.
-    public func updateUser(id: UserID, email: String?, phone: String?, password: String?, metadata: [String: Any]?) async throws -> AuthUser {
+    /// value removes its key, as GoTrue merges `data`. A new phone goes through
+    /// ``requestPhoneChange(user:phone:)`` instead: it must be proven by a code first.
+    public func updateUser(id: UserID, email: String?, password: String?, metadata: [String: Any]?) async throws -> AuthUser {
         let newEmail = try email.map(Self.normalizedEmail)
-        let newPhone = try phone.map { try PhoneNumber($0.hasPrefix("+") ? $0 : "+" + $0) }
         if let password, password.count < Self.minimumPasswordLength { throw AuthRefusal.weakPassword }
         let hash = password.map(passwords.hash)
         let now = clock.now()
@@ -92,23 +93,15 @@ extension AuthService {
             if let newEmail, try await connection.first("SELECT 1 AS taken FROM auth_users WHERE email = \(newEmail) AND id <> \(SQLValue(id.rawValue))") != nil {
                 throw AuthRefusal.emailExists
             }
-            if let newPhone, try await connection.first("SELECT 1 AS taken FROM auth_users WHERE phone = \(newPhone.digits) AND id <> \(SQLValue(id.rawValue))") != nil {
-                throw AuthRefusal.phoneExists
-            }
             var metadataText = current.optionalString("user_metadata") ?? "{}"
             if let mergeJSON { metadataText = Self.merge(metadataText, with: mergeJSON) }
             guard let row = try await connection.first("""
                 UPDATE auth_users SET
                     email = coalesce(CAST(\(newEmail.map(SQLValue.text) ?? .null) AS text), email),
-                    phone = coalesce(CAST(\(newPhone.map { SQLValue.text($0.digits) } ?? .null) AS text), phone),
-                    phone_confirmed_at = CASE WHEN \(newPhone == nil) THEN phone_confirmed_at ELSE \(SQLValue(now)) END,
                     encrypted_password = coalesce(CAST(\(hash.map(SQLValue.text) ?? .null) AS text), encrypted_password),
                     user_metadata = \(metadataText), updated_at = \(SQLValue(now))
                 WHERE id = \(SQLValue(id.rawValue)) RETURNING *
                 """) else { throw AuthRefusal.userNotFound }
-            if let newPhone {
-                try await connection.query("UPDATE users SET phone = \(newPhone.e164), updated_at = \(SQLValue(now)) WHERE id = \(SQLValue(id.rawValue))")
-            }
             return try AuthUser(row: row)
         }
     }

@@ -47,7 +47,20 @@ public struct AuthService: Sendable {
         try await sms.send(code: code, to: phone)
     }
 
-    private enum CodeCheck: Sendable { case accepted(IssuedSession), wrong, burned, expired }
+    /// What checking a one-time code found: the code's row (still to be acted on), a session
+    /// issued for it, or why it failed.
+    enum CodeOutcome: Sendable {
+        case accepted(SQLRow), issued(IssuedSession), wrong, burned, expired
+
+        func session() throws -> IssuedSession {
+            switch self {
+            case .issued(let session): return session
+            case .accepted, .expired: throw DomainError.otpExpired
+            case .wrong: throw DomainError.invalidOTP
+            case .burned: throw DomainError.tooManyAttempts
+            }
+        }
+    }
 
     /// Exchanges a code for a session, creating the account on first sign-in.
     ///
@@ -57,37 +70,38 @@ public struct AuthService: Sendable {
         let phone = try PhoneNumber(phoneText)
         let code = try OneTimeCode(codeText)
         let now = clock.now()
-        let expected = codeHash(phone: phone, code: code)
-        let outcome: CodeCheck = try await database.transaction { connection in
-            let lock = connection.dialect == .postgres ? " FOR UPDATE" : ""
-            guard let row = try await connection.first(SQL(
-                "SELECT code_hash, attempts, expires_at FROM auth_one_time_codes WHERE phone = $1" + lock,
-                bindings: [.text(phone.digits)]))
-            else { return .expired }
-            if try row.date("expires_at") <= now {
-                try await connection.query("DELETE FROM auth_one_time_codes WHERE phone = \(phone.digits)")
-                return .expired
-            }
-            guard Self.constantTimeEqual(try row.string("code_hash"), expected) else {
-                let attempts = try row.int("attempts") + 1
-                if attempts >= OneTimeCode.maximumAttempts {
-                    try await connection.query("DELETE FROM auth_one_time_codes WHERE phone = \(phone.digits)")
-                    return .burned
-                }
-                try await connection.query(
-                    "UPDATE auth_one_time_codes SET attempts = \(attempts) WHERE phone = \(phone.digits)")
-                return .wrong
-            }
-            try await connection.query("DELETE FROM auth_one_time_codes WHERE phone = \(phone.digits)")
+        let outcome: CodeOutcome = try await database.transaction { connection in
+            let check = try await consumeCode(phone: phone, code: code, purpose: "sms", now: now, in: connection)
+            guard case .accepted = check else { return check }
             let (user, isNew) = try await Self.findOrCreateUser(phone: phone, now: now, in: connection)
-            return .accepted(try await issueSession(for: user, isNewUser: isNew, now: now, in: connection))
+            return .issued(try await issueSession(for: user, isNewUser: isNew, now: now, in: connection))
         }
-        switch outcome {
-        case .accepted(let session): return session
-        case .wrong: throw DomainError.invalidOTP
-        case .burned: throw DomainError.tooManyAttempts
-        case .expired: throw DomainError.otpExpired
+        return try outcome.session()
+    }
+
+    /// Checks `code` against the live code for `phone` of this `purpose`: deletes it when
+    /// accepted, expired or guessed wrong too often, counts a wrong guess otherwise.
+    func consumeCode(phone: PhoneNumber, code: OneTimeCode, purpose: String, now: Date, in connection: any SQLConnection) async throws -> CodeOutcome {
+        let lock = connection.dialect == .postgres ? " FOR UPDATE" : ""
+        guard let row = try await connection.first(SQL(
+            "SELECT code_hash, attempts, expires_at, user_id FROM auth_one_time_codes WHERE phone = $1 AND purpose = $2" + lock,
+            bindings: [.text(phone.digits), .text(purpose)]))
+        else { return .expired }
+        if try row.date("expires_at") <= now {
+            try await connection.query("DELETE FROM auth_one_time_codes WHERE phone = \(phone.digits)")
+            return .expired
         }
+        guard Self.constantTimeEqual(try row.string("code_hash"), codeHash(phone: phone, code: code)) else {
+            let attempts = try row.int("attempts") + 1
+            if attempts >= OneTimeCode.maximumAttempts {
+                try await connection.query("DELETE FROM auth_one_time_codes WHERE phone = \(phone.digits)")
+                return .burned
+            }
+            try await connection.query("UPDATE auth_one_time_codes SET attempts = \(attempts) WHERE phone = \(phone.digits)")
+            return .wrong
+        }
+        try await connection.query("DELETE FROM auth_one_time_codes WHERE phone = \(phone.digits)")
+        return .accepted(row)
     }
 
     /// Exchanges a refresh token for a new session on the same sign-in, rotating the token.
@@ -230,7 +244,7 @@ public struct AuthService: Sendable {
         return (try AuthUser(row: row), true)
     }
 
-    private func codeHash(phone: PhoneNumber, code: OneTimeCode) -> String {
+    func codeHash(phone: PhoneNumber, code: OneTimeCode) -> String {
         let mac = HMAC<SHA256>.authenticationCode(for: Data("\(phone.e164):\(code.value)".utf8), using: codeKey)
         return Data(mac).map { String(format: "%02x", $0) }.joined()
     }

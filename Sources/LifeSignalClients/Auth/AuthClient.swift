@@ -17,6 +17,13 @@ public struct AuthClient: Sendable {
     public var currentSession: @Sendable () async -> AuthSession? = { nil }
     /// Ends the session on the backend and forgets it locally.
     public var signOut: @Sendable () async throws -> Void
+    /// Sends a code to a new number to move my account there; nothing changes until
+    /// ``confirmPhoneChange`` brings the code back. A number another account uses is
+    /// ``DomainError/alreadyExists(_:)``.
+    public var requestPhoneChange: @Sendable (_ phone: PhoneNumber) async throws -> Void
+    /// Moves my account (sign-in and the phone contacts see) to `phone`, proven by the code
+    /// sent there; returns the new session.
+    public var confirmPhoneChange: @Sendable (_ phone: PhoneNumber, _ code: OneTimeCode) async throws -> AuthSession
     /// Deletes the account and everything in it, then signs out. Contacts are told.
     public var deleteAccount: @Sendable () async throws -> Void
     /// The session each time it changes (`nil` when signed out), starting with the current one.
@@ -41,6 +48,13 @@ extension AuthClient: TestDependencyKey {
             },
             currentSession: { await store.session },
             signOut: { await store.set(nil) },
+            requestPhoneChange: { _ in },
+            confirmPhoneChange: { phone, code in
+                guard code.value == "123456", var session = await store.session else { throw DomainError.invalidOTP }
+                session.phone = phone
+                await store.set(session)
+                return session
+            },
             deleteAccount: { await store.set(nil) },
             sessionChanges: { await store.changes() }
         )

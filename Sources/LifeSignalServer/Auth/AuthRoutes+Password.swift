@@ -40,7 +40,10 @@ extension AuthRoutes {
         let metadata = try Self.metadataObject(body.data)
         let merge = metadata.flatMap { try? JSONSerialization.jsonObject(with: Data($0.jsonText.utf8)) as? [String: Any] }
         return try await Self.refusals {
-            let user = try await backend.auth.updateUser(id: id, email: body.email, phone: body.phone, password: body.password, metadata: merge)
+            // As GoTrue: a new phone is not set but sent a `phone_change` code; it changes when
+            // that code comes back through `POST /verify`.
+            if let phone = body.phone { try await backend.auth.requestPhoneChange(user: id, phone: phone) }
+            let user = try await backend.auth.updateUser(id: id, email: body.email, password: body.password, metadata: merge)
             return JSONResponse.make(.ok, GoTrueUser(user))
         }
     }
@@ -55,7 +58,7 @@ extension AuthRoutes {
     }
 
     /// The backend's refusals in GoTrue's words.
-    static func refusals(_ body: () async throws -> Response) async throws -> Response {
+    static func refusals<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
         } catch let refusal as AuthRefusal {

@@ -31,10 +31,14 @@ struct AuthRoutes<Context: RequestContext> {
 
     private func verify(_ request: Request) async throws -> Response {
         let body: VerifyRequest = try await decode(request)
-        guard body.type == "sms", let phone = body.phone else {
-            throw AuthFailure(status: .badRequest, code: "validation_failed", message: "Verify takes {\"type\": \"sms\", \"phone\": …, \"token\": …}")
+        guard body.type == "sms" || body.type == "phone_change", let phone = body.phone else {
+            throw AuthFailure(status: .badRequest, code: "validation_failed",
+                              message: "Verify takes {\"type\": \"sms\" or \"phone_change\", \"phone\": …, \"token\": …}")
         }
-        let session = try await backend.auth.verifyCode(phone: phone.hasPrefix("+") ? phone : "+" + phone, code: body.token)
+        let number = phone.hasPrefix("+") ? phone : "+" + phone
+        let session = body.type == "sms"
+            ? try await backend.auth.verifyCode(phone: number, code: body.token)
+            : try await Self.refusals { try await backend.auth.verifyPhoneChange(phone: number, code: body.token) }
         return JSONResponse.make(.ok, GoTrueSession(session))
     }
 

@@ -142,6 +142,30 @@ struct UserContractTests {
         #expect(try await alice.notifications.notifications().contains { $0.type == .contactRemoved })
     }
 
+    @Test("a phone change is proven by a code sent to the new number; a taken number is refused", arguments: AdapterBackend.allCases)
+    func changePhone(backend: AdapterBackend) async throws {
+        let harness = try await AdapterHarness.start(backend)
+        defer { Task { await harness.stop() } }
+        let alice = harness.aliceClients
+        let newPhone = try PhoneNumber("+15550002999")
+        try await alice.auth.requestPhoneChange(newPhone)
+        let code = try #require(await harness.test.sms.lastCode(for: newPhone), "no code was sent to the new number")
+        #expect(try await alice.user.profile().phone == AdapterHarness.alicePhone, "nothing changes before the code comes back")
+
+        let wrong = try OneTimeCode(code.value == "000000" ? "000001" : "000000")
+        await #expect(throws: DomainError.invalidOTP) { _ = try await alice.auth.confirmPhoneChange(newPhone, wrong) }
+        let session = try await alice.auth.confirmPhoneChange(newPhone, code)
+        #expect(session.phone == newPhone && session.userID == UserID(harness.aliceID))
+        #expect(try await alice.user.profile().phone == newPhone.e164)
+        let stored = try await harness.test.backend.database.query("SELECT phone FROM auth_users WHERE phone = \(newPhone.digits)")
+        #expect(stored.count == 1, "the sign-in number moved too")
+
+        await #expect {
+            try await alice.auth.requestPhoneChange(try PhoneNumber(AdapterHarness.bobPhone))
+        } throws: { error in (error as? DomainError)?.code == "already_exists" }
+        #expect(try await alice.user.profile().phone == newPhone.e164)
+    }
+
     /// The first profile on `stream` that passes `where`, or `nil` after 10 s.
     static func first(
         on stream: AsyncThrowingStream<UserProfile, any Error>, where accept: @escaping @Sendable (UserProfile) -> Bool = { _ in true }

@@ -1,0 +1,66 @@
+import Foundation
+import LifeSignalDomain
+
+/// Moving an account to a new phone number, proven by a code sent to that number (GoTrue's
+/// `phone_change`): `PUT /user {"phone"}` then `POST /verify {"type": "phone_change"}`.
+///
+/// The number is the account's sign-in identity and where its codes go, so it never changes
+/// on the word of a session alone: a stolen session must not be able to move the account to
+/// the thief's phone.
+extension AuthService {
+    static let phoneChangeMigration = Migration(
+        version: 110, name: "phone change codes",
+        statements: [
+            "ALTER TABLE auth_one_time_codes ADD COLUMN purpose text NOT NULL DEFAULT 'sms'",
+            "ALTER TABLE auth_one_time_codes ADD COLUMN user_id uuid REFERENCES auth_users(id) ON DELETE CASCADE",
+        ])
+
+    /// Sends a code to `phone` for `user` to confirm the move. Nothing changes yet; a number
+    /// another account signs in with is refused at once (``AuthRefusal/phoneExists``).
+    public func requestPhoneChange(user: UserID, phone text: String) async throws {
+        let phone = try PhoneNumber(text.hasPrefix("+") ? text : "+" + text)
+        var generator = SystemRandomNumberGenerator()
+        let code = testOTPs.codes[phone] ?? OneTimeCode.random(using: &generator)
+        let now = clock.now()
+        let hash = codeHash(phone: phone, code: code)
+        let isNew: Bool = try await database.transaction { connection in
+            guard let current = try await connection.first("SELECT phone FROM auth_users WHERE id = \(SQLValue(user.rawValue))")
+            else { throw AuthRefusal.userNotFound }
+            // Already this account's number: nothing to prove, and no SMS to pay for.
+            if current.optionalString("phone") == phone.digits { return false }
+            if try await connection.first("SELECT 1 AS taken FROM auth_users WHERE phone = \(phone.digits) AND id <> \(SQLValue(user.rawValue))") != nil {
+                throw AuthRefusal.phoneExists
+            }
+            try await connection.query("""
+                INSERT INTO auth_one_time_codes (phone, code_hash, attempts, expires_at, created_at, purpose, user_id)
+                VALUES (\(phone.digits), \(hash), 0, \(SQLValue(now + OneTimeCode.lifetime)), \(SQLValue(now)), 'phone_change', \(SQLValue(user.rawValue)))
+                ON CONFLICT (phone) DO UPDATE SET code_hash = excluded.code_hash, attempts = 0, expires_at = excluded.expires_at,
+                    created_at = excluded.created_at, purpose = excluded.purpose, user_id = excluded.user_id
+                """)
+            return true
+        }
+        if isNew { try await sms.send(code: code, to: phone) }
+    }
+
+    /// Checks the code sent to `phone` and moves the account that asked for it there; returns
+    /// a fresh session, as GoTrue does. Wrong codes count against the same limit as sign-in.
+    public func verifyPhoneChange(phone phoneText: String, code codeText: String) async throws -> IssuedSession {
+        let phone = try PhoneNumber(phoneText.hasPrefix("+") ? phoneText : "+" + phoneText)
+        let code = try OneTimeCode(codeText)
+        let now = clock.now()
+        let outcome: CodeOutcome = try await database.transaction { connection in
+            let check = try await consumeCode(phone: phone, code: code, purpose: "phone_change", now: now, in: connection)
+            guard case .accepted(let row) = check, let userID = row.optionalUUID("user_id") else { return check }
+            if try await connection.first("SELECT 1 AS taken FROM auth_users WHERE phone = \(phone.digits) AND id <> \(SQLValue(userID))") != nil {
+                throw AuthRefusal.phoneExists
+            }
+            guard let updated = try await connection.first("""
+                UPDATE auth_users SET phone = \(phone.digits), phone_confirmed_at = \(SQLValue(now)), updated_at = \(SQLValue(now))
+                WHERE id = \(SQLValue(userID)) RETURNING *
+                """) else { throw AuthRefusal.userNotFound }
+            try await connection.query("UPDATE users SET phone = \(phone.e164), updated_at = \(SQLValue(now)) WHERE id = \(SQLValue(userID))")
+            return .issued(try await issueSession(for: try AuthUser(row: updated), isNewUser: false, now: now, in: connection))
+        }
+        return try outcome.session()
+    }
+}
