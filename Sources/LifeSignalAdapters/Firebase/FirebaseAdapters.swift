@@ -66,8 +66,17 @@ public struct FirebaseAdapters: Sendable {
 
     /// Calls function `name` with `body` as its `data` and decodes its `result`.
     func call<Response: Decodable>(_ name: String, _ body: some Encodable & Sendable) async throws -> Response {
-        let functions = self.functions
-        return try await Self.mapped { try await functions.call(name, data: body, as: Response.self) }
+        do { return try await functions.call(name, data: body, as: Response.self) } catch {
+            let mapped = FirebaseErrorMapping.map(error)
+            if case .unauthenticated? = mapped as? DomainError { await forgetEndedSession() }
+            throw mapped
+        }
+    }
+
+    /// When the token session ended on its own (the server refused the refresh token), the
+    /// person is signed out: say so to ``AuthClient/sessionChanges`` followers too.
+    func forgetEndedSession() async {
+        if await tokens.currentTokens == nil, await sessions.session != nil { await sessions.set(nil) }
     }
 
     /// Calls function `name` with an empty object.

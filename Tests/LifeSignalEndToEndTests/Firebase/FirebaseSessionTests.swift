@@ -30,8 +30,27 @@ struct FirebaseSessionTests {
         // The first refresh token was rotated away: presenting it again revokes the session.
         await #expect(throws: IdentityToolkitError.self) { _ = try await adapters.identityToolkit.refresh(refreshToken: before.refreshToken) }
         await #expect(throws: IdentityToolkitError.self) { _ = try await adapters.tokens.refresh() }
-        // The session dropped its tokens, so the person is signed out everywhere here.
+        // The session dropped its tokens, so the person is signed out everywhere here, and the
+        // next refused call tells the session's followers.
         #expect(await adapters.authClient.currentSession() == nil)
+        var changes = await adapters.authClient.sessionChanges().makeAsyncIterator()
+        #expect(await changes.next()??.userID == before.userID)
         await #expect(throws: DomainError.unauthenticated) { _ = try await adapters.userClient.profile() }
+        #expect(await changes.next() == .some(nil))
+    }
+
+    @Test("live streams poll as the person, and end when they sign out")
+    func streamsEndOnSignOut() async throws {
+        let harness = try await AdapterHarness.start(.firebase)
+        defer { Task { await harness.stop() } }
+        let alice = harness.aliceClients
+        let notifications = try await alice.notifications.stream()
+        let profiles = try await alice.user.stream()
+        _ = try await alice.user.update(ProfileUpdate(firstName: "Alice"))
+        #expect(try await UserContractTests.first(on: profiles)?.firstName == "Alice")
+
+        try await alice.auth.signOut()
+        await #expect(throws: DomainError.unauthenticated) { for try await _ in notifications {} }
+        await #expect(throws: DomainError.unauthenticated) { for try await _ in profiles {} }
     }
 }
