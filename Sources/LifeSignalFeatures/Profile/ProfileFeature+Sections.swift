@@ -2,8 +2,8 @@ import Foundation
 import LifeSignalClients
 import LifeSignalDomain
 
-/// The parts of ``ProfileFeature`` that are dialogs of their own: the edit form, the phone
-/// change, and signing out or deleting the account.
+/// The parts of ``ProfileFeature`` that are dialogs of their own: the edit form, and signing
+/// out or deleting the account (the phone change is in `ProfileFeature+Phone.swift`).
 extension ProfileFeature {
     func reduceEdit(into state: inout State, action: Action) -> Effect<Action> {
         switch action {
@@ -52,71 +52,6 @@ extension ProfileFeature {
         case .saved(.failure(let error)):
             // The form stays open with what was typed, so "Save" again is a retry.
             state.activity = nil
-            state.errorMessage = error.message
-            return .none
-
-        default:
-            return .none
-        }
-    }
-
-    func reducePhone(into state: inout State, action: Action) -> Effect<Action> {
-        switch action {
-        case .changePhoneTapped:
-            guard let profile = state.profile, state.phoneChange == nil else { return .none }
-            state.phoneChange = PhoneChange(text: profile.phone)
-            state.errorMessage = nil
-            return .none
-
-        case .phoneTextChanged(let text):
-            guard state.phoneChange != nil, state.activity != .changingPhone else { return .none }
-            // Typing again means the number shown for confirmation is no longer the one meant.
-            state.phoneChange = PhoneChange(text: text)
-            state.errorMessage = nil
-            return .none
-
-        case .phoneSubmitted:
-            guard let change = state.phoneChange, change.confirming == nil else { return .none }
-            let phone: PhoneNumber
-            do {
-                phone = try PhoneNumber(change.text)
-            } catch {
-                state.errorMessage = error.message
-                return .none
-            }
-            guard phone.e164 != state.profile?.phone else {
-                // The same number, perhaps typed differently: nothing to change.
-                state.phoneChange = nil
-                state.errorMessage = nil
-                return .none
-            }
-            state.phoneChange?.confirming = phone
-            state.errorMessage = nil
-            return .none
-
-        case .phoneChangeConfirmed:
-            guard let phone = state.phoneChange?.confirming, state.activity == nil else { return .none }
-            return request(&state, .changingPhone) { [userClient] in
-                .phoneChanged(await Result { try await userClient.update(ProfileUpdate(phone: phone.e164)) }
-                    .mapError(DomainError.init))
-            }
-
-        case .phoneChangeCancelled:
-            guard state.phoneChange != nil, state.activity != .changingPhone else { return .none }
-            state.phoneChange = nil
-            state.errorMessage = nil
-            return .none
-
-        case .phoneChanged(.success(let profile)):
-            state.activity = nil
-            state.phoneChange = nil
-            state.show(own: profile)
-            return .none
-
-        case .phoneChanged(.failure(let error)):
-            // Back to the text field with the number still in it, to fix or retry.
-            state.activity = nil
-            state.phoneChange?.confirming = nil
             state.errorMessage = error.message
             return .none
 

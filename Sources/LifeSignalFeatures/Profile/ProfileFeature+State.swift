@@ -91,16 +91,22 @@ extension ProfileFeature {
         }
     }
 
-    /// Changing the phone shown to contacts: type it, then confirm the number as understood.
+    /// Moving the account to a new number: type it, confirm it as understood, then enter the
+    /// code sent to it.
     public struct PhoneChange: Equatable, Sendable {
         public var text: String
-        /// The number read from ``text``, waiting for "Show this number to your contacts?" to
-        /// be confirmed; `nil` while typing.
+        /// The number read from ``text``, waiting for "Send a code to this number?" to be
+        /// confirmed; `nil` while typing.
         public var confirming: PhoneNumber?
+        /// The number a code was sent to; the code is being entered.
+        public var codeSentTo: PhoneNumber?
+        public var codeText: String
 
-        public init(text: String, confirming: PhoneNumber? = nil) {
+        public init(text: String, confirming: PhoneNumber? = nil, codeSentTo: PhoneNumber? = nil, codeText: String = "") {
             self.text = text
             self.confirming = confirming
+            self.codeSentTo = codeSentTo
+            self.codeText = codeText
         }
     }
 }

@@ -4,7 +4,8 @@ import LifeSignalClients
 import LifeSignalDomain
 
 /// The Profile screen: my details, kept live while the screen is shown; edit them, change the
-/// picture or the phone my contacts see, issue a new QR code, sign out, delete the account.
+/// picture, move the account to a new phone number, issue a new QR code, sign out, delete the
+/// account.
 ///
 /// The profile follows ``UserClient/stream`` (a check-in or a change on another device shows
 /// at once) until `onDisappear`. While the person is editing, a streamed profile is held back
@@ -12,7 +13,8 @@ import LifeSignalDomain
 /// changed, so neither side overwrites the other's work.
 ///
 /// Everything destructive asks first: a new QR code (the old one stops linking anyone), a new
-/// phone (contacts will call it in an emergency, so the number is shown back as understood),
+/// phone (shown back as understood, then proven by a code sent to it: it is the sign-in and
+/// the number contacts call in an emergency),
 /// and deleting the account (the word DELETE must be typed). Every input is checked with the
 /// same rules the server applies before a request is made.
 ///
@@ -46,6 +48,9 @@ public struct ProfileFeature: Reducer {
         case phoneSubmitted
         case phoneChangeConfirmed
         case phoneChangeCancelled
+        case phoneCodeSent(Result<PhoneNumber, DomainError>)
+        case phoneCodeChanged(String)
+        case phoneCodeSubmitted
         case phoneChanged(Result<UserProfile, DomainError>)
 
         case resetQRCodeTapped
@@ -134,7 +139,7 @@ public struct ProfileFeature: Reducer {
             return .none
 
         case .changePhoneTapped, .phoneTextChanged, .phoneSubmitted, .phoneChangeConfirmed, .phoneChangeCancelled,
-             .phoneChanged:
+             .phoneCodeSent, .phoneCodeChanged, .phoneCodeSubmitted, .phoneChanged:
             return reducePhone(into: &state, action: action)
 
         case .resetQRCodeTapped:

@@ -23,15 +23,18 @@ import Testing
 
     // MARK: Phone
 
-    @Test func aNewPhoneIsReadBackForConfirmationThenSaved() async throws {
-        let updates = LockIsolated<[ProfileUpdate]>([])
+    @Test func aNewPhoneIsReadBackThenProvenByTheCodeSentToIt() async throws {
+        let requested = LockIsolated<[PhoneNumber]>([]), confirmed = LockIsolated<[String]>([])
         let newPhone = try PhoneNumber("+15550002222")
-        let saved = Self.alex { $0.phone = "+15550002222" }
+        let moved = Self.alex { $0.phone = "+15550002222" }
         let store = makeStore {
-            $0.userClient.update = { update in
-                updates.withValue { $0.append(update) }
-                return saved
+            $0.authClient.requestPhoneChange = { phone in requested.withValue { $0.append(phone) } }
+            $0.authClient.confirmPhoneChange = { phone, code in
+                confirmed.withValue { $0.append("\(phone.e164) \(code.value)") }
+                guard code.value == "123456" else { throw DomainError.invalidOTP }
+                return try Fixtures.session()
             }
+            $0.userClient.profile = { moved }
         }
         await store.send(.changePhoneTapped) { $0.phoneChange = .init(text: "+15550100009") }
         await store.send(.phoneTextChanged("555-2222")) { $0.phoneChange?.text = "555-2222" }
@@ -46,12 +49,62 @@ import Testing
         await store.send(.phoneChangeConfirmed)
         await store.send(.phoneSubmitted) { $0.phoneChange?.confirming = newPhone }
         await store.send(.phoneChangeConfirmed) { $0.activity = .changingPhone }
-        await store.receive(.phoneChanged(.success(saved))) {
+        await store.receive(.phoneCodeSent(.success(newPhone))) {
+            $0.activity = nil
+            $0.phoneChange?.codeSentTo = newPhone
+        }
+        #expect(requested.value == [newPhone] && store.state.profile?.phone == "+15550100009", "nothing moves before the code")
+        // With a code on its way the number can no longer be edited.
+        await store.send(.phoneTextChanged("+15550009999"))
+        await store.send(.phoneCodeChanged("12345")) { $0.phoneChange?.codeText = "12345" }
+        // Five digits are refused before any request.
+        await store.send(.phoneCodeSubmitted) { $0.errorMessage = Self.codeShapeMessage("12345") }
+        await store.send(.phoneCodeChanged("654321")) {
+            $0.phoneChange?.codeText = "654321"
+            $0.errorMessage = nil
+        }
+        await store.send(.phoneCodeSubmitted) { $0.activity = .changingPhone }
+        await store.receive(.phoneChanged(.failure(.invalidOTP))) {
+            $0.activity = nil
+            $0.errorMessage = DomainError.invalidOTP.message
+            $0.phoneChange?.codeText = ""
+        }
+        await store.send(.phoneCodeChanged("123456")) {
+            $0.phoneChange?.codeText = "123456"
+            $0.errorMessage = nil
+        }
+        await store.send(.phoneCodeSubmitted) { $0.activity = .changingPhone }
+        await store.receive(.phoneChanged(.success(moved))) {
             $0.activity = nil
             $0.phoneChange = nil
-            $0.profile = saved
+            $0.profile = moved
         }
-        #expect(updates.value == [ProfileUpdate(phone: "+15550002222")])
+        #expect(confirmed.value == ["+15550002222 654321", "+15550002222 123456"])
+        await store.finish()
+    }
+
+    /// What ``OneTimeCode`` says of a code of the wrong shape.
+    nonisolated static func codeShapeMessage(_ text: String) -> String? {
+        do { _ = try OneTimeCode(text); return nil } catch { return error.message }
+    }
+
+    @Test func anExpiredCodeStartsAgainFromTheNumber() async throws {
+        let phone = try PhoneNumber("+15550002222")
+        let state = ProfileFeature.State(profile: ProfileFixtures.alex)
+        let store = makeStore(state) {
+            $0.authClient.confirmPhoneChange = { _, _ in throw DomainError.otpExpired }
+        }
+        await store.send(.changePhoneTapped) { $0.phoneChange = .init(text: "+15550100009") }
+        await store.send(.phoneTextChanged("+15550002222")) { $0.phoneChange?.text = "+15550002222" }
+        await store.send(.phoneSubmitted) { $0.phoneChange?.confirming = phone }
+        await store.send(.phoneCodeSent(.success(phone))) { $0.phoneChange?.codeSentTo = phone }
+        await store.send(.phoneCodeChanged("111111")) { $0.phoneChange?.codeText = "111111" }
+        await store.send(.phoneCodeSubmitted) { $0.activity = .changingPhone }
+        await store.receive(.phoneChanged(.failure(.otpExpired))) {
+            $0.activity = nil
+            $0.errorMessage = DomainError.otpExpired.message
+            $0.phoneChange = .init(text: "+15550002222")
+        }
         await store.finish()
     }
 
@@ -67,19 +120,19 @@ import Testing
         await store.finish()
     }
 
-    @Test func aRefusedPhoneGoesBackToTheTextField() async throws {
+    @Test func aTakenPhoneGoesBackToTheTextField() async throws {
         let store = makeStore {
-            $0.userClient.update = { _ in throw DomainError.invalidPhone("+15550004444") }
+            $0.authClient.requestPhoneChange = { _ in throw DomainError.alreadyExists("An account with the phone +15550004444") }
         }
         let phone = try PhoneNumber("+15550004444")
         await store.send(.changePhoneTapped) { $0.phoneChange = .init(text: "+15550100009") }
         await store.send(.phoneTextChanged("+15550004444")) { $0.phoneChange?.text = "+15550004444" }
         await store.send(.phoneSubmitted) { $0.phoneChange?.confirming = phone }
         await store.send(.phoneChangeConfirmed) { $0.activity = .changingPhone }
-        await store.receive(.phoneChanged(.failure(.invalidPhone("+15550004444")))) {
+        await store.receive(.phoneCodeSent(.failure(.alreadyExists("An account with the phone +15550004444")))) {
             $0.activity = nil
             $0.phoneChange?.confirming = nil
-            $0.errorMessage = DomainError.invalidPhone("+15550004444").message
+            $0.errorMessage = DomainError.alreadyExists("An account with the phone +15550004444").message
         }
         #expect(store.state.phoneChange?.text == "+15550004444")
         await store.finish()
