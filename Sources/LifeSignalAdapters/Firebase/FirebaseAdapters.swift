@@ -59,6 +59,21 @@ public struct FirebaseAdapters: Sendable {
             options: options, sessions: sessions, pollInterval: pollInterval)
     }
 
+    /// Adapters for the Firebase Local Emulator Suite (default ports: Auth 9099, Functions
+    /// 5001, Storage 9199), where phone codes are readable from the emulator instead of SMS.
+    public static func emulator(
+        host: String = "127.0.0.1", authPort: Int = 9099, functionsPort: Int = 5001, storagePort: Int = 9199,
+        projectID: String, region: String = "us-central1", options: FirebaseHTTPOptions = FirebaseHTTPOptions(),
+        sessions: SessionStore = SessionStore(), pollInterval: Duration = .seconds(3)
+    ) throws -> FirebaseAdapters {
+        guard let functions = URL(string: "http://\(host):\(functionsPort)/\(projectID)/\(region)"),
+              let storage = URL(string: "http://\(host):\(storagePort)")
+        else { throw DomainError.invalidArgument("\"\(host)\" does not make an emulator URL") }
+        return FirebaseAdapters(
+            identityToolkit: try IdentityToolkitClient.emulator(host: host, port: authPort, options: options), functionsURL: functions,
+            storageBucket: "\(projectID).appspot.com", storageURL: storage, options: options, sessions: sessions, pollInterval: pollInterval)
+    }
+
     /// Runs a wire call and maps its failure into the domain.
     static func mapped<T>(_ body: () async throws -> T) async throws -> T {
         do { return try await body() } catch { throw FirebaseErrorMapping.map(error) }

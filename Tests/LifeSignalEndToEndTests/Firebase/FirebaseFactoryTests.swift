@@ -1,3 +1,4 @@
+import FirebaseREST
 import Foundation
 import LifeSignalAdapters
 import LifeSignalBackend
@@ -27,6 +28,28 @@ struct FirebaseFactoryTests {
             try AdapterFactory().clients(ProviderSelection(default: .firebase, overrides: [.content: .local]))
         }
         _ = try factory.clients(ProviderSelection(default: .firebase, overrides: [.content: .local]))
+    }
+
+    @Test("the emulator configuration addresses each emulator as the Local Emulator Suite serves it")
+    func emulatorURLs() async throws {
+        actor Recorder {
+            var urls: [String] = []
+            func record(_ url: URL) { urls.append(url.absoluteString) }
+        }
+        let requests = Recorder()
+        let transport = FirebaseErrorMappingTests.CannedTransport { request in
+            await requests.record(request.url)
+            return FirebaseHTTPResponse(status: 200, body: Data(#"{"sessionInfo":"s","result":{"success":true,"count":0}}"#.utf8))
+        }
+        let adapters = try FirebaseAdapters.emulator(
+            host: "localhost", projectID: "demo-lifesignal", options: FirebaseHTTPOptions(transport: transport))
+        try await adapters.authClient.sendCode(try PhoneNumber(Self.phone))
+        _ = try await adapters.notificationClient.markRead(nil)
+        #expect(await requests.urls == [
+            "http://localhost:9099/identitytoolkit.googleapis.com/v1/accounts:sendVerificationCode?key=fake-api-key",
+            "http://localhost:5001/demo-lifesignal/us-central1/mark-notifications-read",
+        ])
+        #expect(adapters.storage?.bucket == "demo-lifesignal.appspot.com")
     }
 
     @Test("sign-in on Firebase serves in-process content too; sign-out ends both")
