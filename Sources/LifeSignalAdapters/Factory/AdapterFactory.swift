@@ -2,6 +2,8 @@ import Dependencies
 import Foundation
 import LifeSignalClients
 import LifeSignalDomain
+import struct SupabaseREST.Session
+import struct SupabaseREST.User
 
 /// Every client a feature depends on, filled per capability.
 public struct ClientSet: Sendable {
@@ -32,8 +34,11 @@ public struct ClientSet: Sendable {
 ///
 /// A mix shares one identity: when sign-in happens on one provider and a capability is
 /// served by another, each new session is handed across (they verify the same project's
-/// tokens), so the person is signed in everywhere at once. Local and Firebase adapters can
-/// take a session over; Supabase signs in only through its own auth.
+/// tokens), so the person is signed in everywhere at once.
+///
+/// Every adapter set holding the same refresh token is a hazard the backend answers with
+/// reuse detection: whichever refreshes second finds it rotated and the session revoked. The
+/// access token lives an hour, so this bites only sessions kept open that long.
 public struct AdapterFactory: Sendable {
     public var local: LocalAdapters?
     public var supabase: SupabaseAdapters?
@@ -73,6 +78,7 @@ public struct AdapterFactory: Sendable {
         var recipients: [@Sendable (AuthSession?) async -> Void] = []
         if others.contains(.local), let sessions = local?.sessions { recipients.append { await sessions.set($0) } }
         if others.contains(.firebase), let firebase { recipients.append { await firebase.adopt($0) } }
+        if others.contains(.supabase), let supabase { recipients.append { await Self.adopt($0, on: supabase) } }
         if !recipients.isEmpty { auth = Self.sharing(auth, with: recipients) }
         return ClientSet(
             auth: auth,
@@ -102,6 +108,20 @@ public struct AdapterFactory: Sendable {
             for recipient in recipients { await recipient(nil) }
         }
         return shared
+    }
+
+    /// Hands a session to the Supabase client (or signs it out there), as if GoTrue had issued it.
+    static func adopt(_ session: AuthSession?, on adapters: SupabaseAdapters) async {
+        let client = adapters.client
+        guard let session else {
+            try? await client.auth.signOut(scope: .local)
+            return
+        }
+        let now = Date()
+        let user = User(id: session.userID.rawValue, phone: String(session.phone.e164.dropFirst()), createdAt: now, updatedAt: now)
+        try? await client.auth.setSession(Session(
+            accessToken: session.accessToken, expiresIn: session.expiresAt.timeIntervalSince(now),
+            expiresAt: session.expiresAt.timeIntervalSince1970, refreshToken: session.refreshToken, user: user))
     }
 
     static func missing(_ capability: Capability, _ provider: BackendProvider) -> DomainError {

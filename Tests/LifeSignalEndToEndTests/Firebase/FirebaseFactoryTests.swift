@@ -5,6 +5,7 @@ import LifeSignalBackend
 import LifeSignalClients
 import LifeSignalDomain
 import LifeSignalTestSupport
+import SupabaseREST
 import Testing
 
 /// Seed `003_…`'s mixed backend with Firebase in the mix: one sign-in, handed across.
@@ -74,6 +75,28 @@ struct FirebaseFactoryTests {
         #expect(await local.sessions.session == nil)
         #expect(await clients.auth.currentSession() == nil)
         await #expect(throws: DomainError.unauthenticated) { _ = try await clients.checkIn.status() }
+    }
+
+    @Test("sign-in on Firebase is handed to the Supabase client serving contacts")
+    func firebaseAuthSupabaseContacts() async throws {
+        let test = try await Self.backend()
+        let server = try await TestServer.start(test.backend)
+        defer { Task { await server.stop() } }
+        let supabase = SupabaseAdapters(client: SupabaseClient(
+            supabaseURL: server.baseURL, supabaseKey: server.anonKey,
+            options: SupabaseClientOptions(auth: .init(storage: InMemoryAuthStorage()))))
+        let clients = try AdapterFactory(supabase: supabase, firebase: AdapterHarness.firebaseAdapters(test.backend))
+            .clients(ProviderSelection(default: .firebase, overrides: [.contacts: .supabase, .content: .supabase]))
+
+        try await clients.auth.sendCode(try PhoneNumber(Self.phone))
+        let session = try await clients.auth.verifyCode(try PhoneNumber(Self.phone), try OneTimeCode("161803"))
+        #expect(await supabase.authClient.currentSession()?.userID == session.userID)
+        let code = try await clients.contacts.resetQRCode()
+        #expect(try await clients.user.profile().qrCodeID == code)
+
+        try await clients.auth.signOut()
+        #expect(await supabase.authClient.currentSession() == nil)
+        await #expect(throws: DomainError.unauthenticated) { _ = try await clients.contacts.contacts() }
     }
 
     @Test("sign-in in-process is adopted by the Firebase adapters serving contacts")
