@@ -30,9 +30,15 @@ struct PeopleCommandTests {
             try #require(try JSONSerialization.jsonObject(with: Data(outcome.output.utf8)) as? [String: Any], "not a JSON object: \(outcome.output) \(outcome.error)")
         }
 
-        #expect(try await alice("login", "--phone", Self.alicePhone, "--code", "111111").status == 0)
+        var outcome = try await alice("login", "--phone", "555-000310", "--code", "111111")
+        #expect(outcome.status == 2 && outcome.error == "error: \"555-000310\" is not a United States number: it should have 10 digits\n")
+        outcome = try await alice("login", "--phone", "5550003101", "--region", "ZZ")
+        #expect(outcome.status == 64 && outcome.error.contains("Unknown region \"ZZ\""))
+        // Typed the way it is dialled at home, read in the default region (US).
+        outcome = try await alice("login", "--phone", "(555) 000-3101", "--code", "111111")
+        #expect(outcome.status == 0 && outcome.output == "Signed in as \(Self.alicePhone).\n" || outcome.output == "Signed in as \(Self.alicePhone) (new account).\n")
         #expect(try await bob("login", "--phone", Self.bobPhone, "--code", "222222").status == 0)
-        var outcome = try await alice("profile", "set", "--first-name", "Alice", "--interval-hours", "12", "--reminder", "2_hours")
+        outcome = try await alice("profile", "set", "--first-name", "Alice", "--interval-hours", "12", "--reminder", "2_hours")
         #expect(outcome.status == 0 && outcome.output.hasPrefix("Alice · \(Self.alicePhone)\nChecks in every 12 h; reminder: 2_hours"))
         outcome = try await alice("profile", "set", "--interval-hours", "500")
         #expect(outcome.status == 2 && outcome.error.contains("between 1 hour and 7 days"))
