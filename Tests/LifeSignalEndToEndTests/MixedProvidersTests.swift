@@ -27,7 +27,7 @@ struct MixedProvidersTests {
         #expect(throws: DomainError.invalidArgument("auth is set to supabase, which is not configured")) {
             try AdapterFactory().clients(ProviderSelection(default: .supabase))
         }
-        #expect(throws: DomainError.invalidArgument("Firebase does not provide auth yet; choose local or supabase")) {
+        #expect(throws: DomainError.invalidArgument("auth is set to firebase, which is not configured")) {
             try AdapterFactory().clients(ProviderSelection(default: .firebase))
         }
     }

@@ -49,7 +49,7 @@ struct EventsCommand: AsyncParsableCommand {
         func run() async throws {
             try await CommandOutput.run {
                 let filter = EventFilter(search: list.search, status: list.status, from: from, to: to)
-                try ContentPrinter.print(try await options.adapters().contentClient.events(filter), json: options.json)
+                try ContentPrinter.print(try await ContentScreen.list(options, .events, filter).events, json: options.json)
             }
         }
     }
@@ -63,7 +63,7 @@ struct EventsCommand: AsyncParsableCommand {
             try await CommandOutput.run {
                 var draft = Event.Draft(name: try fields.common.requiredName())
                 fields.apply(to: &draft)
-                try ContentPrinter.print(try await options.adapters().contentClient.saveEvent(draft), verb: "Added", json: options.json)
+                try ContentPrinter.print(try await ContentScreen.add(options, .event(draft)).content, verb: "Added", json: options.json)
             }
         }
     }
@@ -76,12 +76,12 @@ struct EventsCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await CommandOutput.run {
-                let content = try options.adapters().contentClient
-                guard var draft = try await content.events(EventFilter()).first(where: { $0.id == id })?.draft else {
-                    throw DomainError.notFound("Event \(id)")
+                let saved = try await ContentScreen.edit(options, .events, id) { editor in
+                    guard case .event(var draft) = editor else { return }
+                    fields.apply(to: &draft)
+                    editor = .event(draft)
                 }
-                fields.apply(to: &draft)
-                try ContentPrinter.print(try await content.saveEvent(draft), verb: "Saved", json: options.json)
+                try ContentPrinter.print(saved.content, verb: "Saved", json: options.json)
             }
         }
     }
@@ -93,7 +93,7 @@ struct EventsCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await CommandOutput.run {
-                try await options.adapters().contentClient.deleteEvent(id)
+                try await ContentScreen.delete(options, .events, id)
                 if !options.json { print("Deleted event \(id.uuidString.lowercased()).") }
             }
         }

@@ -30,7 +30,7 @@ struct LocationsCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await CommandOutput.run {
-                try ContentPrinter.print(try await options.adapters().contentClient.locations(list.filter), json: options.json)
+                try ContentPrinter.print(try await ContentScreen.list(options, .locations, EventFilter(search: list.search, status: list.status)).locations, json: options.json)
             }
         }
     }
@@ -44,7 +44,7 @@ struct LocationsCommand: AsyncParsableCommand {
             try await CommandOutput.run {
                 var draft = Location.Draft(name: try fields.common.requiredName())
                 fields.apply(to: &draft)
-                try ContentPrinter.print(try await options.adapters().contentClient.saveLocation(draft), verb: "Added", json: options.json)
+                try ContentPrinter.print(try await ContentScreen.add(options, .location(draft)).content, verb: "Added", json: options.json)
             }
         }
     }
@@ -57,12 +57,12 @@ struct LocationsCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await CommandOutput.run {
-                let content = try options.adapters().contentClient
-                guard var draft = try await content.locations(ContentFilter()).first(where: { $0.id == id })?.draft else {
-                    throw DomainError.notFound("Location \(id)")
+                let saved = try await ContentScreen.edit(options, .locations, id) { editor in
+                    guard case .location(var draft) = editor else { return }
+                    fields.apply(to: &draft)
+                    editor = .location(draft)
                 }
-                fields.apply(to: &draft)
-                try ContentPrinter.print(try await content.saveLocation(draft), verb: "Saved", json: options.json)
+                try ContentPrinter.print(saved.content, verb: "Saved", json: options.json)
             }
         }
     }
@@ -74,7 +74,7 @@ struct LocationsCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await CommandOutput.run {
-                try await options.adapters().contentClient.deleteLocation(id)
+                try await ContentScreen.delete(options, .locations, id)
                 if !options.json { print("Deleted location \(id.uuidString.lowercased()).") }
             }
         }

@@ -2,9 +2,23 @@ import ArgumentParser
 import Foundation
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFeatures
 
-/// `lifesignal profile [show|set]`: my name, note and settings as my contacts see them.
+/// `lifesignal profile [show|set]`: my name, note and settings as my contacts see them,
+/// through the Profile and check-in settings screens' reducers.
 struct ProfileCommand: AsyncParsableCommand {
+    typealias Screen = ScreenDriver<ProfileFeature.State, ProfileFeature.Action>
+
+    /// Runs `body` on the Profile screen with the profile loaded; its live stream is ended
+    /// afterwards, as when the screen closes.
+    @MainActor
+    static func withScreen<T>(_ options: ClientOptions, _ body: (Screen) async throws -> T) async throws -> T {
+        let screen = Screen(ProfileFeature.State(), clients: try options.clients(), errorMessage: \.errorMessage) { ProfileFeature() }
+        try await screen.start(.task) { $0.profile != nil }
+        defer { screen.store.send(.onDisappear) }
+        return try await body(screen)
+    }
+
     static let configuration = CommandConfiguration(
         commandName: "profile", abstract: "Show or change your profile and check-in settings.",
         subcommands: [Show.self, Set.self], defaultSubcommand: Show.self)
@@ -14,7 +28,13 @@ struct ProfileCommand: AsyncParsableCommand {
         @OptionGroup var options: ClientOptions
 
         func run() async throws {
-            try await CommandOutput.run { try ProfileCommand.print(try await options.adapters().userClient.profile(), json: options.json) }
+            try await CommandOutput.run { try await show() }
+        }
+
+        @MainActor
+        func show() async throws {
+            let profile = try await ProfileCommand.withScreen(options) { $0.state.profile }
+            if let profile { try ProfileCommand.print(profile, json: options.json) }
         }
     }
 
@@ -28,21 +48,39 @@ struct ProfileCommand: AsyncParsableCommand {
         @Option(help: "Reminder before the deadline: none, 30_minutes or 2_hours.") var reminder: String?
 
         func run() async throws {
-            try await CommandOutput.run {
-                let adapters = try options.adapters()
-                let interval = try intervalHours.map { (hours) throws(DomainError) in try CheckInInterval.hours(hours) }
-                let lead = try reminder.map { (name) throws(DomainError) -> ReminderLead in
-                    guard let lead = ReminderLead(rawValue: name) else { throw .invalidArgument("--reminder is none, 30_minutes or 2_hours, not \"\(name)\"") }
-                    return lead
-                }
-                if firstName != nil || lastName != nil || note != nil {
-                    _ = try await adapters.userClient.update(ProfileUpdate(firstName: firstName, lastName: lastName, emergencyNote: note))
-                }
-                if interval != nil || lead != nil {
-                    _ = try await adapters.checkInClient.updateSettings(interval, lead)
-                }
-                try ProfileCommand.print(try await adapters.userClient.profile(), json: options.json)
+            try await CommandOutput.run { try await change() }
+        }
+
+        @MainActor
+        func change() async throws {
+            let interval = try intervalHours.map { (hours) throws(DomainError) in try CheckInInterval.hours(hours) }
+            let lead = try reminder.map { (name) throws(DomainError) -> ReminderLead in
+                guard let lead = ReminderLead(rawValue: name) else { throw .invalidArgument("--reminder is none, 30_minutes or 2_hours, not \"\(name)\"") }
+                return lead
             }
+            if firstName != nil || lastName != nil || note != nil {
+                try await ProfileCommand.withScreen(options) { screen in
+                    try await screen.send(.editTapped)
+                    guard var draft = screen.state.draft else { return }
+                    if let firstName { draft.firstName = firstName }
+                    if let lastName { draft.lastName = lastName }
+                    if let note { draft.emergencyNote = note }
+                    try await screen.send(.draftChanged(draft))
+                    try await screen.send(.saveTapped)
+                }
+            }
+            if interval != nil || lead != nil {
+                let settings = ScreenDriver(CheckInSettingsFeature.State(), clients: try options.clients(), errorMessage: \.errorMessage) {
+                    CheckInSettingsFeature()
+                }
+                try await settings.send(.task)
+                if let interval { try await settings.send(.intervalPicked(interval)) }
+                if let lead { try await settings.send(.reminderPicked(lead)) }
+                // The screen asks to confirm a change that moves the deadline; the command is the yes.
+                if settings.state.pending != nil { try await settings.send(.confirmTapped) }
+            }
+            let profile = try await ProfileCommand.withScreen(options) { $0.state.profile }
+            if let profile { try ProfileCommand.print(profile, json: options.json) }
         }
     }
 

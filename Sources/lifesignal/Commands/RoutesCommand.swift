@@ -36,7 +36,7 @@ struct RoutesCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await CommandOutput.run {
-                try ContentPrinter.print(try await options.adapters().contentClient.routes(list.filter), json: options.json)
+                try ContentPrinter.print(try await ContentScreen.list(options, .routes, EventFilter(search: list.search, status: list.status)).routes, json: options.json)
             }
         }
     }
@@ -50,7 +50,7 @@ struct RoutesCommand: AsyncParsableCommand {
             try await CommandOutput.run {
                 var draft = Route.Draft(name: try fields.common.requiredName())
                 fields.apply(to: &draft)
-                try ContentPrinter.print(try await options.adapters().contentClient.saveRoute(draft), verb: "Added", json: options.json)
+                try ContentPrinter.print(try await ContentScreen.add(options, .route(draft)).content, verb: "Added", json: options.json)
             }
         }
     }
@@ -63,12 +63,12 @@ struct RoutesCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await CommandOutput.run {
-                let content = try options.adapters().contentClient
-                guard var draft = try await content.routes(ContentFilter()).first(where: { $0.id == id })?.draft else {
-                    throw DomainError.notFound("Route \(id)")
+                let saved = try await ContentScreen.edit(options, .routes, id) { editor in
+                    guard case .route(var draft) = editor else { return }
+                    fields.apply(to: &draft)
+                    editor = .route(draft)
                 }
-                fields.apply(to: &draft)
-                try ContentPrinter.print(try await content.saveRoute(draft), verb: "Saved", json: options.json)
+                try ContentPrinter.print(saved.content, verb: "Saved", json: options.json)
             }
         }
     }
@@ -80,7 +80,7 @@ struct RoutesCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await CommandOutput.run {
-                try await options.adapters().contentClient.deleteRoute(id)
+                try await ContentScreen.delete(options, .routes, id)
                 if !options.json { print("Deleted route \(id.uuidString.lowercased()).") }
             }
         }
