@@ -18,6 +18,9 @@ final class ScreenDriver<State: Sendable, Action: Sendable> {
     private var failure: DomainError?
     /// The actions effects sent back, in order: commands read results (counts, ids) from them.
     private(set) var responses: [Action] = []
+    /// Told of each action an effect sends back, as it arrives (for commands that follow a
+    /// live effect, such as `watch`).
+    var onResponse: ((Action) -> Void)?
 
     init<R: Reducer<State, Action>>(
         _ state: State, clients: ClientSet, errorMessage: @escaping (State) -> String?, _ reducer: @escaping () -> R
@@ -28,6 +31,7 @@ final class ScreenDriver<State: Sendable, Action: Sendable> {
             guard let self, fromEffect else { return }
             responses.append(action)
             if failure == nil { failure = Self.domainError(in: action) }
+            onResponse?(action)
         }
     }
 
@@ -41,13 +45,19 @@ final class ScreenDriver<State: Sendable, Action: Sendable> {
     }
 
     /// Sends `action` without waiting (for screens with a live effect), then waits until
-    /// `ready` holds, for at most `seconds`.
-    func start(_ action: Action, until ready: (State) -> Bool, seconds: Double = 30) async throws {
+    /// `ready` holds, for at most `seconds` (forever when `nil`).
+    func start(_ action: Action, until ready: (State) -> Bool, seconds: Double? = 30) async throws {
         store.send(action)
-        let deadline = Date().addingTimeInterval(seconds)
+        try await wait(until: ready, seconds: seconds)
+    }
+
+    /// Waits until `ready` holds, or an effect reports a failure, for at most `seconds`
+    /// (forever when `nil`).
+    func wait(until ready: (State) -> Bool, seconds: Double? = 30) async throws {
+        let deadline = seconds.map { Date().addingTimeInterval($0) } ?? .distantFuture
         while !ready(store.state), failure == nil, Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
         if let failure { throw failure }
-        guard ready(store.state) else { throw DomainError.internal("The server did not answer within \(Int(seconds)) s") }
+        guard ready(store.state) else { throw DomainError.internal("The server did not answer within \(Int(seconds ?? 0)) s") }
     }
 
     /// The first ``DomainError`` inside an action (`.loaded(.failure(error))` and the like).

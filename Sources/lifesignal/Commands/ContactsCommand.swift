@@ -69,11 +69,22 @@ struct ContactsCommand: AsyncParsableCommand {
         @Flag(help: "Issue a new code; the old one stops working.") var reset = false
 
         func run() async throws {
-            try await CommandOutput.run {
-                let user = try options.adapters().userClient
-                let code = reset ? try await user.resetQRCode() : try await user.profile().qrCodeID
-                if options.json { try CommandOutput.json(["qr_code_id": PeoplePrinter.id(code)]) } else { print(PeoplePrinter.id(code)) }
+            try await CommandOutput.run { try await show() }
+        }
+
+        /// The code lives on the Profile screen, with its reset behind a confirmation (the
+        /// old code stops linking anyone); running `--reset` is the yes.
+        @MainActor
+        func show() async throws {
+            let code: UUID? = try await ProfileCommand.withScreen(options) { screen in
+                if reset {
+                    try await screen.send(.resetQRCodeTapped)
+                    try await screen.send(.resetQRCodeConfirmed)
+                }
+                return screen.state.profile?.qrCodeID
             }
+            guard let code else { throw DomainError.internal("No profile") }
+            if options.json { try CommandOutput.json(["qr_code_id": PeoplePrinter.id(code)]) } else { print(PeoplePrinter.id(code)) }
         }
     }
 

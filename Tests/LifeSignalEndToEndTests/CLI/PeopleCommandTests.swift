@@ -54,6 +54,9 @@ struct PeopleCommandTests {
         #expect(outcome.status == 2 && outcome.error == "error: \"not-a-code\" is not a LifeSignal QR code; scan it again or paste the whole code\n")
         outcome = try await alice("contacts")
         #expect(outcome.output.hasPrefix("Bob (responder) · \(Self.bobPhone)"))
+        let fresh = try #require(try object(try await alice("contacts", "qr", "--reset", "--json"))["qr_code_id"] as? String)
+        let shown = try object(try await alice("contacts", "qr", "--json"))["qr_code_id"] as? String
+        #expect(fresh != code && shown == fresh)
 
         // Bob watches; Alice raises an SOS; Bob's watch prints it and stops after one event.
         let watch = try CommandLineTests.start(["watch", "--count", "1"], server: server, dataDirectory: bobData)
