@@ -227,7 +227,9 @@ import Testing
 
   @Test func subscribeTimesOutWhenTheJoinIsNeverAnswered() async throws {
     let transport = FakeSocketTransport()
-    let client = makeRealtimeClient(transport, timeout: .milliseconds(200))
+    // Long enough that the join is surely written first even on a loaded machine: a timeout
+    // that fires before the join goes out has, rightly, nothing to leave.
+    let client = makeRealtimeClient(transport, timeout: .seconds(1))
     defer { client.realtimeV2.disconnect() }
     let channel = client.channel("mute")
     await #expect(throws: RealtimeError.self) { try await channel.subscribeWithError() }

@@ -12,15 +12,8 @@ extension FirebaseAdapters {
         let adapters = self
         return NotificationClient(
             notifications: { try await adapters.notifications() },
-            markRead: { ids in
-                let request = MarkNotificationsReadRequest(notificationIds: ids.map { $0.map { $0.uuidString.lowercased() } }, all: ids == nil ? true : nil)
-                let reply: CountResponse = try await adapters.call("mark-notifications-read", request)
-                return reply.count
-            },
-            clear: { types in
-                let reply: CountResponse = try await adapters.call("clear-notifications", ClearNotificationsRequest(types: types?.map(\.rawValue)))
-                return reply.count
-            },
+            markRead: { try await adapters.markNotificationsRead($0) },
+            clear: { try await adapters.clearNotifications($0) },
             stream: {
                 let seen = Set(try await adapters.notifications().map(\.id))
                 return adapters.polling(from: seen) { seen in

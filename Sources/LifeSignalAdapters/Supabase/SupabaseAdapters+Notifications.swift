@@ -20,15 +20,8 @@ extension SupabaseAdapters {
                         .execute().value
                 }
             },
-            markRead: { ids in
-                let request = MarkNotificationsReadRequest(notificationIds: ids.map { $0.map { $0.uuidString.lowercased() } }, all: ids == nil ? true : nil)
-                let reply: CountResponse = try await adapters.call("mark-notifications-read", request)
-                return reply.count
-            },
-            clear: { types in
-                let reply: CountResponse = try await adapters.call("clear-notifications", ClearNotificationsRequest(types: types?.map(\.rawValue)))
-                return reply.count
-            },
+            markRead: { try await adapters.markNotificationsRead($0) },
+            clear: { try await adapters.clearNotifications($0) },
             stream: {
                 try await Self.mapped {
                     let me = try await client.auth.session.user.id.uuidString.lowercased()

@@ -39,10 +39,7 @@ extension SupabaseAdapters {
                 let reply: ProfileResponse = try await adapters.call("update-user-profile", UpdateUserProfileRequest(ProfileUpdate(avatarURL: "")))
                 return try UserProfile(wire: reply)
             },
-            resetQRCode: {
-                let reply: ResetQRCodeResponse = try await Self.mapped { try await client.functions.invoke("reset-qr-code") }
-                return try WireParse.uuid(reply.qrCodeId)
-            },
+            resetQRCode: { try await adapters.resetQRCode() },
             stream: {
                 try await Self.mapped {
                     let me = try await client.auth.session.user.id.uuidString.lowercased()

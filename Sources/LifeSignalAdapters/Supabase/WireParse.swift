@@ -18,4 +18,9 @@ enum WireParse {
     }
 
     static func date(_ text: String?) throws -> Date? { try text.map { try date($0) } }
+
+    static func alertStatus(_ text: String) throws -> AlertStatus {
+        guard let status = AlertStatus(rawValue: text) else { throw DomainError.internal("The server sent the alert status \"\(text)\"") }
+        return status
+    }
 }

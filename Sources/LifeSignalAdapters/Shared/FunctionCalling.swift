@@ -1,0 +1,137 @@
+import Foundation
+import LifeSignalBackend
+import LifeSignalClients
+import LifeSignalDomain
+
+/// Adapters that reach the backend's cloud functions (seed `001_…`) over a wire: Supabase
+/// Functions or Firebase callables.
+///
+/// The functions, their request and reply shapes and their errors are the same on both wires
+/// (one definition, the backend's), so the clients made of functions alone are built once,
+/// here; each adapter supplies only how a call travels and who is signed in.
+protocol FunctionCalling: Sendable {
+    /// Calls function `name` with a JSON body and decodes its reply; failures arrive as
+    /// domain errors.
+    func call<Response: Decodable>(_ name: String, _ body: some Encodable & Sendable) async throws -> Response
+    /// The signed-in person, or ``DomainError/unauthenticated``.
+    func me() async throws -> UserID
+}
+
+extension FunctionCalling {
+    /// Contacts through the contact functions.
+    var functionContactsClient: ContactsClient {
+        let adapters = self
+        return ContactsClient(
+            contacts: { try await adapters.contactList() },
+            lookUpQRCode: { code in
+                let reply: LookupQRCodeResponse = try await adapters.call("lookup-qr-code", QRCodeRequest(qrCodeId: code.uuidString.lowercased()))
+                return QRCodeOwner(userID: try WireParse.userID(reply.userId), name: reply.name)
+            },
+            addByQRCode: { code, roles in
+                let reply: ContactChangeResponse = try await adapters.call("add-contact-by-qr", AddContactByQRRequest(
+                    qrCodeId: code.uuidString.lowercased(), isResponder: roles.isResponder, isDependent: roles.isDependent))
+                return try ContactSummary(wire: reply.contact)
+            },
+            resetQRCode: { try await adapters.resetQRCode() },
+            updateRoles: { contact, roles in
+                let reply: ContactChangeResponse = try await adapters.call("update-contact-roles", UpdateContactRolesRequest(
+                    contactId: contact.description, isResponder: roles.isResponder, isDependent: roles.isDependent))
+                return try ContactSummary(wire: reply.contact)
+            },
+            remove: { contact in
+                let _: SuccessResponse = try await adapters.call("remove-contact", RemoveContactRequest(contactId: contact.description))
+            },
+            invite: { phone, roles in
+                let reply: InviteContactResponse = try await adapters.call("invite-contact", InviteContactRequest(phone: phone.e164, roles: roles.names))
+                let id = try WireParse.uuid(reply.invitationId)
+                // The reply carries only the id; the list has the rest (the inviter's name).
+                guard let invitation = try await adapters.contactList().sentInvitations.first(where: { $0.id == id }) else {
+                    throw DomainError.internal("Invitation \(id) is missing from the sent invitations")
+                }
+                return invitation
+            },
+            acceptInvitation: { id in
+                let reply: AcceptInvitationResponse = try await adapters.call("accept-invitation", InvitationRequest(invitationId: id.uuidString.lowercased()))
+                return try ContactSummary(wire: reply.contact)
+            },
+            declineInvitation: { id in
+                let _: SuccessResponse = try await adapters.call("decline-invitation", InvitationRequest(invitationId: id.uuidString.lowercased()))
+            })
+    }
+
+    /// SOS alerts through `trigger-alert`, `cancel-alert`, `get-active-alert`, `respond-to-alert`.
+    var functionAlertClient: AlertClient {
+        let adapters = self
+        return AlertClient(
+            trigger: {
+                let reply: TriggerAlertResponse = try await adapters.call("trigger-alert", [String: String]())
+                return AlertRecord(
+                    id: try WireParse.uuid(reply.alertId), userID: try await adapters.me(), status: try WireParse.alertStatus(reply.status),
+                    activatedAt: try WireParse.date(reply.activatedAt))
+            },
+            cancel: { id in
+                let _: CancelAlertResponse = try await adapters.call("cancel-alert", CancelAlertRequest(alertId: id?.uuidString.lowercased()))
+            },
+            activeAlert: { user in
+                let reply: GetActiveAlertResponse = try await adapters.call("get-active-alert", GetActiveAlertRequest(userId: user?.description))
+                guard reply.hasActiveAlert, let id = reply.alertId, let activatedAt = reply.activatedAt else { return nil }
+                let owner = if let user { user } else { try await adapters.me() }
+                return AlertRecord(
+                    id: try WireParse.uuid(id), userID: owner, status: try WireParse.alertStatus(reply.status ?? ""),
+                    activatedAt: try WireParse.date(activatedAt),
+                    responses: try (reply.responses ?? []).map {
+                        AlertResponse(responderID: try WireParse.userID($0.responderId), responderName: $0.name, respondedAt: try WireParse.date($0.respondedAt))
+                    })
+            },
+            respond: { id in
+                let reply: RespondToAlertResponse = try await adapters.call("respond-to-alert", RespondToAlertRequest(alertId: id.uuidString.lowercased()))
+                return try WireParse.date(reply.respondedAt)
+            })
+    }
+
+    /// Pings through `ping-dependent`, `respond-to-ping`, `respond-to-all-pings`, `clear-ping`.
+    var functionPingClient: PingClient {
+        let adapters = self
+        return PingClient(
+            ping: { dependent in
+                let reply: PingDependentResponse = try await adapters.call("ping-dependent", DependentRequest(dependentId: dependent.description))
+                return try WireParse.uuid(reply.pingId)
+            },
+            respond: { responder in
+                let _: SuccessResponse = try await adapters.call("respond-to-ping", RespondToPingRequest(responderId: responder.description))
+            },
+            respondToAll: {
+                let reply: RespondToAllPingsResponse = try await adapters.call("respond-to-all-pings", [String: String]())
+                return reply.respondedCount
+            },
+            clear: { dependent in
+                let _: SuccessResponse = try await adapters.call("clear-ping", DependentRequest(dependentId: dependent.description))
+            })
+    }
+
+    /// `mark-notifications-read`: the ids given, or all when `nil`; how many changed.
+    func markNotificationsRead(_ ids: [UUID]?) async throws -> Int {
+        let request = MarkNotificationsReadRequest(notificationIds: ids.map { $0.map { $0.uuidString.lowercased() } }, all: ids == nil ? true : nil)
+        let reply: CountResponse = try await call("mark-notifications-read", request)
+        return reply.count
+    }
+
+    /// `clear-notifications`: of the types given, or all when `nil`; how many went.
+    func clearNotifications(_ types: [NotificationType]?) async throws -> Int {
+        let reply: CountResponse = try await call("clear-notifications", ClearNotificationsRequest(types: types?.map(\.rawValue)))
+        return reply.count
+    }
+
+    func contactList() async throws -> ContactList {
+        let reply: GetContactsResponse = try await call("get-contacts", [String: String]())
+        return ContactList(
+            contacts: try reply.contacts.map(ContactSummary.init(wire:)),
+            sentInvitations: try reply.sentInvitations.map(InvitationSummary.init(wire:)),
+            receivedInvitations: try reply.receivedInvitations.map(InvitationSummary.init(wire:)))
+    }
+
+    func resetQRCode() async throws -> UUID {
+        let reply: ResetQRCodeResponse = try await call("reset-qr-code", [String: String]())
+        return try WireParse.uuid(reply.qrCodeId)
+    }
+}
