@@ -102,7 +102,7 @@ public struct SOSFeature: Reducer {
             state.isSending = false
             state.errorMessage = error.message
             // "Already active" means another device raised it: show that one.
-            return error.code == "failed_precondition" ? load(&state) : .none
+            return AlertError(error) == .alreadyActive ? load(&state) : .none
 
         case .deactivateTapped:
             guard let alert = state.activeAlert, state.isActive, !state.isSending else { return .none }
