@@ -11,6 +11,11 @@ struct PeopleClientValuesTests {
         await withKnownIssue { _ = try await ContactsClient.testValue.contacts() }
         await withKnownIssue { _ = try await AlertClient.testValue.trigger() }
         await withKnownIssue { _ = try await PingClient.testValue.respondToAll() }
+        await withKnownIssue { _ = try await ContactsClient.testValue.stream() }
+        await withKnownIssue { _ = try await AlertClient.testValue.stream() }
+        await withKnownIssue { _ = try await PingClient.testValue.pending() }
+        await withKnownIssue { _ = try await PingClient.testValue.sent() }
+        await withKnownIssue { _ = try await PingClient.testValue.stream() }
     }
 
     @Test("the preview contacts: a responder and a dependent; roles change, removal, invitations")
@@ -40,5 +45,60 @@ struct PeopleClientValuesTests {
         try await client.cancel(alert.id)
         #expect(try await client.activeAlert(nil) == nil)
         await #expect(throws: DomainError.notFound("Active alert")) { try await client.cancel(nil) }
+    }
+
+    @Test("the preview contacts stream delivers the preview's own changes")
+    func previewContactsStream() async throws {
+        let client = ContactsClient.previewValue
+        var lists = try await client.stream().makeAsyncIterator()
+        let joe = try await client.contacts().contacts[1]
+        _ = try await client.updateRoles(joe.id, .both)
+        #expect(try await lists.next()?.contacts.map(\.roles) == [.responder, .both])
+        try await client.remove(joe.id)
+        #expect(try await lists.next()?.contacts.map(\.name) == ["Maya Lopez"])
+        let invitation = try await client.invite(try PhoneNumber("+15550100009"), .responder)
+        #expect(try await lists.next()?.sentInvitations == [invitation])
+    }
+
+    @Test("the preview alert stream: raised, then nil once cancelled")
+    func previewAlertStream() async throws {
+        let client = AlertClient.previewValue
+        var alerts = try await client.stream().makeAsyncIterator()
+        let alert = try await client.trigger()
+        #expect(try await alerts.next() == .some(alert))
+        try await client.cancel(nil)
+        #expect(try await alerts.next() == .some(nil))
+    }
+
+    @Test("the preview pings: one waiting from Maya, pinging and answering change both lists and the stream")
+    func previewPings() async throws {
+        let client = PingClient.previewValue
+        var changes = try await client.stream().makeAsyncIterator()
+        let maya = try #require(try await client.pending().first)
+        #expect(maya.name == "Maya Lopez" && maya.incomingPingAt != nil)
+        #expect(try await client.sent().isEmpty)
+
+        let joe = try await ContactsClient.previewValue.contacts().contacts[1]
+        _ = try await client.ping(joe.id)
+        let pinged = try #require(try await changes.next())
+        #expect(pinged.sent.map(\.name) == ["Grandpa Joe"] && pinged.sent.first?.outgoingPingAt != nil)
+        #expect(try await client.sent() == pinged.sent)
+
+        #expect(try await client.respondToAll() == 1)
+        #expect(try await changes.next()?.pending.isEmpty == true)
+        #expect(try await client.respondToAll() == 0)
+        try await client.clear(joe.id)
+        #expect(try await changes.next() == PingList())
+        #expect(try await client.pending().isEmpty)
+        #expect(try await client.sent().isEmpty)
+    }
+
+    @Test("pings are read from the contact list: incoming ones pending, outgoing ones sent")
+    func pingListFromContacts() {
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let responder = ContactSummary(id: UserID(UUID()), name: "R", phone: "+15550100001", roles: .responder, addedAt: now, incomingPingAt: now)
+        let dependent = ContactSummary(id: UserID(UUID()), name: "D", phone: "+15550100002", roles: .dependent, addedAt: now, outgoingPingAt: now)
+        let quiet = ContactSummary(id: UserID(UUID()), name: "Q", phone: "+15550100003", roles: .both, addedAt: now)
+        #expect(PingList(ContactList(contacts: [quiet, dependent, responder])) == PingList(pending: [responder], sent: [dependent]))
     }
 }

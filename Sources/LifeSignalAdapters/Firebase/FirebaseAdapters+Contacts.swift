@@ -6,7 +6,7 @@ import LifeSignalDomain
 
 extension FirebaseAdapters {
     /// Contacts through the same functions as on Supabase, called as Firebase callables
-    /// (``FunctionCalling``).
+    /// (``FunctionCalling``); the stream polls the list (``contactListChanges()``).
     public var contactsClient: ContactsClient { functionContactsClient }
 
     /// The signed-in person's id, from the token's uid.
@@ -17,4 +17,15 @@ extension FirebaseAdapters {
     }
 }
 
-extension FirebaseAdapters: FunctionCalling {}
+extension FirebaseAdapters: FunctionCalling {
+    /// `get-contacts` asked again every ``pollInterval``; a list is delivered when it differs
+    /// from the one before.
+    func contactListChanges() async throws -> AsyncThrowingStream<ContactList, any Error> {
+        let adapters = self
+        let current = try await contactList()
+        return polling(from: current) { last in
+            let list = try await adapters.contactList()
+            return (list, list == last ? [] : [list])
+        }
+    }
+}

@@ -4,9 +4,10 @@ import LifeSignalClients
 import LifeSignalDomain
 
 extension LocalAdapters {
-    /// Contacts on the embedded backend, acting as the signed-in person.
+    /// Contacts on the embedded backend, acting as the signed-in person; the stream follows
+    /// the backend's change feed and reads the list again after each change that concerns it.
     public var contactsClient: ContactsClient {
-        let contacts = backend.contacts
+        let contacts = backend.contacts, changes = backend.changes
         return ContactsClient(
             contacts: { try await contacts.contacts(caller: try await caller()) },
             lookUpQRCode: { try await contacts.lookUpQRCode(caller: try await caller(), qrCodeID: $0) },
@@ -16,6 +17,32 @@ extension LocalAdapters {
             remove: { try await contacts.removeContact(caller: try await caller(), contact: $0) },
             invite: { try await contacts.invite(caller: try await caller(), phone: $0.e164, roles: $1) },
             acceptInvitation: { try await contacts.acceptInvitation(caller: try await caller(), invitationID: $0) },
-            declineInvitation: { try await contacts.declineInvitation(caller: try await caller(), invitationID: $0) })
+            declineInvitation: { try await contacts.declineInvitation(caller: try await caller(), invitationID: $0) },
+            stream: {
+                let caller = try await caller()
+                let me = try caller.requireUser()
+                // Subscribed before the first read, so nothing committed after this is missed;
+                // every person's changes, since a contact's check-in is published as theirs.
+                let events = changes.subscribe()
+                let start = try await contacts.contacts(caller: caller)
+                return Rereading.stream(following: events, from: start) { event, last in
+                    guard Self.concernsContactList(event, of: me, showing: last) else { return nil }
+                    return try await contacts.contacts(caller: caller)
+                }
+            })
+    }
+
+    /// Whether a change can alter `me`'s contact list: my own relations, sent invitations,
+    /// pings and notifications (an invitation received or a contact's account deleted is told
+    /// by one), and my contacts' profiles (check-in, deadline) and alerts.
+    static func concernsContactList(_ event: ChangeEvent, of me: UserID, showing list: ContactList) -> Bool {
+        switch event.table {
+        case "contacts", "contact_invitations", "pings", "notifications":
+            event.ownerID == me
+        case "users", "alerts":
+            list.contacts.contains { $0.id == event.ownerID }
+        default:
+            false
+        }
     }
 }

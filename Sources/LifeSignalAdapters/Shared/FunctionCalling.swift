@@ -15,6 +15,11 @@ protocol FunctionCalling: Sendable {
     func call<Response: Decodable>(_ name: String, _ body: some Encodable & Sendable) async throws -> Response
     /// The signed-in person, or ``DomainError/unauthenticated``.
     func me() async throws -> UserID
+    /// My contact list each time it changes, starting after the call (``ContactsClient/stream``):
+    /// the functions have no stream, so each adapter follows changes its own way.
+    func contactListChanges() async throws -> AsyncThrowingStream<ContactList, any Error>
+    /// My own active alert each time it changes, starting after the call (``AlertClient/stream``).
+    func ownAlertChanges() async throws -> AsyncThrowingStream<AlertRecord?, any Error>
 }
 
 extension FunctionCalling {
@@ -56,7 +61,8 @@ extension FunctionCalling {
             },
             declineInvitation: { id in
                 let _: SuccessResponse = try await adapters.call("decline-invitation", InvitationRequest(invitationId: id.uuidString.lowercased()))
-            })
+            },
+            stream: { try await adapters.contactListChanges() })
     }
 
     /// SOS alerts through `trigger-alert`, `cancel-alert`, `get-active-alert`, `respond-to-alert`.
@@ -86,12 +92,15 @@ extension FunctionCalling {
             respond: { id in
                 let reply: RespondToAlertResponse = try await adapters.call("respond-to-alert", RespondToAlertRequest(alertId: id.uuidString.lowercased()))
                 return try WireParse.date(reply.respondedAt)
-            })
+            },
+            stream: { try await adapters.ownAlertChanges() })
     }
 
-    /// Pings through `ping-dependent`, `respond-to-ping`, `respond-to-all-pings`, `clear-ping`.
+    /// Pings through `ping-dependent`, `respond-to-ping`, `respond-to-all-pings`, `clear-ping`;
+    /// what waits on either side is read from `get-contacts` and followed through the contact
+    /// list's stream.
     var functionPingClient: PingClient {
-        let adapters = self
+        let adapters = self, contacts = functionContactsClient
         return PingClient(
             ping: { dependent in
                 let reply: PingDependentResponse = try await adapters.call("ping-dependent", DependentRequest(dependentId: dependent.description))
@@ -106,7 +115,10 @@ extension FunctionCalling {
             },
             clear: { dependent in
                 let _: SuccessResponse = try await adapters.call("clear-ping", DependentRequest(dependentId: dependent.description))
-            })
+            },
+            pending: { PingList(try await adapters.contactList()).pending },
+            sent: { PingList(try await adapters.contactList()).sent },
+            stream: { try await PingList.changes(of: contacts) })
     }
 
     /// `mark-notifications-read`: the ids given, or all when `nil`; how many changed.

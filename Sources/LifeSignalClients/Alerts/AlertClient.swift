@@ -16,28 +16,36 @@ public struct AlertClient: Sendable {
     public var activeAlert: @Sendable (_ of: UserID?) async throws -> AlertRecord?
     /// Tells the dependent I am on it; returns when that was recorded.
     public var respond: @Sendable (_ alertID: UUID) async throws -> Date
+    /// My own active alert each time it changes, starting after the call: raised, answered
+    /// by a responder (``AlertRecord/responses`` grows), and `nil` once it is cancelled. Read
+    /// ``activeAlert`` (with `nil`) for the current value.
+    public var stream: @Sendable () async throws -> AsyncThrowingStream<AlertRecord?, any Error>
 }
 
 extension AlertClient: TestDependencyKey {
     public static let testValue = AlertClient()
 
-    /// One person's alert, raised and cancelled in memory.
+    /// One person's alert, raised and cancelled in memory; the stream delivers each change.
     public static var previewValue: AlertClient {
         let me = UserID(UUID(uuidString: "00000000-0000-4000-8000-00000000b001") ?? UUID())
         let active = LockIsolated<AlertRecord?>(nil)
+        let changes = AsyncThrowingStream<AlertRecord?, any Error>.makeStream()
         return AlertClient(
             trigger: {
                 if active.value != nil { throw DomainError.failedPrecondition("An alert is already active") }
                 let alert = AlertRecord(id: UUID(), userID: me, status: .active, activatedAt: Date(timeIntervalSince1970: 1_800_000_000))
                 active.setValue(alert)
+                changes.continuation.yield(alert)
                 return alert
             },
             cancel: { _ in
                 guard active.value != nil else { throw DomainError.notFound("Active alert") }
                 active.setValue(nil)
+                changes.continuation.yield(nil)
             },
             activeAlert: { _ in active.value },
-            respond: { _ in Date(timeIntervalSince1970: 1_800_000_060) })
+            respond: { _ in Date(timeIntervalSince1970: 1_800_000_060) },
+            stream: { changes.stream })
     }
 }
 

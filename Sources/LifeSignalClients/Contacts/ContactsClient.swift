@@ -27,13 +27,20 @@ public struct ContactsClient: Sendable {
     public var invite: @Sendable (_ phone: PhoneNumber, _ roles: ContactRoles) async throws -> InvitationSummary
     public var acceptInvitation: @Sendable (_ invitationID: UUID) async throws -> ContactSummary
     public var declineInvitation: @Sendable (_ invitationID: UUID) async throws -> Void
+    /// My contact list each time something in it changes, starting after the call: read
+    /// ``contacts`` for the current value. A change is a contact added or removed, roles
+    /// changed, an invitation sent, received or answered, a contact's check-in or deadline,
+    /// or an alert or ping involving me; an element is delivered only when the list differs
+    /// from the one before it.
+    public var stream: @Sendable () async throws -> AsyncThrowingStream<ContactList, any Error>
 }
 
 extension ContactsClient: TestDependencyKey {
     public static let testValue = ContactsClient()
 
     /// A person with one responder (Maya) and one dependent (Grandpa Joe, checked in 20 hours
-    /// ago on a 24-hour interval), whose QR code anyone can scan once.
+    /// ago on a 24-hour interval), whose QR code anyone can scan once. The stream delivers the
+    /// list after each of this value's own changes.
     public static var previewValue: ContactsClient {
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         let list = LockIsolated(ContactList(contacts: [
@@ -47,6 +54,13 @@ extension ContactsClient: TestDependencyKey {
                 deadline: now.addingTimeInterval(4 * 3600), checkInIntervalSeconds: 86400),
         ]))
         let qrCode = LockIsolated(UUID())
+        let changes = AsyncThrowingStream<ContactList, any Error>.makeStream()
+        /// Changes the list and tells the stream.
+        @Sendable func save<T: Sendable>(_ change: @Sendable (inout ContactList) -> T) -> T {
+            let (result, saved) = list.withValue { list in (change(&list), list) }
+            changes.continuation.yield(saved)
+            return result
+        }
         @Sendable func find(_ id: UserID) throws -> Int {
             guard let index = list.value.contacts.firstIndex(where: { $0.id == id }) else { throw DomainError.notFound("Contact \(id)") }
             return index
@@ -56,7 +70,7 @@ extension ContactsClient: TestDependencyKey {
             lookUpQRCode: { _ in QRCodeOwner(userID: UserID(UUID()), name: "Sam Rivera") },
             addByQRCode: { _, roles in
                 let contact = ContactSummary(id: UserID(UUID()), name: "Sam Rivera", phone: "+15550100003", roles: roles, addedAt: now)
-                list.withValue { $0.contacts.append(contact) }
+                save { $0.contacts.append(contact) }
                 return contact
             },
             resetQRCode: {
@@ -65,23 +79,24 @@ extension ContactsClient: TestDependencyKey {
             },
             updateRoles: { id, roles in
                 let index = try find(id)
-                return list.withValue {
+                return save {
                     $0.contacts[index].roles = roles
                     return $0.contacts[index]
                 }
             },
             remove: { id in
                 let index = try find(id)
-                list.withValue { _ = $0.contacts.remove(at: index) }
+                save { _ = $0.contacts.remove(at: index) }
             },
             invite: { phone, roles in
                 let invitation = InvitationSummary(
                     id: UUID(), inviterID: UserID(UUID()), inviterName: "You", inviteePhone: phone.e164, roles: roles, status: .pending, sentAt: now)
-                list.withValue { $0.sentInvitations.append(invitation) }
+                save { $0.sentInvitations.append(invitation) }
                 return invitation
             },
             acceptInvitation: { id in throw DomainError.notFound("Invitation \(id)") },
-            declineInvitation: { id in throw DomainError.notFound("Invitation \(id)") })
+            declineInvitation: { id in throw DomainError.notFound("Invitation \(id)") },
+            stream: { changes.stream })
     }
 }
 

@@ -69,4 +69,54 @@ struct AlertPingContractTests {
         try await alice.pings.clear(bobID)
         #expect(try await bob.contacts.contacts().contacts.first?.incomingPingAt == nil)
     }
+
+    @Test("my alert's stream: raised, answered by the responder, cancelled", arguments: AdapterBackend.withFirebase)
+    func alertStream(backend: AdapterBackend) async throws {
+        let harness = try await AdapterHarness.start(backend)
+        defer { Task { await harness.stop() } }
+        try await Self.link(harness)
+        let bob = harness.bobClients, alice = harness.aliceClients
+        let aliceID = UserID(harness.aliceID)
+        let alerts = try await bob.alerts.stream()
+
+        let alert = try await bob.alerts.trigger()
+        let raised = try #require(try await ContactsContractTests.first(on: alerts) { $0?.id == alert.id }, "the alert did not reach the stream")
+        #expect(raised == alert)
+        let respondedAt = try await alice.alerts.respond(alert.id)
+        let answered = try #require(
+            try await ContactsContractTests.first(on: alerts) { $0?.responses.isEmpty == false }, "the response did not reach the stream")
+        #expect(answered?.responses.map(\.responderID) == [aliceID] && answered?.responses.first?.respondedAt == respondedAt)
+        try await bob.alerts.cancel(nil)
+        let cancelled = try await ContactsContractTests.first(on: alerts) { $0 == nil }
+        #expect(cancelled == .some(nil), "the cancellation did not reach the stream")
+    }
+
+    @Test("pings pending and sent, read from the contact list and streamed on both sides", arguments: AdapterBackend.withFirebase)
+    func pingLists(backend: AdapterBackend) async throws {
+        let harness = try await AdapterHarness.start(backend)
+        defer { Task { await harness.stop() } }
+        try await Self.link(harness)
+        let bob = harness.bobClients, alice = harness.aliceClients
+        let bobID = UserID(harness.bobID), aliceID = UserID(harness.aliceID)
+        let bobPings = try await bob.pings.stream(), alicePings = try await alice.pings.stream()
+        #expect(try await bob.pings.pending().isEmpty)
+        #expect(try await alice.pings.sent().isEmpty)
+
+        _ = try await alice.pings.ping(bobID)
+        #expect(try await bob.pings.pending().map(\.id) == [aliceID])
+        #expect(try await alice.pings.sent().map(\.id) == [bobID])
+        #expect(try await bob.pings.sent().isEmpty)
+        #expect(try await alice.pings.pending().isEmpty)
+        let waiting = try #require(
+            try await ContactsContractTests.first(on: bobPings) { !$0.pending.isEmpty }, "the ping did not reach the dependent's stream")
+        #expect(waiting.pending.map(\.id) == [aliceID] && waiting.sent.isEmpty)
+        _ = try #require(
+            try await ContactsContractTests.first(on: alicePings) { $0.sent.map(\.id) == [bobID] }, "the ping did not reach the responder's stream")
+
+        try await bob.pings.respond(aliceID)
+        #expect(try await bob.pings.pending().isEmpty)
+        #expect(try await alice.pings.sent().isEmpty)
+        _ = try #require(try await ContactsContractTests.first(on: bobPings) { $0.pending.isEmpty }, "the answer did not reach the dependent's stream")
+        _ = try #require(try await ContactsContractTests.first(on: alicePings) { $0.sent.isEmpty }, "the answer did not reach the responder's stream")
+    }
 }

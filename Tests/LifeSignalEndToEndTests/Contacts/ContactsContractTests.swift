@@ -71,6 +71,59 @@ struct ContactsContractTests {
         #expect(try await bob.contacts().sentInvitations.isEmpty)
     }
 
+    @Test("the contact list stream follows a link, a dependent's check-in and alert, pings, roles and removal", arguments: AdapterBackend.withFirebase)
+    func stream(backend: AdapterBackend) async throws {
+        let harness = try await AdapterHarness.start(backend)
+        defer { Task { await harness.stop() } }
+        let alice = harness.aliceClients, bob = harness.bobClients
+        let aliceID = UserID(harness.aliceID), bobID = UserID(harness.bobID)
+        let lists = try await alice.contacts.stream()
+
+        // Bob scans Alice's code: he is her dependent.
+        _ = try await bob.contacts.addByQRCode(try await alice.contacts.resetQRCode(), .responder)
+        let linked = try #require(try await Self.first(on: lists) { $0.contacts.map(\.id) == [bobID] }, "the link did not reach the stream")
+        #expect(linked.contacts.first?.roles == .dependent && linked.contacts.first?.lastCheckIn == nil)
+
+        harness.test.clock.advance(by: 60)
+        let checkIn = try await bob.checkIns.checkIn()
+        let checkedIn = try #require(
+            try await Self.first(on: lists) { $0.contacts.first?.lastCheckIn != nil }, "the dependent's check-in did not reach the stream")
+        #expect(checkedIn.contacts.first?.lastCheckIn == checkIn.checkedInAt && checkedIn.contacts.first?.deadline != nil)
+
+        let alert = try await bob.alerts.trigger()
+        _ = try #require(
+            try await Self.first(on: lists) { $0.contacts.first?.activeAlertID == alert.id }, "the dependent's alert did not reach the stream")
+        _ = try await alice.pings.ping(bobID)
+        _ = try #require(try await Self.first(on: lists) { $0.contacts.first?.outgoingPingAt != nil }, "my ping did not reach the stream")
+
+        _ = try await bob.contacts.updateRoles(aliceID, .both)
+        _ = try #require(try await Self.first(on: lists) { $0.contacts.map(\.roles) == [.both] }, "the roles change did not reach the stream")
+        try await bob.contacts.remove(aliceID)
+        _ = try #require(try await Self.first(on: lists) { $0.contacts.isEmpty }, "the removal did not reach the stream")
+    }
+
+    /// The first element of a stream that `accept` takes, or `nil` after `seconds`. Earlier
+    /// elements are skipped: a stream delivers each state it sees, and over Realtime on SQLite
+    /// a change committed just before the join can still arrive.
+    static func first<Element: Sendable>(
+        on stream: AsyncThrowingStream<Element, any Error>, within seconds: Double = 10,
+        where accept: @escaping @Sendable (Element) -> Bool
+    ) async throws -> Element? {
+        try await withThrowingTaskGroup(of: Element?.self) { group in
+            group.addTask {
+                for try await element in stream where accept(element) { return element }
+                return nil
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(seconds))
+                return nil
+            }
+            let result = try await group.next() ?? nil
+            group.cancelAll()
+            return result
+        }
+    }
+
     @Test("nothing works signed out", arguments: [AdapterBackend.local, .supabaseSQLite, .firebase])
     func signedOut(backend: AdapterBackend) async throws {
         let harness = try await AdapterHarness.start(backend)
@@ -80,5 +133,6 @@ struct ContactsContractTests {
         await #expect(throws: DomainError.unauthenticated) { _ = try await visitor.contacts() }
         await #expect(throws: DomainError.unauthenticated) { _ = try await visitor.lookUpQRCode(code) }
         await #expect(throws: DomainError.unauthenticated) { _ = try await visitor.addByQRCode(code, .responder) }
+        await #expect(throws: DomainError.unauthenticated) { _ = try await visitor.stream() }
     }
 }
