@@ -227,9 +227,7 @@ struct DomainErrorEnumsTests {
         for (refusal, expected) in cases {
             #expect(AuthenticationError(refusal) == expected, "\(refusal)")
         }
-        // `invalid_phone` and `internal` do not round-trip their payload over the wire
-        // (`DomainError(code:message:)` keeps the whole sentence), so only the rest is checked there.
-        for (refusal, expected) in cases where !["invalid_phone", "internal"].contains(refusal.code) {
+        for (refusal, expected) in cases {
             #expect(AuthenticationError(Self.overWire(refusal)) == expected, "\(refusal) over the wire")
         }
         if case .invalidPhone = AuthenticationError(Self.overWire(.invalidPhone("+1"))) {} else {

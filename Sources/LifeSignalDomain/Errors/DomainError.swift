@@ -72,21 +72,24 @@ public enum DomainError: Error, Hashable, Sendable {
     /// server never crashes an older client.
     public init(code: String, message: String, retryAfter: TimeInterval? = nil) {
         switch code {
-        case "invalid_phone": self = .invalidPhone(message)
+        case "invalid_phone":
+            let prefix = "\"", suffix = "\" is not a phone number in E.164 form (+ and 7 to 15 digits)"
+            self = .invalidPhone(message.hasPrefix(prefix) && message.hasSuffix(suffix) && message.count >= prefix.count + suffix.count
+                ? String(message.dropFirst(prefix.count).dropLast(suffix.count)) : message)
         case "invalid_otp": self = .invalidOTP
         case "otp_expired": self = .otpExpired
         case "too_many_attempts": self = .tooManyAttempts
         case "check_in_too_soon": self = .checkInTooSoon(retryAfter: retryAfter ?? 0)
         case "unauthenticated": self = .unauthenticated
         case "forbidden": self = .forbidden(message)
-        // The wire carries ``message``, which wraps these two payloads in a sentence; unwrap
-        // it so the error rebuilt on the client equals the one the server raised.
+        // The wire carries ``message``, which wraps some payloads in a sentence; unwrap it so
+        // the error rebuilt on the client equals the one the server raised.
         case "not_found": self = .notFound(message.hasSuffix(" was not found") ? String(message.dropLast(14)) : message)
         case "invalid_argument": self = .invalidArgument(message)
         case "already_exists": self = .alreadyExists(message.hasSuffix(" already exists") ? String(message.dropLast(15)) : message)
         case "failed_precondition": self = .failedPrecondition(message)
         case "rate_limited": self = .rateLimited(retryAfter: retryAfter ?? 0)
-        default: self = .internal(message)
+        default: self = .internal(message.hasPrefix("Internal error: ") ? String(message.dropFirst(16)) : message)
         }
     }
 }
