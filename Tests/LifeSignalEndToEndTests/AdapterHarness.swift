@@ -84,6 +84,8 @@ struct AdapterHarness: Sendable {
         var notifications: NotificationClient
         var user: UserClient
         var auth: LifeSignalClients.AuthClient
+        var functions: CloudFunctionClient
+        var files: FileStorageClient
     }
 
     private static func local(_ test: TestBackend, phone: String, code: String) async throws -> Person {
@@ -92,7 +94,8 @@ struct AdapterHarness: Sendable {
         let session = try await adapters.authClient.verifyCode(try PhoneNumber(phone), try OneTimeCode(code))
         return Person(id: session.userID.rawValue, content: adapters.contentClient, contacts: adapters.contactsClient,
                       alerts: adapters.alertClient, pings: adapters.pingClient, checkIns: adapters.checkInClient,
-                      notifications: adapters.notificationClient, user: adapters.userClient, auth: adapters.authClient)
+                      notifications: adapters.notificationClient, user: adapters.userClient, auth: adapters.authClient,
+                      functions: adapters.cloudFunctionClient, files: adapters.fileStorageClient)
     }
 
     private static func makeClient(_ server: TestServer) -> SupabaseClient {
@@ -107,7 +110,8 @@ struct AdapterHarness: Sendable {
         let session = try await adapters.authClient.verifyCode(try PhoneNumber(phone), try OneTimeCode(code))
         return Person(id: session.userID.rawValue, content: adapters.contentClient, contacts: adapters.contactsClient,
                       alerts: adapters.alertClient, pings: adapters.pingClient, checkIns: adapters.checkInClient,
-                      notifications: adapters.notificationClient, user: adapters.userClient, auth: adapters.authClient)
+                      notifications: adapters.notificationClient, user: adapters.userClient, auth: adapters.authClient,
+                      functions: adapters.cloudFunctionClient, files: adapters.fileStorageClient)
     }
 
     /// The stored row of a record, deleted or not, read behind the adapters' backs.

@@ -15,6 +15,8 @@ public struct ClientSet: Sendable {
     public var notifications: NotificationClient
     public var content: ContentClient
     public var user: UserClient
+    public var functions: CloudFunctionClient
+    public var files: FileStorageClient
 
     /// Puts the clients where features look for them.
     public func install(into values: inout DependencyValues) {
@@ -26,6 +28,8 @@ public struct ClientSet: Sendable {
         values.notificationClient = notifications
         values.contentClient = content
         values.userClient = user
+        values.cloudFunctionClient = functions
+        values.fileStorageClient = files
     }
 }
 
@@ -88,7 +92,9 @@ public struct AdapterFactory: Sendable {
             pings: try pick(.pings, local: \.pingClient, supabase: \.pingClient, firebase: \.pingClient),
             notifications: try pick(.notifications, local: \.notificationClient, supabase: \.notificationClient, firebase: \.notificationClient),
             content: try pick(.content, local: \.contentClient, supabase: \.contentClient, firebase: nil),
-            user: try pick(.user, local: \.userClient, supabase: \.userClient, firebase: \.userClient))
+            user: try pick(.user, local: \.userClient, supabase: \.userClient, firebase: \.userClient),
+            functions: try pick(.functions, local: \.cloudFunctionClient, supabase: \.cloudFunctionClient, firebase: \.cloudFunctionClient),
+            files: try pick(.files, local: \.fileStorageClient, supabase: \.fileStorageClient, firebase: \.fileStorageClient))
     }
 
     /// An auth client that also hands each new session (and each sign-out) to `recipients`.

@@ -19,6 +19,10 @@ public enum Capability: String, Sendable, Hashable, CaseIterable {
     case notifications
     case content
     case user
+    /// Functions called by name (``CloudFunctionClient``).
+    case functions
+    /// Files in buckets (``FileStorageClient``).
+    case files
 }
 
 /// Which provider fills each capability: one default, and overrides.

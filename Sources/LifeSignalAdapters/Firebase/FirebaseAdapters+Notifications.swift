@@ -22,7 +22,9 @@ extension FirebaseAdapters {
                     // bring them back as new.
                     return (Set(listed.map(\.id)), listed.filter { !seen.contains($0.id) }.reversed())
                 }
-            })
+            },
+            registerPushToken: { try await adapters.registerPushToken($0, platform: $1) },
+            sendPush: { try await adapters.sendPush(to: $0, title: $1, body: $2) })
     }
 
     /// My newest notifications, newest first.

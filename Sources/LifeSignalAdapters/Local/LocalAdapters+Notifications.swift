@@ -4,7 +4,8 @@ import LifeSignalClients
 import LifeSignalDomain
 
 extension LocalAdapters {
-    /// Notifications on the embedded backend; the stream follows the backend's change feed.
+    /// Notifications on the embedded backend; the stream follows the backend's change feed,
+    /// and pushes go through its notification service, so they are stored and pushed alike.
     public var notificationClient: NotificationClient {
         let notifications = backend.notifications, changes = backend.changes
         return NotificationClient(
@@ -28,6 +29,15 @@ extension LocalAdapters {
                     }
                     continuation.onTermination = { _ in task.cancel() }
                 }
+            },
+            registerPushToken: { token, name in
+                guard let platform = NotificationService.Platform(rawValue: name) else {
+                    throw DomainError.invalidArgument("platform is fcm, apns or web, not \"\(name)\"")
+                }
+                try await notifications.registerPushToken(caller: try await caller(), token: token, platform: platform)
+            },
+            sendPush: { contact, title, body in
+                try await notifications.send(caller: try await caller(), to: contact, title: title, body: body).id
             })
     }
 }

@@ -134,6 +134,18 @@ extension FunctionCalling {
         return reply.count
     }
 
+    /// `register-push-token`: this device's token for the signed-in person.
+    func registerPushToken(_ token: String, platform: String) async throws {
+        let _: SuccessResponse = try await call("register-push-token", RegisterPushTokenRequest(token: token, platform: platform))
+    }
+
+    /// `send-push-notification`: a notification to a contact; the id of the one written.
+    func sendPush(to contact: UserID, title: String, body: String) async throws -> UUID {
+        let reply: SendPushNotificationResponse = try await call(
+            "send-push-notification", SendPushNotificationRequest(userId: contact.description, title: title, body: body))
+        return try WireParse.uuid(reply.messageId)
+    }
+
     func contactList() async throws -> ContactList {
         let reply: GetContactsResponse = try await call("get-contacts", [String: String]())
         return ContactList(

@@ -46,6 +46,8 @@ extension SupabaseAdapters {
                         }
                     }
                 }
-            })
+            },
+            registerPushToken: { try await adapters.registerPushToken($0, platform: $1) },
+            sendPush: { try await adapters.sendPush(to: $0, title: $1, body: $2) })
     }
 }

@@ -49,6 +49,11 @@ public struct RegisterPushTokenRequest: Codable, Sendable {
     public var token: String
     /// `fcm` (default), `apns` or `web`.
     public var platform: String?
+
+    public init(token: String, platform: String?) {
+        self.token = token
+        self.platform = platform
+    }
 }
 
 /// From the Supabase edge function of the same name; `data` is accepted and ignored.
@@ -57,6 +62,13 @@ public struct SendPushNotificationRequest: Codable, Sendable {
     public var title: String
     public var body: String
     public var data: [String: String]?
+
+    public init(userId: String, title: String, body: String, data: [String: String]? = nil) {
+        self.userId = userId
+        self.title = title
+        self.body = body
+        self.data = data
+    }
 }
 
 public struct SendPushNotificationResponse: Codable, Sendable, Hashable { public var success: Bool; public var messageId: String }

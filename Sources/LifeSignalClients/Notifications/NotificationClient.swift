@@ -19,6 +19,14 @@ public struct NotificationClient: Sendable {
     /// one written moments before may still arrive (Realtime delivers what it had not yet
     /// dispatched), so consumers key on ``NotificationRecord/id``.
     public var stream: @Sendable () async throws -> AsyncThrowingStream<NotificationRecord, any Error>
+    /// Registers this device's push token for me (`platform` is `fcm`, `apns` or `web`), so my
+    /// notifications also reach the device; a token seen under another account moves to mine
+    /// (the phone changed hands).
+    public var registerPushToken: @Sendable (_ token: String, _ platform: String) async throws -> Void
+    /// Notifies one of my contacts (or myself): written to their centre and pushed to their
+    /// devices. Returns the id of the notification written; anyone else is
+    /// ``DomainError/forbidden(_:)``.
+    public var sendPush: @Sendable (_ contact: UserID, _ title: String, _ body: String) async throws -> UUID
 }
 
 extension NotificationClient: TestDependencyKey {
@@ -52,7 +60,24 @@ extension NotificationClient: TestDependencyKey {
                     return before - list.count
                 }
             },
-            stream: { AsyncThrowingStream { $0.finish() } })
+            stream: { AsyncThrowingStream { $0.finish() } },
+            registerPushToken: { token, platform in
+                guard ["fcm", "apns", "web"].contains(platform) else {
+                    throw DomainError.invalidArgument("platform is fcm, apns or web, not \"\(platform)\"")
+                }
+                guard !token.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                    throw DomainError.invalidArgument("A push token is 1 to 4096 characters")
+                }
+            },
+            sendPush: { contact, title, body in
+                guard !title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+                    throw DomainError.invalidArgument("A push has a title of 1 to 200 characters and a body of at most 2000")
+                }
+                let record = NotificationRecord(id: UUID(), userID: contact, type: .system, title: title, body: body, contactID: me, createdAt: Date())
+                // Only a push to myself lands in my own centre.
+                if contact == me { items.withValue { $0.insert(record, at: 0) } }
+                return record.id
+            })
     }
 }
 

@@ -44,6 +44,7 @@ extension AdapterHarness {
         let session = try await adapters.authClient.verifyCode(try PhoneNumber(phone), try OneTimeCode(code))
         return Person(id: session.userID.rawValue, content: ContentClient(), contacts: adapters.contactsClient,
                       alerts: adapters.alertClient, pings: adapters.pingClient, checkIns: adapters.checkInClient,
-                      notifications: adapters.notificationClient, user: adapters.userClient, auth: adapters.authClient)
+                      notifications: adapters.notificationClient, user: adapters.userClient, auth: adapters.authClient,
+                      functions: adapters.cloudFunctionClient, files: adapters.fileStorageClient)
     }
 }
