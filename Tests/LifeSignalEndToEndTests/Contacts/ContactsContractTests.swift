@@ -102,26 +102,12 @@ struct ContactsContractTests {
         _ = try #require(try await Self.first(on: lists) { $0.contacts.isEmpty }, "the removal did not reach the stream")
     }
 
-    /// The first element of a stream that `accept` takes, or `nil` after `seconds`. Earlier
-    /// elements are skipped: a stream delivers each state it sees, and over Realtime on SQLite
-    /// a change committed just before the join can still arrive.
+    /// The first element of a stream that `accept` takes, or `nil` after `seconds`.
     static func first<Element: Sendable>(
         on stream: AsyncThrowingStream<Element, any Error>, within seconds: Double = 10,
         where accept: @escaping @Sendable (Element) -> Bool
     ) async throws -> Element? {
-        try await withThrowingTaskGroup(of: Element?.self) { group in
-            group.addTask {
-                for try await element in stream where accept(element) { return element }
-                return nil
-            }
-            group.addTask {
-                try await Task.sleep(for: .seconds(seconds))
-                return nil
-            }
-            let result = try await group.next() ?? nil
-            group.cancelAll()
-            return result
-        }
+        try await firstElement(of: stream, within: seconds, where: accept)
     }
 
     @Test("nothing works signed out", arguments: [AdapterBackend.local, .supabaseSQLite, .firebase])

@@ -14,19 +14,7 @@ struct NotificationContractTests {
     static func first(
         _ type: NotificationType, on stream: AsyncThrowingStream<NotificationRecord, any Error>, within seconds: Double = 10
     ) async throws -> NotificationRecord? {
-        try await withThrowingTaskGroup(of: NotificationRecord?.self) { group in
-            group.addTask {
-                for try await record in stream where record.type == type { return record }
-                return nil
-            }
-            group.addTask {
-                try await Task.sleep(for: .seconds(seconds))
-                return nil
-            }
-            let result = try await group.next() ?? nil
-            group.cancelAll()
-            return result
-        }
+        try await firstElement(of: stream, within: seconds) { $0.type == type }
     }
 
     @Test("a dependent's SOS reaches the responder live; listed, marked read, cleared by type", arguments: AdapterBackend.withFirebase)

@@ -170,18 +170,6 @@ struct UserContractTests {
     static func first(
         on stream: AsyncThrowingStream<UserProfile, any Error>, where accept: @escaping @Sendable (UserProfile) -> Bool = { _ in true }
     ) async throws -> UserProfile? {
-        try await withThrowingTaskGroup(of: UserProfile?.self) { group in
-            group.addTask {
-                for try await profile in stream where accept(profile) { return profile }
-                return nil
-            }
-            group.addTask {
-                try await Task.sleep(for: .seconds(10))
-                return nil
-            }
-            let result = try await group.next() ?? nil
-            group.cancelAll()
-            return result
-        }
+        try await firstElement(of: stream, where: accept)
     }
 }
