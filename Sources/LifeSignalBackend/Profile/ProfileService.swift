@@ -37,11 +37,11 @@ public struct ProfileService: Sendable {
     public func update(caller: Caller, _ update: ProfileUpdate) async throws -> UserProfile {
         let me = try caller.requireUser()
         var sets: [SQL] = []
-        if let first = update.firstName { sets.append("first_name = \(try ProfileValidation.name(first, field: "First name"))") }
-        if let last = update.lastName { sets.append("last_name = \(try ProfileValidation.name(last, field: "Last name"))") }
-        if let note = update.emergencyNote { sets.append("emergency_note = \(try ProfileValidation.note(note))") }
+        if let first = update.firstName { sets.append("first_name = \(try ProfileRules.name(first, field: "First name"))") }
+        if let last = update.lastName { sets.append("last_name = \(try ProfileRules.name(last, field: "Last name"))") }
+        if let note = update.emergencyNote { sets.append("emergency_note = \(try ProfileRules.note(note))") }
         if let phone = update.phone { sets.append("phone = \(try PhoneNumber(phone).e164)") }
-        if let avatar = update.avatarURL { sets.append("avatar_url = \(try ProfileValidation.avatarURL(avatar))") }
+        if let avatar = update.avatarURL { sets.append("avatar_url = \(try ProfileRules.avatarURL(avatar))") }
         if let enabled = update.notificationsEnabled { sets.append("notifications_enabled = \(enabled)") }
         return try await write(me, sets)
     }

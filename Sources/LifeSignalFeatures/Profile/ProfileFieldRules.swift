@@ -1,17 +1,12 @@
 import Foundation
 import LifeSignalDomain
 
-/// The limits the backend puts on profile fields (`ProfileValidation` in `LifeSignalBackend`),
-/// checked on the device before any request.
-///
-/// They are mirrored rather than shared because the backend's rules are internal to the server
-/// module, which the app does not link. Checking here means a mistake is explained at once, in
-/// words about the field the person is looking at, and costs no round trip; the server still
-/// checks the same limits, so a copy that drifted could only make the app stricter or looser
-/// in what it *explains*, never in what is stored.
+/// The server's limits on profile fields (``ProfileRules``), checked on the device before any
+/// request and worded for the person looking at the field: a mistake is explained at once and
+/// costs no round trip. The limits come from the one definition, so they cannot drift.
 enum ProfileFieldRules {
-    static let nameLength = 2...50
-    static let maximumNoteLength = 1000
+    static let nameLength = ProfileRules.nameLength
+    static let maximumNoteLength = ProfileRules.maximumNoteLength
 
     /// The first name, trimmed; it is required.
     static func firstName(_ text: String) throws(DomainError) -> String {
@@ -32,7 +27,7 @@ enum ProfileFieldRules {
             let (shortest, longest) = (nameLength.lowerBound, nameLength.upperBound)
             throw .invalidArgument("\(field) must be \(shortest) to \(longest) characters long (this one has \(trimmed.count))")
         }
-        guard trimmed.allSatisfy({ $0.isLetter || $0 == " " || $0 == "-" || $0 == "'" || $0 == "’" }) else {
+        guard trimmed.allSatisfy(ProfileRules.allowsInName) else {
             throw .invalidArgument("\(field) may contain only letters, spaces, hyphens and apostrophes")
         }
         return trimmed

@@ -1,28 +1,30 @@
 import Foundation
-import LifeSignalDomain
 
-/// Rules about profile fields that need no I/O.
-///
-/// They live here rather than in `LifeSignalDomain/User` only because that file belongs to
-/// another part of the project; they are pure and could move there unchanged.
-enum ProfileValidation {
-    static let nameLength = 2...50
-    static let maximumNoteLength = 1000
-    static let maximumAvatarURLLength = 2048
+/// The limits on profile fields, one definition for the server that enforces them and the
+/// screens that explain them before a request is made.
+public enum ProfileRules {
+    public static let nameLength = 2...50
+    public static let maximumNoteLength = 1000
+    public static let maximumAvatarURLLength = 2048
+
+    /// Letters, spaces, hyphens and apostrophes (straight or typographic).
+    public static func allowsInName(_ character: Character) -> Bool {
+        character.isLetter || character == " " || character == "-" || character == "'" || character == "’"
+    }
 
     /// A first or last name: 2–50 letters, spaces, hyphens or apostrophes, trimmed.
-    static func name(_ text: String, field: String) throws(DomainError) -> String {
+    public static func name(_ text: String, field: String) throws(DomainError) -> String {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard nameLength.contains(trimmed.count) else {
             throw .invalidArgument("\(field) must be 2 to 50 characters, not \(trimmed.count)")
         }
-        guard trimmed.allSatisfy({ $0.isLetter || $0 == " " || $0 == "-" || $0 == "'" || $0 == "’" }) else {
+        guard trimmed.allSatisfy(allowsInName) else {
             throw .invalidArgument("\(field) may hold letters, spaces, hyphens and apostrophes only")
         }
         return trimmed
     }
 
-    static func note(_ text: String) throws(DomainError) -> String {
+    public static func note(_ text: String) throws(DomainError) -> String {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard trimmed.count <= maximumNoteLength else {
             throw .invalidArgument("The emergency note is at most \(maximumNoteLength) characters")
@@ -31,7 +33,7 @@ enum ProfileValidation {
     }
 
     /// An http(s) URL, or empty to remove the avatar (`nil` result).
-    static func avatarURL(_ text: String) throws(DomainError) -> String? {
+    public static func avatarURL(_ text: String) throws(DomainError) -> String? {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.isEmpty { return nil }
         guard trimmed.count <= maximumAvatarURLLength, let url = URL(string: trimmed),
