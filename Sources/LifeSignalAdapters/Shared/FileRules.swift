@@ -12,8 +12,7 @@ enum FileRules {
         // An unknown bucket is the server's to refuse (not found).
         guard let rules = StorageBucket.named(bucket) else { return }
         guard data.count <= rules.maximumBytes else { throw .invalidArgument("The file is larger than \(rules.maximumBytes) bytes") }
-        let type = contentType.lowercased()
-        guard rules.allowedTypes.isEmpty || rules.allowedTypes.contains(where: { type.hasPrefix($0) }) else {
+        guard rules.accepts(contentType) else {
             throw .invalidArgument("Files of type \(contentType) are not accepted here")
         }
     }

@@ -30,7 +30,7 @@ extension UserClient {
 
     /// Checked before any byte is sent, the same limits the storage bucket enforces.
     public static func validateAvatar(_ image: Data, contentType: String) throws(DomainError) {
-        guard contentType.lowercased().hasPrefix("image/") else {
+        guard StorageBucket.avatars.accepts(contentType) else {
             throw .invalidArgument("An avatar must be an image, not \(contentType)")
         }
         guard image.count <= maximumAvatarBytes else {
@@ -39,7 +39,7 @@ extension UserClient {
         guard !image.isEmpty else { throw .invalidArgument("The avatar image is empty") }
     }
 
-    public static let maximumAvatarBytes = 5 * 1024 * 1024
+    public static let maximumAvatarBytes = StorageBucket.avatars.maximumBytes
 }
 
 extension UserClient: TestDependencyKey {

@@ -1,4 +1,5 @@
-/// A bucket's rules: who reads, how large, which types.
+/// A bucket's rules: who reads, how large, which types. Defined in the domain so the server
+/// that enforces them and the clients that check them before uploading share one definition.
 public struct StorageBucket: Sendable, Hashable {
     public let name: String
     /// Anyone may download, without a token.
@@ -14,20 +15,8 @@ public struct StorageBucket: Sendable, Hashable {
 
     public static func named(_ name: String) -> StorageBucket? { all.first { $0.name == name } }
 
-    func accepts(_ contentType: String) -> Bool {
+    /// Whether a file of this `Content-Type` may be stored here.
+    public func accepts(_ contentType: String) -> Bool {
         allowedTypes.isEmpty || allowedTypes.contains { contentType.lowercased().hasPrefix($0) }
     }
-}
-
-/// Why a storage request was refused.
-public enum StorageFailure: Error, Sendable, Hashable {
-    case bucketNotFound(String)
-    case objectNotFound(String)
-    case invalidPath(String)
-    case unauthenticated
-    /// The caller may not write there: objects live under the owner's own id.
-    case forbidden(String)
-    case tooLarge(limit: Int)
-    case unsupportedType(String)
-    case alreadyExists(String)
 }
