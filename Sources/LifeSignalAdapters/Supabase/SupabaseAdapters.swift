@@ -85,7 +85,7 @@ public struct SupabaseAdapters: Sendable {
                 return try UserProfile(wire: reply).settings
             },
             history: { limit in
-                guard (1...500).contains(limit) else { throw DomainError.invalidArgument("limit must be between 1 and 500, not \(limit)") }
+                try CheckInRules.validateHistoryLimit(limit)
                 return try await Self.mapped {
                     let me = try await client.auth.session.user.id
                     let rows: [CheckInRow] = try await client.from("check_ins").select("id,checked_in_at,source")

@@ -61,7 +61,7 @@ public struct CheckInService: Sendable {
     /// The caller's check-ins, newest first, at most `limit` (1…500).
     public func history(caller: Caller, limit: Int = 50) async throws -> [CheckInEntry] {
         let userID = try caller.requireUser()
-        guard (1...500).contains(limit) else { throw DomainError.invalidArgument("limit must be between 1 and 500, not \(limit)") }
+        try CheckInRules.validateHistoryLimit(limit)
         return try await database.query("""
             SELECT id, checked_in_at, source FROM check_ins WHERE user_id = \(SQLValue(userID.rawValue))
             ORDER BY checked_in_at DESC, id LIMIT \(limit)

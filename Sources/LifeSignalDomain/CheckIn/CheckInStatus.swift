@@ -17,6 +17,16 @@ public enum CheckInRules {
     /// A repeat check-in within this many seconds is refused as too soon.
     public static let cooldown: TimeInterval = 5 * 60
 
+    /// How many past check-ins one history read may ask for.
+    public static let historyLimit = 1...500
+
+    /// Throws ``DomainError/invalidArgument(_:)`` for a history `limit` outside ``historyLimit``.
+    public static func validateHistoryLimit(_ limit: Int) throws(DomainError) {
+        guard historyLimit.contains(limit) else {
+            throw .invalidArgument("limit must be between \(historyLimit.lowerBound) and \(historyLimit.upperBound), not \(limit)")
+        }
+    }
+
     /// Throws ``DomainError/checkInTooSoon(retryAfter:)`` when `now` is within the cooldown of
     /// `last`.
     public static func validateCheckIn(at now: Date, last: Date?) throws(DomainError) {
