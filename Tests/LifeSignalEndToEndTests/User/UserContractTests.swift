@@ -127,15 +127,12 @@ struct UserContractTests {
         _ = try await bob.contacts.addByQRCode(try await alice.user.resetQRCode(), .responder)
         #expect(try await alice.contacts.contacts().contacts.map(\.id) == [UserID(harness.bobID)])
 
-        var sessions = await bob.auth.sessionChanges().makeAsyncIterator()
-        let current = await sessions.next()
-        #expect(current??.userID == UserID(harness.bobID))
+        #expect(await bob.auth.currentSession()?.userID == UserID(harness.bobID))
+        let sessions = await bob.auth.sessionChanges()
         try await bob.auth.deleteAccount()
-        var signedOut = false
-        while let next = await sessions.next() {
-            if next == nil { signedOut = true; break }
-        }
-        #expect(signedOut)
+        // Bounded: a sign-out that never reaches the stream fails here instead of hanging the run.
+        let signedOut = try await firstElement(of: sessions, within: 10) { $0 == nil }
+        #expect(signedOut == .some(nil), "the session stream did not report the sign-out")
         #expect(await bob.auth.currentSession() == nil)
         await #expect(throws: DomainError.unauthenticated) { _ = try await bob.user.profile() }
         #expect(try await alice.contacts.contacts().contacts.isEmpty)
