@@ -15,6 +15,8 @@ public struct ClientSet: Sendable {
     public var notifications: NotificationClient
     public var content: ContentClient
     public var user: UserClient
+    /// Firestore-style documents (``StorageClient``).
+    public var documents: StorageClient
     public var functions: CloudFunctionClient
     public var files: FileStorageClient
 
@@ -28,6 +30,7 @@ public struct ClientSet: Sendable {
         values.notificationClient = notifications
         values.contentClient = content
         values.userClient = user
+        values.storageClient = documents
         values.cloudFunctionClient = functions
         values.fileStorageClient = files
     }
@@ -93,6 +96,7 @@ public struct AdapterFactory: Sendable {
             notifications: try pick(.notifications, local: \.notificationClient, supabase: \.notificationClient, firebase: \.notificationClient),
             content: try pick(.content, local: \.contentClient, supabase: \.contentClient, firebase: nil),
             user: try pick(.user, local: \.userClient, supabase: \.userClient, firebase: \.userClient),
+            documents: try pick(.documents, local: \.storageClient, supabase: \.storageClient, firebase: \.storageClient),
             functions: try pick(.functions, local: \.cloudFunctionClient, supabase: \.cloudFunctionClient, firebase: \.cloudFunctionClient),
             files: try pick(.files, local: \.fileStorageClient, supabase: \.fileStorageClient, firebase: \.fileStorageClient))
     }

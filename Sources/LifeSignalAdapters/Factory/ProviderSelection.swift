@@ -19,6 +19,8 @@ public enum Capability: String, Sendable, Hashable, CaseIterable {
     case notifications
     case content
     case user
+    /// Firestore-style documents under `users/{uid}` (``StorageClient``).
+    case documents
     /// Functions called by name (``CloudFunctionClient``).
     case functions
     /// Files in buckets (``FileStorageClient``).

@@ -23,6 +23,9 @@ public struct FirebaseAdapters: Sendable {
     /// Where avatars go, or `nil` when the project has no Storage bucket configured (then
     /// avatars are refused rather than lost).
     public let storage: FirebaseStorageClient?
+    /// Documents (``StorageClient``), or `nil` when no project id was given for Firestore
+    /// (then documents are refused rather than lost).
+    public let firestore: FirestoreClient?
     /// How often the notification and profile streams ask for news.
     public let pollInterval: Duration
     let verifications: PendingVerifications
@@ -33,9 +36,11 @@ public struct FirebaseAdapters: Sendable {
     public init(
         identityToolkit: IdentityToolkitClient, functionsURL: URL, storageBucket: String? = nil,
         storageURL: URL = FirebaseStorageClient.productionURL, options: FirebaseHTTPOptions = FirebaseHTTPOptions(),
-        sessions: SessionStore = SessionStore(), pollInterval: Duration = .seconds(3)
+        sessions: SessionStore = SessionStore(), pollInterval: Duration = .seconds(3),
+        firestoreProjectID: String? = nil, firestoreURL: URL = FirestoreClient.productionURL
     ) {
         let tokens = FirebaseAuthSession(client: identityToolkit)
+        self.firestore = firestoreProjectID.map { FirestoreClient(projectID: $0, baseURL: firestoreURL, tokenProvider: tokens, options: options) }
         self.identityToolkit = identityToolkit
         self.tokens = tokens
         self.functions = CallableFunctionsClient(baseURL: functionsURL, tokenProvider: tokens, options: options)
@@ -56,22 +61,24 @@ public struct FirebaseAdapters: Sendable {
         }
         self.init(
             identityToolkit: IdentityToolkitClient(apiKey: apiKey, options: options), functionsURL: url, storageBucket: storageBucket,
-            options: options, sessions: sessions, pollInterval: pollInterval)
+            options: options, sessions: sessions, pollInterval: pollInterval, firestoreProjectID: projectID)
     }
 
     /// Adapters for the Firebase Local Emulator Suite (default ports: Auth 9099, Functions
-    /// 5001, Storage 9199), where phone codes are readable from the emulator instead of SMS.
+    /// 5001, Storage 9199, Firestore 8080), where phone codes are readable from the emulator
+    /// instead of SMS.
     public static func emulator(
-        host: String = "127.0.0.1", authPort: Int = 9099, functionsPort: Int = 5001, storagePort: Int = 9199,
+        host: String = "127.0.0.1", authPort: Int = 9099, functionsPort: Int = 5001, storagePort: Int = 9199, firestorePort: Int = 8080,
         projectID: String, region: String = "us-central1", options: FirebaseHTTPOptions = FirebaseHTTPOptions(),
         sessions: SessionStore = SessionStore(), pollInterval: Duration = .seconds(3)
     ) throws -> FirebaseAdapters {
         guard let functions = URL(string: "http://\(host):\(functionsPort)/\(projectID)/\(region)"),
-              let storage = URL(string: "http://\(host):\(storagePort)")
+              let storage = URL(string: "http://\(host):\(storagePort)"), let firestore = URL(string: "http://\(host):\(firestorePort)")
         else { throw DomainError.invalidArgument("\"\(host)\" does not make an emulator URL") }
         return FirebaseAdapters(
             identityToolkit: try IdentityToolkitClient.emulator(host: host, port: authPort, options: options), functionsURL: functions,
-            storageBucket: "\(projectID).appspot.com", storageURL: storage, options: options, sessions: sessions, pollInterval: pollInterval)
+            storageBucket: "\(projectID).appspot.com", storageURL: storage, options: options, sessions: sessions, pollInterval: pollInterval,
+            firestoreProjectID: projectID, firestoreURL: firestore)
     }
 
     /// Runs a wire call and maps its failure into the domain.

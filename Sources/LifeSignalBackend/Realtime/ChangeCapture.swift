@@ -40,7 +40,11 @@ public enum ChangeCapture {
 
     /// The tables whose changes Realtime publishes, with their primary-key columns.
     /// Credentials (`push_tokens`, `auth_*`) and files are never published.
-    public static let publishedTables: [(table: String, key: [String])] = [
+    public static let publishedTables: [(table: String, key: [String])] = capturedSince104 + [(DocumentService.table, ["path"])]
+
+    /// The tables migration 104 installed capture on; later tables install their own
+    /// (``capture(table:key:)``) in the migration that creates them.
+    static let capturedSince104: [(table: String, key: [String])] = [
         ("users", ["id"]), ("check_ins", ["id"]), ("contacts", ["id"]), ("contact_invitations", ["id"]),
         ("alerts", ["id"]), ("alert_responses", ["alert_id", "responder_id"]), ("pings", ["id"]),
         ("notifications", ["id"]), ("locations", ["id"]), ("events", ["id"]), ("routes", ["id"]),
@@ -48,17 +52,24 @@ public enum ChangeCapture {
 
     static let migration = Migration(
         version: 104, name: "realtime change capture", statements: [],
-        postgresOnly: [postgresFunction] + publishedTables.map { table, key in
-            "CREATE TRIGGER lifesignal_realtime AFTER INSERT OR UPDATE OR DELETE ON \(table) "
-                + "FOR EACH ROW EXECUTE FUNCTION lifesignal_realtime_notify(\(key.map { "'\($0)'" }.joined(separator: ", ")))"
-        },
+        postgresOnly: [postgresFunction] + capturedSince104.map { postgresTrigger(table: $0.table, key: $0.key) },
         sqliteOnly: ["""
             CREATE TABLE lifesignal_realtime_changes (
                 id integer PRIMARY KEY AUTOINCREMENT,
                 table_name text NOT NULL, kind text NOT NULL, key text, old_key text, committed_at text NOT NULL)
-            """] + publishedTables.flatMap { table, key in
+            """] + capturedSince104.flatMap { table, key in
             CapturedChange.Kind.allCases.map { sqliteTrigger(table: table, key: key, kind: $0) }
         })
+
+    /// The statements that capture a table created after migration 104, per engine.
+    static func capture(table: String, key: [String]) -> (postgres: [String], sqlite: [String]) {
+        ([postgresTrigger(table: table, key: key)], CapturedChange.Kind.allCases.map { sqliteTrigger(table: table, key: key, kind: $0) })
+    }
+
+    private static func postgresTrigger(table: String, key: [String]) -> String {
+        "CREATE TRIGGER lifesignal_realtime AFTER INSERT OR UPDATE OR DELETE ON \(table) "
+            + "FOR EACH ROW EXECUTE FUNCTION lifesignal_realtime_notify(\(key.map { "'\($0)'" }.joined(separator: ", ")))"
+    }
 
     /// One function for every table; the trigger's arguments name the key columns.
     private static let postgresFunction = """

@@ -24,7 +24,8 @@ extension AdapterHarness {
         let options = FirebaseHTTPOptions(transport: transport, timeout: timeout)
         return FirebaseAdapters(
             identityToolkit: IdentityToolkitClient(apiKey: "replay-api-key", options: options), functionsURL: firebaseFunctionsURL,
-            storageBucket: FirebaseReplayTransport.bucket, options: options, pollInterval: .milliseconds(100))
+            storageBucket: FirebaseReplayTransport.bucket, options: options, pollInterval: .milliseconds(100),
+            firestoreProjectID: "lifesignal-replay")
     }
 
     static func startFirebase(_ test: TestBackend) async throws -> AdapterHarness {

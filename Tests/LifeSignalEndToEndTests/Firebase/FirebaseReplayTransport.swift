@@ -32,6 +32,7 @@ struct FirebaseReplayTransport: FirebaseHTTPTransport {
     func send(_ request: FirebaseHTTPRequest) async throws -> FirebaseHTTPResponse {
         guard let host = request.url.host else { return Self.pageNotFound }
         if host == "firebasestorage.googleapis.com" { return await storage(request) }
+        if host == Self.firestoreHost { return await firestore(request) }
         guard request.method == .post else { return Self.pageNotFound }
         let path = request.url.path
         if host == "identitytoolkit.googleapis.com", path.hasPrefix("/v1/accounts:") {

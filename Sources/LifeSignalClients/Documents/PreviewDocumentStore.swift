@@ -1,0 +1,100 @@
+import Foundation
+import LifeSignalDomain
+
+/// The preview client's documents: one signed-in person's, in memory, with the backends'
+/// rules, so a screen previewed with it is refused where it would be refused for real.
+///
+/// Its state is guarded by one lock (a write reads, changes and stores under it).
+final class PreviewDocumentStore: @unchecked Sendable {
+    static let me = "00000000-0000-4000-8000-00000000c001"
+    private let lock = NSLock()
+    private var documents: [DocumentPath: DocumentSnapshot] = [:]
+    private var listeners: [UUID: (DocumentPath, AsyncThrowingStream<DocumentSnapshot, any Error>.Continuation)] = [:]
+    private let now: @Sendable () -> Date
+
+    init(now: @escaping @Sendable () -> Date = { Date(timeIntervalSince1970: 1_800_000_000) }) {
+        self.now = now
+        let at = now()
+        let seed: [(String, [String: DocumentValue])] = [
+            ("users/\(Self.me)", [
+                "firstName": "Ann", "lastName": "Lee", "checkInIntervalHours": 24, "notificationsEnabled": true,
+                "emergencyNote": "Spare key with the neighbour at no. 12", "lastCheckIn": .timestamp(at.addingTimeInterval(-3600)),
+            ]),
+            ("users/\(Self.me)/contacts/bob", ["name": "Bob Lee", "roles": ["responder"], "addedAt": .timestamp(at.addingTimeInterval(-86400 * 30))]),
+            ("users/\(Self.me)/contacts/cat", ["name": "Cat Diaz", "roles": ["responder", "dependent"], "addedAt": .timestamp(at.addingTimeInterval(-86400 * 3))]),
+        ]
+        for (text, data) in seed {
+            if let path = try? DocumentPath(text) {
+                documents[path] = DocumentSnapshot(path: path, data: data, createTime: at, updateTime: at)
+            }
+        }
+    }
+
+    func get(_ path: DocumentPath) throws -> DocumentSnapshot {
+        try Self.requireOwn(path.segments)
+        return lock.withLock { documents[path] } ?? .missing(path)
+    }
+
+    func set(_ path: DocumentPath, _ data: [String: DocumentValue], merge: Bool) throws {
+        try Self.requireOwn(path.segments)
+        try DocumentRules.validate(data, at: path)
+        try write(path) { stored in merge ? DocumentRules.merging(stored ?? [:], with: data) : data }
+    }
+
+    func update(_ path: DocumentPath, _ fields: [String: DocumentValue]) throws {
+        try Self.requireOwn(path.segments)
+        guard !fields.isEmpty else { throw DomainError.invalidArgument("An update needs at least one field") }
+        try write(path) { stored in
+            guard let stored else { throw DomainError.notFound("Document \(path)") }
+            return try DocumentRules.updating(stored, with: fields)
+        }
+    }
+
+    func delete(_ path: DocumentPath) throws {
+        try Self.requireOwn(path.segments)
+        let removed = lock.withLock { documents.removeValue(forKey: path) }
+        if removed != nil { announce(.missing(path)) }
+    }
+
+    func query(_ query: DocumentQuery) throws -> [DocumentSnapshot] {
+        try Self.requireOwn(query.collection.segments)
+        try query.validate()
+        return query.evaluate(lock.withLock { Array(documents.values) })
+    }
+
+    func listen(_ path: DocumentPath) throws -> AsyncThrowingStream<DocumentSnapshot, any Error> {
+        let first = try get(path)
+        let (stream, continuation) = AsyncThrowingStream<DocumentSnapshot, any Error>.makeStream()
+        let id = UUID()
+        continuation.yield(first)
+        lock.withLock { listeners[id] = (path, continuation) }
+        continuation.onTermination = { [weak self] _ in
+            guard let self else { return }
+            _ = self.lock.withLock { self.listeners.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    private func write(_ path: DocumentPath, _ change: ([String: DocumentValue]?) throws -> [String: DocumentValue]) throws {
+        let at = now()
+        let snapshot = try lock.withLock { () throws -> DocumentSnapshot in
+            let data = try change(documents[path]?.data)
+            try DocumentRules.validate(data, at: path)
+            let snapshot = DocumentSnapshot(path: path, data: data, createTime: documents[path]?.createTime ?? at, updateTime: at)
+            documents[path] = snapshot
+            return snapshot
+        }
+        announce(snapshot)
+    }
+
+    private func announce(_ snapshot: DocumentSnapshot) {
+        let targets = lock.withLock { Array(listeners.values) }
+        for (path, continuation) in targets where path == snapshot.path { continuation.yield(snapshot) }
+    }
+
+    private static func requireOwn(_ segments: [String]) throws(DomainError) {
+        guard DocumentRules.owner(of: segments) == me else {
+            throw .forbidden("Only your own documents can be read or written: users/\(me)/…, not \(segments.joined(separator: "/"))")
+        }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import LifeSignalBackend
+import LifeSignalClients
+import LifeSignalDomain
+import LifeSignalTestSupport
+import Testing
+
+/// `StorageClient`'s queries and listeners on every adapter.
+@Suite("StorageClient contract: queries and listeners", .serialized)
+struct StorageQueryListenTests {
+    @Test("queries filter, order and limit one collection of mine, Firestore's way", arguments: AdapterBackend.withFirebase)
+    func query(backend: AdapterBackend) async throws {
+        let harness = try await DocumentHarness.start(backend)
+        defer { Task { await harness.stop() } }
+        let contacts = try CollectionPath("users/\(harness.aliceID)/contacts")
+        let people: [(String, [String: DocumentValue])] = [
+            ("ann", ["name": "Ann", "age": 30, "roles": ["responder"], "address": ["city": "Leeds"]]),
+            ("bob", ["name": "Bob", "age": 30.0, "roles": ["dependent"], "address": ["city": "York"]]),
+            ("cat", ["name": "Cat", "age": 41, "roles": ["responder", "dependent"]]),
+            ("dan", ["name": "Dan", "roles": []]),
+            ("eve", ["name": "Eve", "age": "unknown", "roles": ["responder"], "address": ["city": "Leeds"]]),
+            ("fay", ["name": "Fay", "age": 25.5, "roles": ["dependent"]]),
+        ]
+        for (id, data) in people { try await harness.alice.setDocument(try contacts.document(id), data, false) }
+        // Documents elsewhere must never appear: another collection of mine, and Bob's own contacts.
+        try await harness.alice.setDocument(try harness.alicePath("notes/ann"), ["name": "Ann", "age": 30], false)
+        try await harness.bob.setDocument(try DocumentPath("users/\(harness.bobID)/contacts/ann"), ["name": "Ann", "age": 30], false)
+
+        func ids(_ query: DocumentQuery) async throws -> [String] { try await harness.alice.queryDocuments(query).map(\.id) }
+        let all = DocumentQuery(contacts)
+        #expect(try await ids(all) == ["ann", "bob", "cat", "dan", "eve", "fay"])
+        // 30 and 30.0 are equal; strings never satisfy a numeric range; missing fields never match.
+        #expect(try await ids(all.where("age", .equal, 30)) == ["ann", "bob"])
+        #expect(try await ids(all.where("age", .greaterThanOrEqual, 30).order(by: "age", descending: true)) == ["cat", "bob", "ann"])
+        #expect(try await ids(all.where("age", .lessThan, 30)) == ["fay"])
+        #expect(try await ids(all.where("age", .notEqual, 30)) == ["cat", "eve", "fay"])
+        #expect(try await ids(all.where("roles", .arrayContains, "responder")) == ["ann", "cat", "eve"])
+        #expect(try await ids(all.where("name", .in, ["Cat", "Fay", "Zed"])) == ["cat", "fay"])
+        #expect(try await ids(all.where("address.city", .equal, "Leeds")) == ["ann", "eve"])
+        #expect(try await ids(all.where("roles", .arrayContains, "responder").where("address.city", .equal, "Leeds")) == ["ann", "eve"])
+        // Ordering leaves out documents without the field; numbers sort before strings.
+        #expect(try await ids(all.order(by: "age")) == ["fay", "ann", "bob", "cat", "eve"])
+        #expect(try await ids(all.order(by: "name", descending: true).limit(2)) == ["fay", "eve"])
+        #expect(try await ids(all.where("age", .greaterThan, 100)) == [])
+        let read = try #require(try await harness.alice.queryDocuments(all.where("name", .equal, "Cat")).first)
+        let cat = try contacts.document("cat")
+        #expect(read.data == people[2].1 && read.exists && read.path == cat)
+    }
+
+    @Test("a listener hears the document now, each change, and its deletion", arguments: AdapterBackend.withFirebase)
+    func listen(backend: AdapterBackend) async throws {
+        let harness = try await DocumentHarness.start(backend)
+        defer { Task { await harness.stop() } }
+        let path = try harness.alicePath("contacts/live")
+        let stream = try await harness.alice.listenDocument(path)
+        let first = try #require(try await firstElement(of: stream, within: 10), "no first snapshot")
+        #expect(!first.exists && first.path == path)
+
+        try await harness.alice.setDocument(path, ["name": "Live", "count": 1], false)
+        let created = try #require(try await firstElement(of: stream, within: 10) { $0.exists }, "the creation was not heard")
+        #expect(created.data == ["name": "Live", "count": 1])
+
+        // Changes elsewhere, mine or Bob's, do not concern this listener.
+        try await harness.alice.setDocument(try harness.alicePath("contacts/other"), ["name": "Other"], false)
+        try await harness.bob.setDocument(try DocumentPath("users/\(harness.bobID)/contacts/live"), ["name": "Bob's"], false)
+        try await harness.alice.updateDocument(path, ["count": 2])
+        let updated = try #require(try await firstElement(of: stream, within: 10) { $0.data["count"] == 2 }, "the update was not heard")
+        #expect(updated.data == ["name": "Live", "count": 2])
+
+        try await harness.alice.deleteDocument(path)
+        let deleted = try #require(try await firstElement(of: stream, within: 10) { !$0.exists }, "the deletion was not heard")
+        #expect(deleted.data.isEmpty && deleted.path == path)
+    }
+
+    @Test("a listener on a document that exists starts with it; Bob cannot listen to Alice's", arguments: AdapterBackend.withFirebase)
+    func listenExisting(backend: AdapterBackend) async throws {
+        let harness = try await DocumentHarness.start(backend)
+        defer { Task { await harness.stop() } }
+        let path = try harness.alicePath("contacts/there")
+        try await harness.alice.setDocument(path, ["name": "There"], false)
+        let stream = try await harness.alice.listenDocument(path)
+        let first = try #require(try await firstElement(of: stream, within: 10), "no first snapshot")
+        #expect(first.exists && first.data == ["name": "There"])
+        await #expect(throws: DomainError.self) { _ = try await harness.bob.listenDocument(path) }
+        await #expect(throws: DomainError.unauthenticated) { _ = try await harness.visitor.listenDocument(path) }
+    }
+}
