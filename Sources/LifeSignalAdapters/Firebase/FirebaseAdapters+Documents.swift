@@ -10,7 +10,8 @@ extension FirebaseAdapters {
     /// `currentDocument.exists=true`, queries a `:runQuery` under the collection's parent.
     /// Firestore's security rules are the owner-only rule of the other backends. Listening
     /// polls (``FirestoreClient/listenDocument(_:interval:sleep:)``) every ``pollInterval``:
-    /// REST has no realtime channel.
+    /// REST has no realtime channel. A failed poll ends the stream with its error mapped, as
+    /// that listener does; listen again to carry on.
     public var storageClient: StorageClient {
         let adapters = self
         return StorageClient(

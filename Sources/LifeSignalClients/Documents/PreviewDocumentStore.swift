@@ -63,11 +63,14 @@ final class PreviewDocumentStore: @unchecked Sendable {
     }
 
     func listen(_ path: DocumentPath) throws -> AsyncThrowingStream<DocumentSnapshot, any Error> {
-        let first = try get(path)
+        try Self.requireOwn(path.segments)
         let (stream, continuation) = AsyncThrowingStream<DocumentSnapshot, any Error>.makeStream()
         let id = UUID()
-        continuation.yield(first)
-        lock.withLock { listeners[id] = (path, continuation) }
+        // Registered and read under one lock, so no write falls between the two.
+        lock.withLock {
+            continuation.yield(documents[path] ?? .missing(path))
+            listeners[id] = (path, continuation)
+        }
         continuation.onTermination = { [weak self] _ in
             guard let self else { return }
             _ = self.lock.withLock { self.listeners.removeValue(forKey: id) }
