@@ -10,6 +10,11 @@ public final class RealtimeTestSocket: Sendable {
     private let task: Task<Void, Never>
     nonisolated(unsafe) private var iterator: AsyncStream<Incoming>.Iterator
 
+    /// How long a test waits for a frame before failing. Only a bound against a hang, not a
+    /// speed check: a cold CI machine running the whole suite in parallel has been seen to
+    /// take over 5 s for one frame.
+    public static let patience: Duration = .seconds(30)
+
     public enum Incoming: Sendable, Equatable {
         case text(String)
         case closed(code: String, reason: String?)
@@ -60,7 +65,7 @@ public final class RealtimeTestSocket: Sendable {
     }
 
     /// The next frame, or a failure after `timeout`.
-    public func next(timeout: Duration = .seconds(5)) async throws -> Incoming {
+    public func next(timeout: Duration = RealtimeTestSocket.patience) async throws -> Incoming {
         let stream = UncheckedBox(self)
         return try await withThrowingTaskGroup(of: Incoming?.self) { group in
             group.addTask { await stream.value.iterator.next() }
@@ -77,7 +82,7 @@ public final class RealtimeTestSocket: Sendable {
     }
 
     /// The next text frame decoded as a JSON object (1.0.0 framing).
-    public func nextObject(timeout: Duration = .seconds(5)) async throws -> [String: any Sendable] {
+    public func nextObject(timeout: Duration = RealtimeTestSocket.patience) async throws -> [String: any Sendable] {
         let frame = try await next(timeout: timeout)
         guard case .text(let text) = frame,
               let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: any Sendable] else {
@@ -87,7 +92,7 @@ public final class RealtimeTestSocket: Sendable {
     }
 
     /// Frames until one matches `predicate`, skipping others (such as `system` notices).
-    public func nextObject(where predicate: ([String: any Sendable]) -> Bool, timeout: Duration = .seconds(5)) async throws -> [String: any Sendable] {
+    public func nextObject(where predicate: ([String: any Sendable]) -> Bool, timeout: Duration = RealtimeTestSocket.patience) async throws -> [String: any Sendable] {
         while true {
             let object = try await nextObject(timeout: timeout)
             if predicate(object) { return object }

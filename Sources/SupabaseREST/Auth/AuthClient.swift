@@ -43,7 +43,7 @@ public final class AuthClient: Sendable {
   /// every `signedIn`, `tokenRefreshed`, `userUpdated` and `signedOut`. Each access returns
   /// a new independent stream; it ends when the consumer stops iterating.
   public var authStateChanges: AsyncStream<(event: AuthChangeEvent, session: Session?)> {
-    events.stream(initial: currentSession)
+    events.stream { store.load() }
   }
 
   /// Exchanges `refreshToken` (the stored session's when `nil`) for a new session,

@@ -50,8 +50,7 @@ actor SessionManager {
         body: RefreshTokenParams(refreshToken: refreshToken))
       let session = try api.decode(Session.self, from: response)
       if generation == startGeneration {
-        try store.save(session)
-        events.emit(.tokenRefreshed, session)
+        try events.record { try store.save(session); return (.tokenRefreshed, session) }
       }
       return session
     } catch AuthError.sessionMissing {
@@ -63,23 +62,26 @@ actor SessionManager {
   /// Stores a new session (sign-in).
   func setSession(_ session: Session, event: AuthChangeEvent) throws {
     generation += 1
-    try store.save(session)
-    events.emit(event, session)
+    try events.record { try store.save(session); return (event, session) }
   }
 
   /// Replaces the user of the stored session (after `PUT /user`).
   func updateUser(_ user: User) throws {
-    guard var session = store.load() else { return }
-    session.user = user
-    try store.save(session)
-    events.emit(.userUpdated, session)
+    try events.record {
+      guard var session = store.load() else { return nil }
+      session.user = user
+      try store.save(session)
+      return (.userUpdated, session)
+    }
   }
 
   /// Forgets the session and reports `signedOut` (only when there was one).
   func removeSession() throws {
     generation += 1
-    let hadSession = store.load() != nil
-    try store.remove()
-    if hadSession { events.emit(.signedOut, nil) }
+    try events.record {
+      let hadSession = store.load() != nil
+      try store.remove()
+      return hadSession ? (.signedOut, nil) : nil
+    }
   }
 }

@@ -104,7 +104,7 @@ struct ContactsContractTests {
 
     /// The first element of a stream that `accept` takes, or `nil` after `seconds`.
     static func first<Element: Sendable>(
-        on stream: AsyncThrowingStream<Element, any Error>, within seconds: Double = 10,
+        on stream: AsyncThrowingStream<Element, any Error>, within seconds: Double = streamPatience,
         where accept: @escaping @Sendable (Element) -> Bool
     ) async throws -> Element? {
         try await firstElement(of: stream, within: seconds, where: accept)

@@ -12,7 +12,7 @@ struct NotificationContractTests {
     /// SQLite a change committed just before the join can still arrive (the server's capture
     /// had not dispatched it yet), so earlier notifications are skipped.
     static func first(
-        _ type: NotificationType, on stream: AsyncThrowingStream<NotificationRecord, any Error>, within seconds: Double = 10
+        _ type: NotificationType, on stream: AsyncThrowingStream<NotificationRecord, any Error>, within seconds: Double = streamPatience
     ) async throws -> NotificationRecord? {
         try await firstElement(of: stream, within: seconds) { $0.type == type }
     }

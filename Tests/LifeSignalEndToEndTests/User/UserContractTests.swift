@@ -131,7 +131,7 @@ struct UserContractTests {
         let sessions = await bob.auth.sessionChanges()
         try await bob.auth.deleteAccount()
         // Bounded: a sign-out that never reaches the stream fails here instead of hanging the run.
-        let signedOut = try await firstElement(of: sessions, within: 10) { $0 == nil }
+        let signedOut = try await firstElement(of: sessions) { $0 == nil }
         #expect(signedOut == .some(nil), "the session stream did not report the sign-out")
         #expect(await bob.auth.currentSession() == nil)
         await #expect(throws: DomainError.unauthenticated) { _ = try await bob.user.profile() }
