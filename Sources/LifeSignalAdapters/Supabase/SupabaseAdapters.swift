@@ -55,9 +55,12 @@ public struct SupabaseAdapters: Sendable {
                 try? await client.auth.signOut(scope: .local)
             },
             sessionChanges: {
-                AsyncStream { continuation in
+                // Subscribed here, not inside the task, so a change made right after this
+                // call returns (a sign-out, say) is already on the stream.
+                let changes = client.auth.authStateChanges
+                return AsyncStream { continuation in
                     let task = Task {
-                        for await change in client.auth.authStateChanges {
+                        for await change in changes {
                             continuation.yield(change.session.flatMap { try? Self.domainSession($0) })
                         }
                         continuation.finish()
