@@ -13,10 +13,11 @@ import Darwin
 /// PostgreSQL, a signal on either engine.
 @Suite("Schema reload")
 struct SchemaReloadTests {
-    /// Polls until `path` answers `status` (the reload happens on another task).
+    /// Polls (up to 30 s: a bound, not a speed check) until `path` answers `status` (the reload
+    /// happens on another task).
     static func eventually(_ server: TestServer, _ path: String, status: Int) async throws -> Int {
         var last = 0
-        for _ in 0..<100 {
+        for _ in 0..<600 {
             last = try await server.request("GET", path, apiKey: .some(server.serviceKey), bearer: server.serviceKey).status
             if last == status { return last }
             try await Task.sleep(for: .milliseconds(50))
@@ -26,9 +27,9 @@ struct SchemaReloadTests {
 
     static let listener = "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%pgrst%'"
 
-    /// Waits (up to 2 s) until the server's schema reloader is listening.
+    /// Waits (up to 12 s: a bound, not a speed check) until the server's schema reloader is listening.
     static func listening(_ database: any Database) async throws -> Bool {
-        for _ in 0..<100 {
+        for _ in 0..<600 {
             if try await !database.query(SQL.raw(listener)).isEmpty { return true }
             try await Task.sleep(for: .milliseconds(20))
         }
@@ -87,10 +88,10 @@ struct SchemaReloadTests {
         #expect(try await server.request("GET", "/rest/v1/gadgets", apiKey: .some(server.serviceKey), bearer: server.serviceKey).status == 404)
         // The server traps the signal asynchronously; SIGUSR2's default action ends the
         // process, so wait until the disposition is no longer the default before sending.
-        for _ in 0..<200 where Self.hasDefaultDisposition(SIGUSR2) { try await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<3000 where Self.hasDefaultDisposition(SIGUSR2) { try await Task.sleep(for: .milliseconds(10)) }
         #expect(!Self.hasDefaultDisposition(SIGUSR2))
         var status = 0
-        for _ in 0..<100 where status != 200 {
+        for _ in 0..<600 where status != 200 {
             kill(getpid(), SIGUSR2)
             try await Task.sleep(for: .milliseconds(50))
             status = try await server.request("GET", "/rest/v1/gadgets?select=name", apiKey: .some(server.serviceKey), bearer: server.serviceKey).status

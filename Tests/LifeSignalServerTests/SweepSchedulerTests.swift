@@ -28,7 +28,7 @@ struct SweepSchedulerTests {
         defer { server.cancel() }
 
         var escalated: [NotificationRecord] = []
-        for _ in 0..<100 {
+        for _ in 0..<600 {  // a 30 s bound against a hang, not a speed check
             escalated = try await test.backend.notifications.notifications(caller: bobCaller, limit: 50)
                 .filter { $0.type == .nonResponsiveDependent }
             if !escalated.isEmpty { break }

@@ -148,9 +148,9 @@ extension CommandLineTests {
 
         var collected: String { lock.withLock { String(decoding: output, as: UTF8.self) } }
 
-        /// Waits (up to 20 s) until the output contains `text`.
+        /// Waits (up to 60 s: a bound against a hang, not a speed check) until the output contains `text`.
         func waitForOutput(containing text: String) async throws -> Bool {
-            for _ in 0..<200 {
+            for _ in 0..<600 {
                 if collected.contains(text) { return true }
                 try await Task.sleep(for: .milliseconds(100))
             }

@@ -63,7 +63,7 @@ struct PeopleCommandTests {
         #expect(try await watch.waitForOutput(containing: "Watching."), "watch did not start: \(watch.collected)")
         outcome = try await alice("alert", "on")
         #expect(outcome.status == 0 && outcome.output.hasPrefix("SOS raised at "))
-        let watched = try await watch.finish(within: 20)
+        let watched = try await watch.finish(within: 60)
         #expect(watched.status == 0 && watched.output.contains("Alice"), "watch printed: \(watched.output) \(watched.error)")
 
         outcome = try await bob("alert", "respond", "ali")
