@@ -19,6 +19,7 @@ public struct ClientSet: Sendable {
     public var documents: StorageClient
     public var functions: CloudFunctionClient
     public var files: FileStorageClient
+    public var messaging: MessagingClient
 
     /// Puts the clients where features look for them.
     public func install(into values: inout DependencyValues) {
@@ -33,6 +34,7 @@ public struct ClientSet: Sendable {
         values.storageClient = documents
         values.cloudFunctionClient = functions
         values.fileStorageClient = files
+        values.messagingClient = messaging
     }
 }
 
@@ -98,7 +100,8 @@ public struct AdapterFactory: Sendable {
             user: try pick(.user, local: \.userClient, supabase: \.userClient, firebase: \.userClient),
             documents: try pick(.documents, local: \.storageClient, supabase: \.storageClient, firebase: \.storageClient),
             functions: try pick(.functions, local: \.cloudFunctionClient, supabase: \.cloudFunctionClient, firebase: \.cloudFunctionClient),
-            files: try pick(.files, local: \.fileStorageClient, supabase: \.fileStorageClient, firebase: \.fileStorageClient))
+            files: try pick(.files, local: \.fileStorageClient, supabase: \.fileStorageClient, firebase: \.fileStorageClient),
+            messaging: try pick(.messaging, local: \.messagingClient, supabase: \.messagingClient, firebase: \.messagingClient))
     }
 
     /// An auth client that also hands each new session (and each sign-out) to `recipients`.

@@ -25,6 +25,8 @@ public enum Capability: String, Sendable, Hashable, CaseIterable {
     case functions
     /// Files in buckets (``FileStorageClient``).
     case files
+    /// This device's token, topics and messages (``MessagingClient``).
+    case messaging
 }
 
 /// Which provider fills each capability: one default, and overrides.

@@ -5,7 +5,7 @@ extension BackendFunctions {
     /// adds its table here.
     static let domainFunctions: [String: Handler] = {
         var all: [String: Handler] = [:]
-        for area in [contactFunctions, alertFunctions, pingFunctions, notificationFunctions, accountFunctions] {
+        for area in [contactFunctions, alertFunctions, pingFunctions, notificationFunctions, accountFunctions, messagingFunctions] {
             all.merge(area) { first, _ in first }
         }
         return all

@@ -76,7 +76,9 @@ public struct NotificationService: Sendable {
     public enum Platform: String, Sendable, Codable, CaseIterable { case fcm, apns, web }
 
     /// Registers a device token for the caller. A person may have several devices; a token
-    /// seen before under another account moves to this one (the phone changed hands).
+    /// seen before under another account moves to this one (the phone changed hands), without
+    /// its topic subscriptions and inbox: those are deleted, so the newcomer never reads what
+    /// was sent to the previous owner.
     public func registerPushToken(caller: Caller, token: String, platform: Platform = .fcm) async throws {
         let me = try caller.requireUser()
         let trimmed = token.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -85,6 +87,10 @@ public struct NotificationService: Sendable {
         }
         let now = clock.now()
         _ = try await database.transaction { connection in
+            // The newcomer starts with an empty device: the previous owner's topics and inbox
+            // are theirs, not the phone's (see `MessagingService`).
+            try await connection.query("DELETE FROM topic_subscriptions WHERE token = \(trimmed) AND user_id <> \(me)")
+            try await connection.query("DELETE FROM device_messages WHERE token = \(trimmed) AND user_id <> \(me)")
             try await connection.query("""
                 INSERT INTO push_tokens (token, user_id, platform, created_at, updated_at)
                 VALUES (\(trimmed), \(me), \(platform.rawValue), \(now), \(now))

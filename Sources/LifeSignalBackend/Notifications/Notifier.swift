@@ -22,15 +22,17 @@ struct Notifier: Sendable {
         guard !outbox.notifications.isEmpty else { return }
         do {
             let tokens = try await tokensByUser(Set(outbox.notifications.map(\.userID)))
-            var messages: [PushMessage] = []
+            var entries: [InboxEntry] = []
             for record in outbox.notifications {
                 for token in tokens[record.userID] ?? [] {
                     var data = ["type": record.type.rawValue, "notificationId": record.id.uuidString.lowercased()]
                     if let contact = record.contactID { data["contactId"] = contact.description }
-                    messages.append(PushMessage(token: token, title: record.title, body: record.body, data: data))
+                    entries.append(InboxEntry(
+                        user: record.userID, message: PushMessage(token: token, title: record.title, body: record.body, data: data),
+                        topic: nil, sentAt: record.createdAt))
                 }
             }
-            if !messages.isEmpty { try await push.send(messages) }
+            await send(entries)
         } catch {
             logger.warning("push delivery failed: \(error)")
         }

@@ -1,0 +1,94 @@
+import Foundation
+import LifeSignalDomain
+
+/// One push for one device, with the person the device belongs to and the topic it went to.
+struct InboxEntry: Sendable {
+    var user: UserID
+    var message: PushMessage
+    var topic: String?
+    var sentAt: Date
+}
+
+/// A page of one device's inbox: messages oldest first, and the cursor to ask after next.
+public struct DeviceMessagePage: Sendable, Hashable {
+    public var messages: [RemoteMessage]
+    /// The last message's place in the inbox, or the cursor asked after when there was none.
+    public var cursor: Int
+
+    public init(messages: [RemoteMessage], cursor: Int) {
+        self.messages = messages
+        self.cursor = cursor
+    }
+}
+
+/// Every push the backend sends, kept per device token (`device_messages`): how a device
+/// without an FCM connection receives its messages, and the record of what was pushed.
+enum DeviceInbox {
+    /// Held by inbox writers on PostgreSQL until they commit, so `seq` values commit in
+    /// the order they were drawn (readers page by `seq`).
+    static let postgresWriteLock = 7_251_130
+
+    /// An entry with its new row's id and its data as JSON text.
+    private struct Row: Sendable {
+        var id: UUID
+        var entry: InboxEntry
+        var data: String
+    }
+
+    /// Stores `entries` and returns the change events announcing them, for the change feed.
+    static func record(_ entries: [InboxEntry], in database: any Database) async throws -> [ChangeEvent] {
+        guard !entries.isEmpty else { return [] }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let rows = try entries.map { entry in
+            Row(id: UUID(), entry: entry, data: String(decoding: try encoder.encode(entry.message.data), as: UTF8.self))
+        }
+        return try await database.transaction { connection in
+            if connection.dialect == .postgres {
+                try await connection.query("SELECT pg_advisory_xact_lock(\(postgresWriteLock))")
+            }
+            // A token unregistered or moved to someone else since the push was addressed no
+            // longer has this inbox; its entries are dropped rather than failing the batch.
+            var owners: [String: UUID] = [:]
+            let tokens = Array(Set(rows.map(\.entry.message.token)))
+            for start in stride(from: 0, to: tokens.count, by: 500) {
+                let list = SQL.join(tokens[start..<min(start + 500, tokens.count)].map { "\($0)" }, separator: ", ")
+                for row in try await connection.query("SELECT token, user_id FROM push_tokens WHERE token IN (\(list))") {
+                    owners[try row.string("token")] = try row.uuid("user_id")
+                }
+            }
+            let kept = rows.filter { owners[$0.entry.message.token] == $0.entry.user.rawValue }
+            // Chunks keep the parameter count far below either engine's limit.
+            for start in stride(from: 0, to: kept.count, by: 200) {
+                let values = kept[start..<min(start + 200, kept.count)].map { row -> SQL in
+                    let entry = row.entry
+                    return "(\(row.id), \(entry.message.token), \(entry.user), \(entry.message.title), \(entry.message.body), \(row.data), \(entry.topic), \(entry.sentAt))"
+                }
+                try await connection.query(
+                    "INSERT INTO device_messages (id, token, user_id, title, body, data, topic, created_at) VALUES "
+                        + SQL.join(values, separator: ", "))
+            }
+            return kept.map { row in
+                ChangeEvent(table: "device_messages", kind: .insert, rowID: row.id.uuidString.lowercased(), ownerID: row.entry.user, at: row.entry.sentAt)
+            }
+        }
+    }
+
+    /// Up to `limit` messages of `token` after `cursor`, oldest first. The caller has already
+    /// checked that the token is `user`'s; the filter on both keeps it that way regardless.
+    static func page(token: String, user: UserID, after cursor: Int, limit: Int, in connection: any SQLConnection) async throws -> DeviceMessagePage {
+        let rows = try await connection.query("""
+            SELECT seq, id, title, body, data, topic, created_at FROM device_messages
+            WHERE token = \(token) AND user_id = \(user) AND seq > \(cursor) ORDER BY seq LIMIT \(limit)
+            """)
+        var last = cursor
+        let messages = try rows.map { row in
+            last = try row.int("seq")
+            let data = try JSONDecoder().decode([String: String].self, from: Data(try row.string("data").utf8))
+            return RemoteMessage(
+                id: try row.uuid("id"), title: try row.string("title"), body: try row.string("body"), data: data,
+                topic: row.optionalString("topic"), sentAt: try row.date("created_at"))
+        }
+        return DeviceMessagePage(messages: messages, cursor: last)
+    }
+}
