@@ -63,26 +63,44 @@ extension FirebaseAdapters {
                 let start = try await Self.documents(path) { try await firestore.documentIfExists(path.rawValue) }
                     .map(FirestoreDocumentMapping.snapshot) ?? .missing(path)
                 let polls = firestore.listenDocument(path.rawValue, interval: adapters.pollInterval)
-                return AsyncThrowingStream { continuation in
-                    continuation.yield(start)
-                    let task = Task {
-                        var last = start
-                        do {
-                            for try await document in polls {
-                                let snapshot = try document.map(FirestoreDocumentMapping.snapshot) ?? .missing(path)
-                                if snapshot != last { continuation.yield(snapshot) }
-                                last = snapshot
-                            }
-                            continuation.finish()
-                        } catch let error as FirestoreError {
-                            continuation.finish(throwing: FirestoreDocumentMapping.domain(error, path: path.rawValue))
-                        } catch {
-                            continuation.finish(throwing: FirebaseErrorMapping.map(error))
-                        }
-                    }
-                    continuation.onTermination = { _ in task.cancel() }
-                }
+                return Self.following(polls, from: start, path: path) { try $0.map(FirestoreDocumentMapping.snapshot) ?? .missing(path) }
+            },
+            listenQuery: { query in
+                let firestore = try await adapters.requireFirestore()
+                try query.validate()
+                let (wire, parent) = try FirestoreDocumentMapping.wire(query)
+                let start = try await Self.documents(query.collection) { try await firestore.runQuery(wire, parent: parent) }
+                    .map(FirestoreDocumentMapping.snapshot)
+                let polls = firestore.listenQuery(wire, parent: parent, interval: adapters.pollInterval)
+                return Self.following(polls, from: start, path: query.collection) { try $0.map(FirestoreDocumentMapping.snapshot) }
             })
+    }
+
+    /// `start`, then each poll's value that differs from the last delivered; a failed poll
+    /// ends the stream with its error in the domain's words.
+    static func following<Wire: Sendable, Value: Sendable & Equatable>(
+        _ polls: AsyncThrowingStream<Wire, any Error>, from start: Value, path: some CustomStringConvertible & Sendable,
+        map: @escaping @Sendable (Wire) throws -> Value
+    ) -> AsyncThrowingStream<Value, any Error> {
+        AsyncThrowingStream { continuation in
+            continuation.yield(start)
+            let task = Task {
+                var last = start
+                do {
+                    for try await wire in polls {
+                        let value = try map(wire)
+                        if value != last { continuation.yield(value) }
+                        last = value
+                    }
+                    continuation.finish()
+                } catch let error as FirestoreError {
+                    continuation.finish(throwing: FirestoreDocumentMapping.domain(error, path: path.description))
+                } catch {
+                    continuation.finish(throwing: FirebaseErrorMapping.map(error))
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
     }
 
     /// The Firestore client, once someone is signed in: every document belongs to a person,

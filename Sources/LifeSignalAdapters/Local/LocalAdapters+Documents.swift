@@ -5,7 +5,8 @@ import LifeSignalDomain
 
 extension LocalAdapters {
     /// Documents on the embedded backend; a listener follows the backend's change feed for
-    /// the owner's `documents` and reads the document again on each change to it.
+    /// the owner's `documents` and reads the document (or runs the query) again on each
+    /// change to it (or to its collection).
     public var storageClient: StorageClient {
         let documents = backend.documents, changes = backend.changes
         let adapters = self
@@ -25,6 +26,16 @@ extension LocalAdapters {
                 return Rereading.listening(following: events, from: start) { event, _ in
                     guard event.rowID == path.rawValue else { return nil }
                     return try await documents.get(caller: try await adapters.caller(), path: path)
+                }
+            },
+            listenQuery: { query in
+                let caller = try await adapters.caller()
+                let me = try caller.requireUser()
+                let events = changes.subscribe(ChangeFeed.Filter(table: DocumentService.table, ownerID: me))
+                let start = try await documents.query(caller: caller, query)
+                return Rereading.listening(following: events, from: start) { event, _ in
+                    guard (try? DocumentPath(event.rowID))?.parent == query.collection else { return nil }
+                    return try await documents.query(caller: try await adapters.caller(), query)
                 }
             })
     }

@@ -10,6 +10,7 @@ final class PreviewDocumentStore: @unchecked Sendable {
     private let lock = NSLock()
     private var documents: [DocumentPath: DocumentSnapshot] = [:]
     private var listeners: [UUID: (DocumentPath, AsyncThrowingStream<DocumentSnapshot, any Error>.Continuation)] = [:]
+    private var queryListeners: [UUID: (DocumentQuery, AsyncThrowingStream<[DocumentSnapshot], any Error>.Continuation)] = [:]
     private let now: @Sendable () -> Date
 
     init(now: @escaping @Sendable () -> Date = { Date(timeIntervalSince1970: 1_800_000_000) }) {
@@ -78,6 +79,22 @@ final class PreviewDocumentStore: @unchecked Sendable {
         return stream
     }
 
+    func listen(_ query: DocumentQuery) throws -> AsyncThrowingStream<[DocumentSnapshot], any Error> {
+        try Self.requireOwn(query.collection.segments)
+        try query.validate()
+        let (stream, continuation) = AsyncThrowingStream<[DocumentSnapshot], any Error>.makeStream()
+        let id = UUID()
+        lock.withLock {
+            continuation.yield(query.evaluate(Array(documents.values)))
+            queryListeners[id] = (query, continuation)
+        }
+        continuation.onTermination = { [weak self] _ in
+            guard let self else { return }
+            _ = self.lock.withLock { self.queryListeners.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
     private func write(_ path: DocumentPath, _ change: ([String: DocumentValue]?) throws -> [String: DocumentValue]) throws {
         let at = now()
         let snapshot = try lock.withLock { () throws -> DocumentSnapshot in
@@ -91,8 +108,9 @@ final class PreviewDocumentStore: @unchecked Sendable {
     }
 
     private func announce(_ snapshot: DocumentSnapshot) {
-        let targets = lock.withLock { Array(listeners.values) }
+        let (targets, queries, all) = lock.withLock { (Array(listeners.values), Array(queryListeners.values), Array(documents.values)) }
         for (path, continuation) in targets where path == snapshot.path { continuation.yield(snapshot) }
+        for (query, continuation) in queries where query.collection == snapshot.path.parent { continuation.yield(query.evaluate(all)) }
     }
 
     private static func requireOwn(_ segments: [String]) throws(DomainError) {

@@ -39,6 +39,9 @@ public struct StorageClient: Sendable {
     /// The document now, then each time it changes (a deletion as `exists == false`). The
     /// stream ends when the consumer stops; it fails when the person is signed out.
     public var listenDocument: @Sendable (_ path: DocumentPath) async throws -> AsyncThrowingStream<DocumentSnapshot, any Error>
+    /// The query's results now, then each time they change (a document added, changed,
+    /// removed or moved in the order).
+    public var listenQuery: @Sendable (_ query: DocumentQuery) async throws -> AsyncThrowingStream<[DocumentSnapshot], any Error>
 }
 
 extension StorageClient: TestDependencyKey {
@@ -54,7 +57,8 @@ extension StorageClient: TestDependencyKey {
             updateDocument: { try store.update($0, $1) },
             deleteDocument: { try store.delete($0) },
             queryDocuments: { try store.query($0) },
-            listenDocument: { try store.listen($0) })
+            listenDocument: { try store.listen($0) },
+            listenQuery: { try store.listen($0) })
     }
 }
 

@@ -72,6 +72,34 @@ struct StorageQueryListenTests {
         #expect(deleted.data.isEmpty && deleted.path == path)
     }
 
+    @Test("a query listener hears the results now, then each addition, reordering, filtering out and removal",
+          arguments: AdapterBackend.withFirebase)
+    func listenQuery(backend: AdapterBackend) async throws {
+        let harness = try await DocumentHarness.start(backend)
+        defer { Task { await harness.stop() } }
+        let contacts = try CollectionPath("users/\(harness.aliceID)/contacts")
+        try await harness.alice.setDocument(try contacts.document("ann"), ["age": 30], false)
+        let stream = try await harness.alice.listenQuery(DocumentQuery(contacts).where("age", .greaterThan, 18).order(by: "age"))
+        @Sendable func ids(_ results: [DocumentSnapshot]) -> [String] { results.map(\.id) }
+        func next(_ expected: [String], _ what: Comment) async throws {
+            let results = try await firstElement(of: stream, within: 10) { ids($0) == expected }
+            #expect(results.map(ids) == expected, what)
+        }
+        try await next(["ann"], "no first results")
+        try await harness.alice.setDocument(try contacts.document("bob"), ["age": 20], false)
+        try await next(["bob", "ann"], "the addition was not heard")
+        // Elsewhere: another collection of mine, Bob's own contacts.
+        try await harness.alice.setDocument(try harness.alicePath("notes/cat"), ["age": 50], false)
+        try await harness.bob.setDocument(try DocumentPath("users/\(harness.bobID)/contacts/dan"), ["age": 60], false)
+        try await harness.alice.updateDocument(try contacts.document("bob"), ["age": 40])
+        try await next(["ann", "bob"], "the reordering was not heard")
+        try await harness.alice.updateDocument(try contacts.document("ann"), ["age": 10])
+        try await next(["bob"], "a document leaving the filter was not heard")
+        try await harness.alice.deleteDocument(try contacts.document("bob"))
+        try await next([], "the removal was not heard")
+        #expect(await storageError { _ = try await harness.bob.listenQuery(DocumentQuery(contacts)) } == .permissionDenied)
+    }
+
     @Test("a listener on a document that exists starts with it; Bob cannot listen to Alice's", arguments: AdapterBackend.withFirebase)
     func listenExisting(backend: AdapterBackend) async throws {
         let harness = try await DocumentHarness.start(backend)
