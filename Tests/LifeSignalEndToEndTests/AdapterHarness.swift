@@ -14,7 +14,8 @@ enum AdapterBackend: String, CaseIterable, Sendable, CustomStringConvertible {
     case firebase = "firebase callables, replayed over SQLite"
 
     /// The backends every capability runs on. Firebase is left out because it does not serve
-    /// every capability (content, avatars); suites it passes use ``withFirebase``.
+    /// every capability (avatars go to its own Storage, tested in `Firebase/`); suites it
+    /// passes use ``withFirebase``.
     static let allCases: [AdapterBackend] = [.local, .supabaseSQLite, .supabasePostgres]
     /// ``allCases`` plus Firebase (`Firebase/FirebaseHarness.swift`).
     static let withFirebase: [AdapterBackend] = allCases + [.firebase]

@@ -60,11 +60,12 @@ public struct AdapterFactory: Sendable {
     }
 
     /// - Throws: ``DomainError/invalidArgument(_:)`` when a capability names a provider that is
-    ///   not configured, or content on Firebase (which has no content store).
+    ///   not configured. Every provider serves every capability (content on Firebase through
+    ///   the content callables, as the original app's Cloud Functions serve it).
     public func clients(_ selection: ProviderSelection) throws -> ClientSet {
         func pick<Client>(
             _ capability: Capability, local: (LocalAdapters) -> Client, supabase: (SupabaseAdapters) -> Client,
-            firebase: ((FirebaseAdapters) -> Client)?
+            firebase: (FirebaseAdapters) -> Client
         ) throws -> Client {
             switch selection.provider(for: capability) {
             case .local:
@@ -74,9 +75,6 @@ public struct AdapterFactory: Sendable {
                 guard let adapters = self.supabase else { throw Self.missing(capability, .supabase) }
                 return supabase(adapters)
             case .firebase:
-                guard let firebase else {
-                    throw DomainError.invalidArgument("Firebase does not provide \(capability.rawValue); choose local or supabase")
-                }
                 guard let adapters = self.firebase else { throw Self.missing(capability, .firebase) }
                 return firebase(adapters)
             }
@@ -96,7 +94,7 @@ public struct AdapterFactory: Sendable {
             alerts: try pick(.alerts, local: \.alertClient, supabase: \.alertClient, firebase: \.alertClient),
             pings: try pick(.pings, local: \.pingClient, supabase: \.pingClient, firebase: \.pingClient),
             notifications: try pick(.notifications, local: \.notificationClient, supabase: \.notificationClient, firebase: \.notificationClient),
-            content: try pick(.content, local: \.contentClient, supabase: \.contentClient, firebase: nil),
+            content: try pick(.content, local: \.contentClient, supabase: \.contentClient, firebase: \.contentClient),
             user: try pick(.user, local: \.userClient, supabase: \.userClient, firebase: \.userClient),
             documents: try pick(.documents, local: \.storageClient, supabase: \.storageClient, firebase: \.storageClient),
             functions: try pick(.functions, local: \.cloudFunctionClient, supabase: \.cloudFunctionClient, firebase: \.cloudFunctionClient),

@@ -9,8 +9,11 @@ public struct ContentService: Sendable {
     let clock: BackendClock
 
     /// The non-deleted records passing `filter` (and, for events, the day window), in the
-    /// contract's order. Anyone may read.
-    public func list<R: ContentRecord>(_ type: R.Type, filter: ContentFilter, from: CalendarDay? = nil, to: CalendarDay? = nil) async throws -> [R] {
+    /// contract's order. Anyone may read. `limit` and `offset` take one page of that order
+    /// (the order ends with the id, so pages neither overlap nor skip).
+    public func list<R: ContentRecord>(
+        _ type: R.Type, filter: ContentFilter, from: CalendarDay? = nil, to: CalendarDay? = nil, limit: Int? = nil, offset: Int = 0
+    ) async throws -> [R] {
         let dialect = database.dialect
         // The contract's first filter, before any other.
         var sql = SQL.raw("SELECT * FROM \(R.table.rawValue) WHERE deleted_at IS NULL")
@@ -26,7 +29,18 @@ public struct ContentService: Sendable {
         if let to { sql = sql + " AND start_date <= \(ContentValue.day(to).sqlValue(dialect))" }
         let byDay = R.table == .events ? "start_date ASC NULLS LAST, " : ""
         sql = sql + SQL.raw(" ORDER BY sort_order ASC, \(byDay)name ASC, id ASC")
+        if let limit { sql = sql + " LIMIT \(SQLValue.int(Int64(limit))) OFFSET \(SQLValue.int(Int64(offset)))" }
         return try await database.query(sql).map(R.decode)
+    }
+
+    /// One non-deleted record. Anyone may read.
+    ///
+    /// - Throws: ``DomainError/notFound(_:)`` for an unknown or soft-deleted id.
+    public func record<R: ContentRecord>(_ type: R.Type, id: UUID) async throws -> R {
+        guard let row = try await database.query(SQL.raw("SELECT * FROM \(R.table.rawValue) WHERE deleted_at IS NULL AND id = ")
+            + "\(SQLValue.uuid(id))").first
+        else { throw DomainError.notFound("\(R.table.noun) \(id)") }
+        return try R.decode(row)
     }
 
     /// Creates or updates the draft's record for `caller` and returns it as stored.

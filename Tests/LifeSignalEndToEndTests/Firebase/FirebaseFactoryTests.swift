@@ -17,18 +17,26 @@ struct FirebaseFactoryTests {
         try await TestDatabases.backend(.sqlite, testOTPs: try TestOTPs(parsing: "\(phone)=161803"))
     }
 
-    @Test("content is refused on Firebase by name; Firebase chosen but not configured says so")
-    func refusals() async throws {
+    @Test("Firebase serves every capability, content included; Firebase chosen but not configured says so")
+    func everyCapability() async throws {
         let test = try await Self.backend()
         defer { Task { try? await test.backend.close() } }
-        let factory = AdapterFactory(local: LocalAdapters(backend: test.backend), firebase: AdapterHarness.firebaseAdapters(test.backend))
-        #expect(throws: DomainError.invalidArgument("Firebase does not provide content; choose local or supabase")) {
-            try factory.clients(ProviderSelection(default: .firebase))
-        }
+        let factory = AdapterFactory(firebase: AdapterHarness.firebaseAdapters(test.backend))
         #expect(throws: DomainError.invalidArgument("auth is set to firebase, which is not configured")) {
-            try AdapterFactory().clients(ProviderSelection(default: .firebase, overrides: [.content: .local]))
+            try AdapterFactory().clients(ProviderSelection(default: .firebase))
         }
-        _ = try factory.clients(ProviderSelection(default: .firebase, overrides: [.content: .local]))
+        #expect(throws: DomainError.invalidArgument("content is set to local, which is not configured")) {
+            try factory.clients(ProviderSelection(default: .firebase, overrides: [.content: .local]))
+        }
+        let clients = try factory.clients(ProviderSelection(default: .firebase))
+        // Content through the content callables: anyone reads, signing in is needed to write.
+        #expect(try await clients.content.routes(ContentFilter()).isEmpty)
+        await #expect(throws: DomainError.unauthenticated) { _ = try await clients.content.saveRoute(.init(name: "Ridge Walk")) }
+        try await clients.auth.sendCode(try PhoneNumber(Self.phone))
+        let session = try await clients.auth.verifyCode(try PhoneNumber(Self.phone), try OneTimeCode("161803"))
+        let route = try await clients.content.saveRoute(.init(name: "Ridge Walk", durationMinutes: 45))
+        #expect(route.createdBy == session.userID.rawValue)
+        #expect(try await LocalAdapters(backend: test.backend).contentClient.routes(ContentFilter()) == [route])
     }
 
     @Test("the emulator configuration addresses each emulator as the Local Emulator Suite serves it")

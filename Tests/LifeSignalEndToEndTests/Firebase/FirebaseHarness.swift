@@ -32,9 +32,8 @@ extension AdapterHarness {
         let alice = try await firebase(test, phone: alicePhone, code: "111111")
         let bob = try await firebase(test, phone: bobPhone, code: "222222")
         let visitor = firebaseAdapters(test.backend)
-        // Content is not served by Firebase: its contract suites do not run here.
         return AdapterHarness(
-            test: test, server: nil, alice: alice.content, bob: bob.content, visitor: ContentClient(), aliceID: alice.id, bobID: bob.id,
+            test: test, server: nil, alice: alice.content, bob: bob.content, visitor: visitor.contentClient, aliceID: alice.id, bobID: bob.id,
             aliceContacts: alice.contacts, bobContacts: bob.contacts, visitorContacts: visitor.contactsClient,
             aliceClients: alice, bobClients: bob)
     }
@@ -43,7 +42,7 @@ extension AdapterHarness {
         let adapters = firebaseAdapters(test.backend)
         try await adapters.authClient.sendCode(try PhoneNumber(phone))
         let session = try await adapters.authClient.verifyCode(try PhoneNumber(phone), try OneTimeCode(code))
-        return Person(id: session.userID.rawValue, content: ContentClient(), contacts: adapters.contactsClient,
+        return Person(id: session.userID.rawValue, content: adapters.contentClient, contacts: adapters.contactsClient,
                       alerts: adapters.alertClient, pings: adapters.pingClient, checkIns: adapters.checkInClient,
                       notifications: adapters.notificationClient, user: adapters.userClient, auth: adapters.authClient,
                       functions: adapters.cloudFunctionClient, files: adapters.fileStorageClient)
