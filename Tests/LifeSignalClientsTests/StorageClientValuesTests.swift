@@ -37,6 +37,14 @@ struct StorageClientValuesTests {
         try await client.deleteDocument(path)
         #expect(try await updates.next()?.exists == false)
 
+        let query = DocumentQuery(contacts).order(by: "name")
+        var results = try await client.listenQuery(query).makeAsyncIterator()
+        #expect(try await results.next()?.map(\.id) == ["bob", "cat"])
+        try await client.setDocument(try contacts.document("abe"), ["name": "Abe"], false)
+        #expect(try await results.next()?.map(\.id) == ["abe", "bob", "cat"])
+        try await client.deleteDocument(try contacts.document("bob"))
+        #expect(try await results.next()?.map(\.id) == ["abe", "cat"])
+
         await #expect(throws: DomainError.notFound("Document \(path)")) { try await client.updateDocument(path, ["name": "X"]) }
         await #expect(throws: DomainError.self) { _ = try await client.getDocument(try DocumentPath("users/someone-else")) }
         await #expect(throws: DomainError.self) { try await client.setDocument(path, ["grid": [[1]]], false) }
