@@ -45,6 +45,12 @@ struct MessagingTests {
         await #expect(throws: DomainError.invalidArgument("after is a cursor from an earlier page, 0 or more")) {
             try await test.call("get-device-messages", ann, ["token": "ann-phone", "after": -1])
         }
+
+        // Four weeks on, what waited expires as new messages arrive (FCM's longest time to live).
+        test.clock.advance(by: DeviceInbox.retention + 60)
+        _ = try await test.backend.notifications.send(caller: bob, to: ann.userID, title: "Weeks later", body: "")
+        #expect(try await test.backend.messaging.messages(caller: ann, token: "ann-phone").messages.map(\.title) == ["Weeks later"])
+        #expect(try await test.count("device_messages") == 2)
     }
 
     @Test("topics: subscribed devices get the backend's topic messages; people cannot send them; bad names are refused", arguments: Engine.allCases)

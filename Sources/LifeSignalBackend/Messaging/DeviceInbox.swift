@@ -23,10 +23,14 @@ public struct DeviceMessagePage: Sendable, Hashable {
 
 /// Every push the backend sends, kept per device token (`device_messages`): how a device
 /// without an FCM connection receives its messages, and the record of what was pushed.
-enum DeviceInbox {
+public enum DeviceInbox {
     /// Held by inbox writers on PostgreSQL until they commit, so `seq` values commit in
     /// the order they were drawn (readers page by `seq`).
     static let postgresWriteLock = 7_251_130
+
+    /// How long a message waits in an inbox: FCM keeps a message for a device that is offline
+    /// at most four weeks (its longest time to live), and so does this.
+    public static let retention: TimeInterval = 28 * 24 * 3600
 
     /// An entry with its new row's id and its data as JSON text.
     private struct Row: Sendable {
@@ -67,6 +71,10 @@ enum DeviceInbox {
                 try await connection.query(
                     "INSERT INTO device_messages (id, token, user_id, title, body, data, topic, created_at) VALUES "
                         + SQL.join(values, separator: ", "))
+            }
+            // Expired messages go as new ones arrive, so an inbox nobody reads stays bounded.
+            if let newest = kept.map(\.entry.sentAt).max() {
+                try await connection.query("DELETE FROM device_messages WHERE created_at < \(newest.addingTimeInterval(-retention))")
             }
             return kept.map { row in
                 ChangeEvent(table: "device_messages", kind: .insert, rowID: row.id.uuidString.lowercased(), ownerID: row.entry.user, at: row.entry.sentAt)

@@ -33,6 +33,11 @@ extension Schema {
         ],
         sqliteOnly: [deviceMessagesTable(seq: "seq integer PRIMARY KEY AUTOINCREMENT")] + deviceMessagesIndexes)
 
+    /// Expired inbox messages (``DeviceInbox/retention``) are found by age on every write.
+    static let messagingRetentionMigration = Migration(
+        version: 131, name: "device message retention",
+        statements: ["CREATE INDEX device_messages_created ON device_messages (created_at)"])
+
     /// The inbox; only the sequence column is spelled differently by the two engines.
     private static func deviceMessagesTable(seq: String) -> String {
         """

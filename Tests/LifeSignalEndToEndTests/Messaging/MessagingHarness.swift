@@ -53,10 +53,21 @@ struct MessagingHarness: Sendable {
         return device
     }
 
-    /// Sends to a topic as the backend does (the service role), in-process.
+    /// Sends to a topic as the backend does, with the service role: over HTTP with the
+    /// service key when there is a server (as an operator's edge function would call
+    /// `send-topic-message`), in-process otherwise.
     @discardableResult
     func sendToTopic(_ topic: String, _ title: String, _ body: String = "", data: [String: String] = [:]) async throws -> Int {
-        try await backend.messaging.sendToTopic(caller: .service, topic: topic, title: title, body: body, data: data)
+        guard let server = people.server else {
+            return try await backend.messaging.sendToTopic(caller: .service, topic: topic, title: title, body: body, data: data)
+        }
+        let request = try JSONEncoder().encode(SendTopicMessageRequest(topic: topic, title: title, body: body, data: data))
+        let reply = try await server.request(
+            "POST", "/functions/v1/send-topic-message", apiKey: server.serviceKey, bearer: server.serviceKey, body: request)
+        guard reply.status == 200, let count = reply.json?["count"] as? Int else {
+            throw DomainError.internal("send-topic-message answered \(reply.status): \(reply.text)")
+        }
+        return count
     }
 
     /// Whose push token `token` is, read behind the adapters' backs.
