@@ -15,6 +15,8 @@ struct MessagingContractTests {
         let harness = try await MessagingHarness.start(backend)
         defer { Task { await harness.stop() } }
         let alice = harness.alice.messaging
+        // Opened before there is a token: it waits for one, then follows it across deletion.
+        let messages = alice.messageStream()
         let tokens = alice.tokenStream()
         // Following the token asks for one, as FCM's automatic initialisation does.
         let first = try #require(try await firstElement(of: tokens))
@@ -31,6 +33,9 @@ struct MessagingContractTests {
         #expect(try await alice.token() == second)
         #expect(try await firstElement(of: tokens) == second)
         #expect(try await harness.owner(of: second) == harness.people.aliceID)
+        try await alice.subscribe("after-delete")
+        try await harness.sendToTopic("after-delete", "To the new token")
+        #expect(try await firstElement(of: messages)?.title == "To the new token")
         // Another device of the same person has a token of its own.
         #expect(try await harness.bob.messaging.token() != second)
     }
