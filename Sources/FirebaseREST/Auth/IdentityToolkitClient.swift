@@ -63,8 +63,15 @@ public struct IdentityToolkitClient: Sendable {
   }
 
   /// Signs in (creating the account on first use) with the SMS code.
-  public func signInWithPhoneNumber(sessionInfo: String, code: String) async throws -> SignInResponse {
-    try await call("signInWithPhoneNumber", body: ["sessionInfo": .string(sessionInfo), "code": .string(code)] as FirebaseJSON)
+  ///
+  /// With the `idToken` of a signed-in user the code instead proves a new number for that
+  /// user: the account's phone becomes the one the code was sent to (the SDK's
+  /// `updatePhoneNumber`), and the reply carries fresh tokens. A number another account
+  /// holds fails with `PHONE_NUMBER_EXISTS`.
+  public func signInWithPhoneNumber(sessionInfo: String, code: String, idToken: String? = nil) async throws -> SignInResponse {
+    var body: [String: FirebaseJSON] = ["sessionInfo": .string(sessionInfo), "code": .string(code)]
+    if let idToken { body["idToken"] = .string(idToken) }
+    return try await call("signInWithPhoneNumber", body: FirebaseJSON.object(body))
   }
 
   // MARK: Email and password

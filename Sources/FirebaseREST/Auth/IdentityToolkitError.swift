@@ -17,6 +17,8 @@ public struct IdentityToolkitError: Error, Equatable, Sendable, CustomStringConv
     case invalidOOBCode, expiredOOBCode, operationNotAllowed
     case invalidPhoneNumber, invalidCode, sessionExpired, missingCode, invalidSessionInfo
     case invalidEmail, missingPassword, invalidAPIKey
+    /// `signInWithPhoneNumber` with an `idToken`: the number belongs to another account.
+    case phoneNumberExists
     /// Any other code, spelled as the server sent it (or the HTTP status for bodies that are
     /// not the JSON envelope).
     case other(String)
@@ -33,6 +35,7 @@ public struct IdentityToolkitError: Error, Equatable, Sendable, CustomStringConv
       (.sessionExpired, "SESSION_EXPIRED"), (.missingCode, "MISSING_CODE"),
       (.invalidSessionInfo, "INVALID_SESSION_INFO"), (.invalidEmail, "INVALID_EMAIL"),
       (.missingPassword, "MISSING_PASSWORD"), (.invalidAPIKey, "API_KEY_INVALID"),
+      (.phoneNumberExists, "PHONE_NUMBER_EXISTS"),
     ]
 
     /// Parses a code such as `EMAIL_EXISTS`.

@@ -35,14 +35,8 @@ extension FirebaseAdapters {
                 // Firebase ID tokens cannot be revoked by the client; forgetting them is sign-out.
                 await adapters.adopt(nil)
             },
-            // Firebase links a new number through a fresh phone credential (`accounts:update`
-            // with `phoneNumber` and a verification), which this adapter does not speak yet.
-            requestPhoneChange: { _ in
-                throw DomainError.failedPrecondition("Changing the phone number is not available on the Firebase adapter yet")
-            },
-            confirmPhoneChange: { _, _ in
-                throw DomainError.failedPrecondition("Changing the phone number is not available on the Firebase adapter yet")
-            },
+            requestPhoneChange: { phone in try await adapters.requestPhoneChange(to: phone) },
+            confirmPhoneChange: { phone, code in try await adapters.confirmPhoneChange(to: phone, code: code) },
             deleteAccount: {
                 let _: SuccessResponse = try await adapters.call("delete-user-account")
                 await adapters.adopt(nil)

@@ -73,6 +73,7 @@ enum FirebaseErrorMapping {
         case .sessionExpired, .invalidSessionInfo: return .otpExpired
         case .tooManyAttemptsTryLater: return .tooManyAttempts
         case .invalidPhoneNumber: return .invalidPhone(detail)
+        case .phoneNumberExists: return .alreadyExists("An account with this phone number")
         case .tokenExpired, .invalidIDToken, .invalidRefreshToken, .userNotFound, .userDisabled, .credentialTooOldLoginAgain:
             return .unauthenticated
         case .operationNotAllowed: return .failedPrecondition("Phone sign-in is not enabled for this Firebase project")

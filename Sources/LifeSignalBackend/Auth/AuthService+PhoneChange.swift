@@ -51,16 +51,38 @@ extension AuthService {
         let outcome: CodeOutcome = try await database.transaction { connection in
             let check = try await consumeCode(phone: phone, code: code, purpose: "phone_change", now: now, in: connection)
             guard case .accepted(let row) = check, let userID = row.optionalUUID("user_id") else { return check }
-            if try await connection.first("SELECT 1 AS taken FROM auth_users WHERE phone = \(phone.digits) AND id <> \(SQLValue(userID))") != nil {
-                throw AuthRefusal.phoneExists
-            }
-            guard let updated = try await connection.first("""
-                UPDATE auth_users SET phone = \(phone.digits), phone_confirmed_at = \(SQLValue(now)), updated_at = \(SQLValue(now))
-                WHERE id = \(SQLValue(userID)) RETURNING *
-                """) else { throw AuthRefusal.userNotFound }
-            try await connection.query("UPDATE users SET phone = \(phone.e164), updated_at = \(SQLValue(now)) WHERE id = \(SQLValue(userID))")
-            return .issued(try await issueSession(for: try AuthUser(row: updated), isNewUser: false, now: now, in: connection))
+            return try await movePhone(of: userID, to: phone, now: now, in: connection)
         }
         return try outcome.session()
+    }
+
+    /// Firebase's phone credential: a code sent to `phone` for sign-in (``requestCode(phone:)``,
+    /// which is all Identity Toolkit's `sendVerificationCode` knows) proves the number, and the
+    /// signed-in `user` presenting it (`signInWithPhoneNumber` with an `idToken`) names the
+    /// account to move there. Same refusals and fresh session as ``verifyPhoneChange(phone:code:)``.
+    public func verifyPhoneChange(user: UserID, phone phoneText: String, code codeText: String) async throws -> IssuedSession {
+        let phone = try PhoneNumber(phoneText.hasPrefix("+") ? phoneText : "+" + phoneText)
+        let code = try OneTimeCode(codeText)
+        let now = clock.now()
+        let outcome: CodeOutcome = try await database.transaction { connection in
+            let check = try await consumeCode(phone: phone, code: code, purpose: "sms", now: now, in: connection)
+            guard case .accepted = check else { return check }
+            return try await movePhone(of: user.rawValue, to: phone, now: now, in: connection)
+        }
+        return try outcome.session()
+    }
+
+    /// Moves account `userID` to `phone` (a proven number) and issues a fresh session; a
+    /// number another account holds is refused, rolling the code's use back with it.
+    private func movePhone(of userID: UUID, to phone: PhoneNumber, now: Date, in connection: any SQLConnection) async throws -> CodeOutcome {
+        if try await connection.first("SELECT 1 AS taken FROM auth_users WHERE phone = \(phone.digits) AND id <> \(SQLValue(userID))") != nil {
+            throw AuthRefusal.phoneExists
+        }
+        guard let updated = try await connection.first("""
+            UPDATE auth_users SET phone = \(phone.digits), phone_confirmed_at = \(SQLValue(now)), updated_at = \(SQLValue(now))
+            WHERE id = \(SQLValue(userID)) RETURNING *
+            """) else { throw AuthRefusal.userNotFound }
+        try await connection.query("UPDATE users SET phone = \(phone.e164), updated_at = \(SQLValue(now)) WHERE id = \(SQLValue(userID))")
+        return .issued(try await issueSession(for: try AuthUser(row: updated), isNewUser: false, now: now, in: connection))
     }
 }

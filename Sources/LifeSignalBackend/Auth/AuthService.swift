@@ -41,7 +41,7 @@ public struct AuthService: Sendable {
                 INSERT INTO auth_one_time_codes (phone, code_hash, attempts, expires_at, created_at)
                 VALUES (\(phone.digits), \(hash), 0, \(SQLValue(now + OneTimeCode.lifetime)), \(SQLValue(now)))
                 ON CONFLICT (phone) DO UPDATE SET code_hash = excluded.code_hash, attempts = 0,
-                    expires_at = excluded.expires_at, created_at = excluded.created_at
+                    expires_at = excluded.expires_at, created_at = excluded.created_at, purpose = 'sms', user_id = NULL
                 """)
         }
         try await sms.send(code: code, to: phone)

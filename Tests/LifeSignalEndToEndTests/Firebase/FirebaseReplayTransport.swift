@@ -59,6 +59,8 @@ struct FirebaseReplayTransport: FirebaseHTTPTransport {
                 guard let phone = json["phoneNumber"] as? String else { return Self.authError(400, "MISSING_PHONE_NUMBER") }
                 try await backend.auth.requestCode(phone: phone)
                 return Self.json(200, ["sessionInfo": await verifications.start(phone)])
+            case "signInWithPhoneNumber" where json["idToken"] != nil:
+                return await changePhone(json)
             case "signInWithPhoneNumber":
                 guard let sessionInfo = json["sessionInfo"] as? String, let phone = await verifications.phone(sessionInfo) else {
                     return Self.authError(400, "INVALID_SESSION_INFO")
