@@ -19,7 +19,7 @@ import Testing
     ("CREDENTIAL_TOO_OLD_LOGIN_AGAIN", .credentialTooOldLoginAgain), ("INVALID_OOB_CODE", .invalidOOBCode),
     ("EXPIRED_OOB_CODE", .expiredOOBCode), ("OPERATION_NOT_ALLOWED", .operationNotAllowed),
     ("INVALID_PHONE_NUMBER", .invalidPhoneNumber), ("INVALID_CODE", .invalidCode),
-    ("SESSION_EXPIRED", .sessionExpired),
+    ("SESSION_EXPIRED", .sessionExpired), ("PHONE_NUMBER_EXISTS", .phoneNumberExists),
   ])
   func knownCodes(raw: String, code: IdentityToolkitError.Code) async throws {
     let auth = IdentityToolkitClient(apiKey: "K", options: options(failing(raw)))

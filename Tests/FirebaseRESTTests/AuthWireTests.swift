@@ -55,6 +55,15 @@ import Testing
     #expect(reply.isNewUser == true && reply.phoneNumber == "+15555550100")
   }
 
+  @Test func phoneChangeCarriesTheIDToken() async throws {
+    let transport = RecordingTransport { _, _ in
+      response(200, #"{"idToken":"I2","refreshToken":"R2","expiresIn":"3600","localId":"u","phoneNumber":"+15555550199"}"#)
+    }
+    let reply = try await client(transport).signInWithPhoneNumber(sessionInfo: "SESSION", code: "123456", idToken: "I1")
+    #expect(try jsonBody(transport.requests[0]) == ["sessionInfo": "SESSION", "code": "123456", "idToken": "I1"])
+    #expect(reply.idToken == "I2" && reply.phoneNumber == "+15555550199")
+  }
+
   @Test func lookupUpdateDelete() async throws {
     let transport = RecordingTransport { request, _ in
       if request.rawURL.contains("lookup") {

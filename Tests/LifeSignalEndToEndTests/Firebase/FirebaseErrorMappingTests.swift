@@ -107,6 +107,15 @@ struct FirebaseErrorMappingTests {
         }
         // No code was asked for this number: nothing to verify against.
         await #expect(throws: DomainError.otpExpired) { _ = try await answering("INVALID_CODE").authClient.verifyCode(phone, code) }
+        // A phone change: a wrong code and a number another account holds, as GoTrue reports them.
+        for (message, expected) in [("INVALID_CODE", "invalid_otp"), ("PHONE_NUMBER_EXISTS", "already_exists")] {
+            let adapters = answering(message)
+            await adapters.tokens.replace(with: AuthTokens(idToken: "I", refreshToken: "R", expiresAt: Date().addingTimeInterval(3600), localId: "u"))
+            try await adapters.authClient.requestPhoneChange(phone)
+            await #expect("\(message)", performing: { _ = try await adapters.authClient.confirmPhoneChange(phone, code) }, throws: { error in
+                (error as? DomainError)?.code == expected
+            })
+        }
     }
 
     @Test("replayed: our functions' refusals arrive precisely; a wrong code and an expired token too")
