@@ -102,7 +102,12 @@ struct MessagingRoute: Sendable {
                     guard let current = token else { continue }
                     do {
                         while !Task.isCancelled {
-                            let page = try await route.inbox(current, cursor)
+                            // Not cancelled with the stream: a read in flight finishes on its
+                            // own. Cancelling a URLSession request as it completes can crash
+                            // swift-corelibs-foundation ("a task that is not in the registry"),
+                            // and a stream ends while its poll is in flight all the time.
+                            let after = cursor
+                            let page = try await Task { try await route.inbox(current, after) }.value
                             for message in page.messages { continuation.yield(message) }
                             cursor = max(cursor, page.cursor)
                             device.advance(current, to: cursor)
