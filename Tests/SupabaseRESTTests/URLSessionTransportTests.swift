@@ -96,4 +96,18 @@ import Testing
     let elapsed = ContinuousClock.now - started
     #expect(elapsed >= .milliseconds(1490) && elapsed < .seconds(5), "\(elapsed)")
   }
+
+  /// The exchange itself is never cancelled (FoundationNetworking can trap when a cancel races
+  /// a completion), but the caller is released at once.
+  @Test func aCancelledCallerStopsWaitingAtOnce() async throws {
+    let silent = try LocalSocket(listening: true)
+    let transport = URLSessionTransport()
+    let request = HTTPRequest(method: .get, url: silent.url.appendingPathComponent("slow"), headers: HTTPHeaders(), body: nil, timeout: .seconds(30))
+    let waiting = Task { try await transport.send(request) }
+    try await Task.sleep(for: .milliseconds(200))
+    let started = ContinuousClock.now
+    waiting.cancel()
+    await #expect(throws: CancellationError.self) { try await waiting.value }
+    #expect(ContinuousClock.now - started < .seconds(5))
+  }
 }

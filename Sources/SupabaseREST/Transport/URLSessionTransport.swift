@@ -36,7 +36,7 @@ public struct URLSessionTransport: HTTPTransport {
     let data: Data
     let response: URLResponse
     do {
-      (data, response) = try await session.data(for: urlRequest)
+      (data, response) = try await session.dataWithoutCancelling(for: urlRequest)
     } catch let error as URLError {
       if error.code == .timedOut {
         throw TransportError.timedOut(after: request.timeout ?? .seconds(urlRequest.timeoutInterval))
