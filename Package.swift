@@ -78,9 +78,12 @@ let package = Package(
         .testTarget(name: "LifeSignalFeaturesTests", dependencies: ["LifeSignalFeatures"]),
 
         // MARK: Wire clients (know nothing of LifeSignal).
+        // URLSession exchanges both wire clients make the same way (Linux-safe cancellation).
+        .target(name: "HTTPExchange"),
         .target(
             name: "SupabaseREST",
             dependencies: [
+                "HTTPExchange",
                 // Realtime's socket: URLSessionWebSocketTask fails at run time on Linux
                 // (Debian's libcurl has no WebSocket support).
                 .product(name: "WSClient", package: "swift-websocket"),
@@ -89,7 +92,7 @@ let package = Package(
         .testTarget(name: "SupabaseRESTTests", dependencies: ["SupabaseREST"]),
         // Seed 004's Swift snippets, compiled against SupabaseREST and run against the server.
         .testTarget(name: "Seed004SnippetTests", dependencies: ["SupabaseREST", "LifeSignalTestSupport"]),
-        .target(name: "FirebaseREST"),
+        .target(name: "FirebaseREST", dependencies: ["HTTPExchange"]),
         .testTarget(name: "FirebaseRESTTests", dependencies: ["FirebaseREST"]),
 
         // MARK: Backend core: rules, storage, migrations.

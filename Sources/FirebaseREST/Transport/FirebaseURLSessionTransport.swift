@@ -1,4 +1,5 @@
 import Foundation
+import HTTPExchange
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking

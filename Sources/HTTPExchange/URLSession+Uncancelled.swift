@@ -4,6 +4,8 @@ import Foundation
   import FoundationNetworking
 #endif
 
+/// Shared by the two wire clients (SupabaseREST, FirebaseREST), which otherwise depend on
+/// nothing of each other.
 extension URLSession {
   /// `data(for:)` without ever cancelling the underlying `URLSessionTask`.
   ///
@@ -13,7 +15,7 @@ extension URLSession {
   /// the exchange runs in a task of its own that nobody cancels: a cancelled caller stops
   /// waiting at once with `CancellationError`, and the request ends by itself (its response,
   /// or the request's own timeout).
-  func dataWithoutCancelling(for request: URLRequest) async throws -> (Data, URLResponse) {
+  public func dataWithoutCancelling(for request: URLRequest) async throws -> (Data, URLResponse) {
     let waiter = ExchangeWaiter()
     return try await withTaskCancellationHandler {
       try await withCheckedThrowingContinuation { continuation in
