@@ -131,4 +131,24 @@ struct MessagingTests {
         _ = try await test.backend.notifications.send(caller: bob, to: bob.userID, title: "Nobody home", body: "")
         #expect(try await test.count("device_messages") == 0)
     }
+
+    @Test("inboxes and topic subscriptions hold device tokens, so /rest/v1 neither reads nor writes them", arguments: Engine.allCases)
+    func notExposed(engine: Engine) async throws {
+        let test = try await TestDatabases.backend(engine)
+        let session = try await test.signIn("+15550000001")
+        let ann = Caller.user(session.user.id)
+        try await test.backend.notifications.registerPushToken(caller: ann, token: "ann-phone")
+        try await test.backend.messaging.subscribe(caller: ann, token: "ann-phone", topic: "news")
+        _ = try await test.backend.notifications.send(caller: ann, to: ann.userID, title: "Mine", body: "")
+        let server = try await TestServer.start(test.backend)
+        defer { Task { await server.stop() } }
+        for table in ["device_messages", "topic_subscriptions"] {
+            let read = try await server.request("GET", "/rest/v1/\(table)?select=*", bearer: session.accessToken)
+            #expect(read.status >= 400 && read.jsonArray == nil, "\(table): \(read.status)")
+            let write = try await server.json("POST", "/rest/v1/\(table)", bearer: session.accessToken, ["token": "ann-phone", "topic": "spoof"])
+            #expect(write.status >= 400, "\(table): \(write.status)")
+        }
+        #expect(try await test.count("device_messages") == 1)
+        #expect(try await test.count("topic_subscriptions") == 1)
+    }
 }
