@@ -8,9 +8,11 @@ import Testing
 /// and `get-content`, which the ContentClient contract suite does not reach.
 @Suite("Content functions")
 struct ContentFunctionsTests {
-    @Test("records travel as PostgREST rows; get and list read non-deleted records for anyone; only the creator writes")
-    func wireAndAccess() async throws {
-        let test = try await TestDatabases.backend(.sqlite)
+    @Test("records travel as PostgREST rows; get and list read non-deleted records for anyone; only the creator writes",
+          arguments: [Engine.sqlite, .postgres])
+    func wireAndAccess(engine: Engine) async throws {
+        let test = try await TestDatabases.backend(engine)
+        defer { Task { try? await test.backend.close() } }
         let ann = try await test.person("+15550000001", "Ann"), bob = try await test.person("+15550000002", "Bob")
         let saved = try await test.content("save-content", ann, #"{"table":"events","record":{"name":" Harvest Fair ","start_date":"2027-09-18","keywords":["wine"],"sort_order":2}}"#)
         let id = try #require(saved["id"] as? String)
@@ -37,9 +39,10 @@ struct ContentFunctionsTests {
         #expect(try await test.count("events") == 1)
     }
 
-    @Test("pages are taken with offset and limit, in the contract's order")
-    func paging() async throws {
-        let test = try await TestDatabases.backend(.sqlite)
+    @Test("pages are taken with offset and limit, in the contract's order", arguments: [Engine.sqlite, .postgres])
+    func paging(engine: Engine) async throws {
+        let test = try await TestDatabases.backend(engine)
+        defer { Task { try? await test.backend.close() } }
         let ann = try await test.person("+15550000001", "Ann")
         for name in ["c", "a", "b"] { _ = try await test.content("save-content", ann, #"{"table":"routes","record":{"name":"\#(name)"}}"#) }
         func names(_ page: String) async throws -> [String] {
@@ -54,6 +57,7 @@ struct ContentFunctionsTests {
     @Test("bad input is refused as an invalid argument, and nothing is written")
     func badInput() async throws {
         let test = try await TestDatabases.backend(.sqlite)
+        defer { Task { try? await test.backend.close() } }
         let ann = try await test.person("+15550000001", "Ann")
         let refused: [(String, String)] = [
             ("list-content", #"{"table":"people"}"#),
