@@ -4,9 +4,9 @@ import LifeSignalDomain
 /// One device's messaging identity on the client side: its token, whom it is registered
 /// for, and how far into the token's inbox the device has read.
 ///
-/// FCM keeps this in the app's installation; here it lives as long as this object, which each
-/// adapter's `messagingClient` makes fresh (one device per client value) unless it is given
-/// one to share or to keep across launches.
+/// FCM keeps this in the app's installation; here it lives as long as this object, in memory:
+/// each adapter's `messagingClient` makes a fresh one (one device per client value) unless
+/// it is given one to share. A new process is a new device with a new token.
 public final class MessagingDevice: @unchecked Sendable {
     struct State {
         var token: String?
