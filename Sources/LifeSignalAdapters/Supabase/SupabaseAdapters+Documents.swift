@@ -34,7 +34,7 @@ extension SupabaseAdapters {
             },
             listenDocument: { path in
                 let read: @Sendable () async throws -> DocumentSnapshot = {
-                    try await Self.uncancelled { try await adapters.call("get-document", DocumentPathRequest(path: path.rawValue)) }
+                    try await adapters.call("get-document", DocumentPathRequest(path: path.rawValue))
                 }
                 return try await Self.mapped {
                     let me = try await client.auth.session.user.id.uuidString.lowercased()
@@ -56,10 +56,8 @@ extension SupabaseAdapters {
             listenQuery: { query in
                 try query.validate()
                 let read: @Sendable () async throws -> [DocumentSnapshot] = {
-                    try await Self.uncancelled {
-                        let reply: QueryDocumentsResponse = try await adapters.call("query-documents", QueryDocumentsRequest(query))
-                        return reply.documents
-                    }
+                    let reply: QueryDocumentsResponse = try await adapters.call("query-documents", QueryDocumentsRequest(query))
+                    return reply.documents
                 }
                 return try await Self.mapped {
                     let me = try await client.auth.session.user.id.uuidString.lowercased()
@@ -89,15 +87,6 @@ extension SupabaseAdapters {
     /// routes a DELETE by primary key only (the old row is gone, so no policy can be checked),
     /// so a removal from the collection is noticed by asking again.
     static let deletionCheckInterval: Duration = .seconds(1)
-
-    /// Runs a listener's read to the end even when the listener is dropped meanwhile.
-    ///
-    /// Cancelling a request in flight cancels its `URLSessionTask`, and on Linux
-    /// FoundationNetworking can trap when that cancel races the task's completion ("a task that
-    /// is not in the registry"); a listener re-reads often, so its reads are left to finish.
-    static func uncancelled<T: Sendable>(_ read: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await Task { try await read() }.value
-    }
 
     /// One signal per Realtime change and one per `interval`, merged; the task feeding them
     /// runs until cancelled.
