@@ -53,7 +53,9 @@ public final class TestStore<State: Equatable & Sendable, Action: Equatable & Se
 
     /// How long ``receive(_:timeout:assert:fileID:filePath:line:column:)`` and
     /// ``finish(timeout:fileID:filePath:line:column:)`` wait, in real time, when not told.
-    public var timeout: Duration = .seconds(1)
+    /// Generous, since it only bounds a wait that ends as soon as the effect is done: under a
+    /// loaded CI machine an effect that takes microseconds can be scheduled a second later.
+    public var timeout: Duration = .seconds(10)
 
     let runtime: StoreRuntime<State, Action>
     /// Actions effects sent back, with the state each left, not yet asserted. Behind a lock so
