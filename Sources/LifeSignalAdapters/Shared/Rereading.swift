@@ -37,14 +37,20 @@ enum Rereading {
         }
     }
 
-    /// One signal for an element of any of `streams`; signals not yet read are merged into
-    /// one, since a single read afterwards sees every change they stand for.
-    static func merged<Element: Sendable>(_ streams: [AsyncStream<Element>]) -> AsyncStream<Void> {
+    /// One signal for an element of any of `streams`, and one every `interval` when given;
+    /// signals not yet read are merged into one, since a single read afterwards sees every
+    /// change they stand for.
+    static func merged<Element: Sendable>(_ streams: [AsyncStream<Element>], every interval: Duration? = nil) -> AsyncStream<Void> {
         let (signals, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let task = Task {
             await withTaskGroup(of: Void.self) { group in
                 for stream in streams {
                     group.addTask { for await _ in stream { continuation.yield() } }
+                }
+                if let interval {
+                    group.addTask {
+                        while (try? await Task.sleep(for: interval)) != nil { continuation.yield() }
+                    }
                 }
             }
             continuation.finish()

@@ -54,32 +54,4 @@ extension SupabaseAdapters: FunctionCalling {
             "contacts", tables: ["contacts", "contact_invitations", "users", "alerts", "pings"],
             mine: ["notifications": "user_id"], from: { try await adapters.contactList() })
     }
-
-    /// A stream of `read`'s value, read again after each Realtime change of `tables`
-    /// (unfiltered) or of `mine` (only rows whose given column is my id), delivered when it
-    /// differs from the last. The channel is joined, and the first value read, before the
-    /// stream is returned; it is left when the stream ends.
-    func followed<Value: Sendable & Equatable>(
-        _ name: String, tables: [String], mine: [String: String] = [:], from read: @escaping @Sendable () async throws -> Value
-    ) async throws -> AsyncThrowingStream<Value, any Error> {
-        let client = self.client
-        return try await Self.mapped {
-            let me = try await client.auth.session.user.id.uuidString.lowercased()
-            let channel = client.channel("\(name)-\(me)-\(UUID().uuidString.lowercased())")
-            let changes = tables.map { channel.postgresChange(AnyAction.self, table: $0) }
-                + mine.sorted { $0.key < $1.key }.map { channel.postgresChange(AnyAction.self, table: $0.key, filter: "\($0.value)=eq.\(me)") }
-            let signals = Rereading.merged(changes)
-            let start: Value
-            do {
-                try await channel.subscribeWithError()
-                start = try await read()
-            } catch {
-                await client.realtimeV2.removeChannel(channel)
-                throw error
-            }
-            return Rereading.stream(
-                following: signals, from: start, read: { _, _ in try await read() },
-                onTermination: { Task { await client.realtimeV2.removeChannel(channel) } })
-        }
-    }
 }

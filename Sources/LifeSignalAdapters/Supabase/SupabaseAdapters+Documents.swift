@@ -13,7 +13,11 @@ extension SupabaseAdapters {
     /// the collection and runs `query-documents` again after each change, and every
     /// ``deletionCheckInterval`` to notice removals.
     public var storageClient: LifeSignalClients.StorageClient {
-        let adapters = self, client = self.client
+        let adapters = self
+        let run: @Sendable (DocumentQuery) async throws -> [DocumentSnapshot] = { query in
+            let reply: QueryDocumentsResponse = try await adapters.call("query-documents", QueryDocumentsRequest(query))
+            return reply.documents
+        }
         return LifeSignalClients.StorageClient(
             getDocument: { path in try await adapters.call("get-document", DocumentPathRequest(path: path.rawValue)) },
             setDocument: { path, data, merge in
@@ -29,57 +33,18 @@ extension SupabaseAdapters {
             },
             queryDocuments: { query in
                 try query.validate()
-                let reply: QueryDocumentsResponse = try await adapters.call("query-documents", QueryDocumentsRequest(query))
-                return reply.documents
+                return try await run(query)
             },
             listenDocument: { path in
-                let read: @Sendable () async throws -> DocumentSnapshot = {
-                    try await adapters.call("get-document", DocumentPathRequest(path: path.rawValue))
-                }
-                return try await Self.mapped {
-                    let me = try await client.auth.session.user.id.uuidString.lowercased()
-                    let channel = client.channel("document-\(me)-\(UUID().uuidString.lowercased())")
-                    let changes = channel.postgresChange(AnyAction.self, table: DocumentService.table, filter: "path=eq.\(path.rawValue)")
-                    let start: DocumentSnapshot
-                    do {
-                        try await channel.subscribeWithError()
-                        start = try await read()
-                    } catch {
-                        await client.realtimeV2.removeChannel(channel)
-                        throw error
-                    }
-                    return Rereading.listening(
-                        following: changes, from: start, read: { _, _ in try await read() },
-                        onTermination: { Task { await client.realtimeV2.removeChannel(channel) } })
-                }
+                try await adapters.followed(
+                    "document", bindings: { _ in [Binding(table: DocumentService.table, filter: "path=eq.\(path.rawValue)")] },
+                    deliveringStart: true, from: { try await adapters.call("get-document", DocumentPathRequest(path: path.rawValue)) })
             },
             listenQuery: { query in
                 try query.validate()
-                let read: @Sendable () async throws -> [DocumentSnapshot] = {
-                    let reply: QueryDocumentsResponse = try await adapters.call("query-documents", QueryDocumentsRequest(query))
-                    return reply.documents
-                }
-                return try await Self.mapped {
-                    let me = try await client.auth.session.user.id.uuidString.lowercased()
-                    let channel = client.channel("documents-\(me)-\(UUID().uuidString.lowercased())")
-                    let changes = channel.postgresChange(
-                        AnyAction.self, table: DocumentService.table, filter: "parent=eq.\(query.collection.rawValue)")
-                    let start: [DocumentSnapshot]
-                    do {
-                        try await channel.subscribeWithError()
-                        start = try await read()
-                    } catch {
-                        await client.realtimeV2.removeChannel(channel)
-                        throw error
-                    }
-                    let (signals, pump) = Self.signals(changes, every: Self.deletionCheckInterval)
-                    return Rereading.listening(
-                        following: signals, from: start, read: { _, _ in try await read() },
-                        onTermination: {
-                            pump.cancel()
-                            Task { await client.realtimeV2.removeChannel(channel) }
-                        })
-                }
+                return try await adapters.followed(
+                    "documents", bindings: { _ in [Binding(table: DocumentService.table, filter: "parent=eq.\(query.collection.rawValue)")] },
+                    every: Self.deletionCheckInterval, deliveringStart: true, from: { try await run(query) })
             })
     }
 
@@ -87,23 +52,4 @@ extension SupabaseAdapters {
     /// routes a DELETE by primary key only (the old row is gone, so no policy can be checked),
     /// so a removal from the collection is noticed by asking again.
     static let deletionCheckInterval: Duration = .seconds(1)
-
-    /// One signal per Realtime change and one per `interval`, merged; the task feeding them
-    /// runs until cancelled.
-    static func signals(_ changes: AsyncStream<AnyAction>, every interval: Duration) -> (AsyncStream<Void>, Task<Void, Never>) {
-        let (signals, signal) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        let pump = Task {
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { for await _ in changes { signal.yield() } }
-                group.addTask {
-                    while !Task.isCancelled {
-                        try? await Task.sleep(for: interval)
-                        signal.yield()
-                    }
-                }
-            }
-            signal.finish()
-        }
-        return (signals, pump)
-    }
 }
