@@ -102,12 +102,9 @@ struct MessagingRoute: Sendable {
                     guard let current = token else { continue }
                     do {
                         while !Task.isCancelled {
-                            // Not cancelled with the stream: a read in flight finishes on its
-                            // own. Cancelling a URLSession request as it completes can crash
-                            // swift-corelibs-foundation ("a task that is not in the registry"),
-                            // and a stream ends while its poll is in flight all the time.
-                            let after = cursor
-                            let page = try await Task { try await route.inbox(current, after) }.value
+                            // Safe to cancel mid-read: the URLSession transports never cancel
+                            // the exchange itself (see HTTPExchange).
+                            let page = try await route.inbox(current, cursor)
                             for message in page.messages { continuation.yield(message) }
                             cursor = max(cursor, page.cursor)
                             device.advance(current, to: cursor)
