@@ -51,11 +51,18 @@ public enum LifeSignalHTTPServer {
         router.add(middleware: APIKeyMiddleware(auth: backend.auth))
         router.add(middleware: RateLimitMiddleware(limiter: RateLimiter(), auth: backend.auth, clock: backend.clock))
         router.get("health") { _, _ in JSONResponse.make(.ok, ["status": "ok"]) }
+        let hub = RealtimeHub()
+        // Readiness, apart from liveness: 503 until Realtime receives database changes (joins
+        // before then are refused), so a load balancer or a test waits instead of failing.
+        router.get("ready") { _, _ in
+            await hub.isReady
+                ? JSONResponse.make(.ok, ["status": "ready"])
+                : JSONResponse.make(.serviceUnavailable, ["status": "starting", "message": "Realtime is not receiving database changes yet"])
+        }
         AuthRoutes<BasicRequestContext>(backend: backend, bodyLimit: configuration.bodyLimit).register(on: router)
         FunctionRoutes<BasicRequestContext>(backend: backend, bodyLimit: configuration.bodyLimit).register(on: router)
         StorageRoutes<BasicRequestContext>(backend: backend).register(on: router)
         RESTRoutes<BasicRequestContext>(backend: backend, schema: schema, bodyLimit: configuration.bodyLimit).register(on: router)
-        let hub = RealtimeHub()
         let realtime = RealtimeRoutes<BasicRequestContext>(hub: hub, backend: backend, schema: schema, logger: logger)
         realtime.register(on: router)
         // Scrapers carry no API key (the gateway middleware lets this path through).

@@ -24,6 +24,9 @@ struct AuthEndpointTests {
         let minted = JWTSigner(secret: "test-secret-with-at-least-32-characters!").sign(TokenClaims(role: "anon"))
         #expect(try await server.request("GET", "/rest/v1/users", apiKey: .some(minted)).status == 401)  // anon has no grant on users
         #expect(try await server.request("GET", "/health", apiKey: .some(nil)).status == 200)
+        // Readiness needs no key either; the test server waited for it, so it says ready.
+        let ready = try await server.request("GET", "/ready", apiKey: .some(nil))
+        #expect(ready.status == 200 && ready.json?["status"] as? String == "ready")
     }
 
     @Test("phone sign-in over HTTP returns a GoTrue session", arguments: Engine.allCases)

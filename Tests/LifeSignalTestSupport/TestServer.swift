@@ -36,7 +36,21 @@ public final class TestServer: Sendable {
         let task = Task { try await app.run() }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { throw TestEnvironmentError(description: "server did not start") }
-        return TestServer(port: port, backend: backend, task: task)
+        let server = TestServer(port: port, backend: backend, task: task)
+        try await server.waitUntilReady()
+        return server
+    }
+
+    /// Waits until `GET /ready` answers 200 (Realtime receives database changes), so a test's
+    /// first join is not refused as "not receiving database changes yet". A bound of 60 s
+    /// against a hang, not a speed check: a cold CI machine has taken over 5 s.
+    private func waitUntilReady() async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            if try await request("GET", "/ready", apiKey: .some(nil)).status == 200 { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw TestEnvironmentError(description: "the server on port \(port) was not ready within 60 s")
     }
 
     private init(port: Int, backend: LifeSignalBackend, task: Task<Void, any Error>) {

@@ -4,7 +4,7 @@ import LifeSignalBackend
 
 /// Supabase's gateway rule: every request carries an `apikey` (header or `?apikey=`) that is a
 /// JWT signed with the project secret whose role is `anon` or `service_role`. Keys minted
-/// elsewhere with the same secret therefore work. Preflight and health checks are exempt, and so are public storage objects.
+/// elsewhere with the same secret therefore work. Preflight, health and readiness checks are exempt, and so are public storage objects.
 struct APIKeyMiddleware<Context: RequestContext>: RouterMiddleware {
     let auth: AuthService
     /// Keys already verified: a project has a handful, sent with every request, and
@@ -21,7 +21,7 @@ struct APIKeyMiddleware<Context: RequestContext>: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         // Public objects are fetched by plain URL (an <img src>), as on Supabase.
-        if request.method == .options || request.uri.path == "/health" || request.uri.path == "/metrics"
+        if request.method == .options || request.uri.path == "/health" || request.uri.path == "/ready" || request.uri.path == "/metrics"
             || (request.method == .get && request.uri.path.hasPrefix("/storage/v1/object/public/")) {
             return try await next(request, context)
         }
