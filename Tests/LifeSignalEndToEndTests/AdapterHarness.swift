@@ -101,7 +101,8 @@ struct AdapterHarness: Sendable {
 
     private static func makeClient(_ server: TestServer) -> SupabaseClient {
         SupabaseClient(supabaseURL: server.baseURL, supabaseKey: server.anonKey,
-                       options: SupabaseClientOptions(auth: .init(storage: InMemoryAuthStorage())))
+                       // A 30 s Realtime limit: a bound against a hang, not a speed check.
+                       options: SupabaseClientOptions(auth: .init(storage: InMemoryAuthStorage()), realtime: .init(timeoutInterval: .seconds(30))))
     }
 
     private static func supabase(_ server: TestServer, phone: String, code: String) async throws -> Person {

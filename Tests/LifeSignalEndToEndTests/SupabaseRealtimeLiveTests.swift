@@ -30,14 +30,14 @@ struct SupabaseRealtimeLiveTests {
     /// A client signed in as `phone` with its test code.
     static func client(_ server: TestServer, phone: String = "+15550001111", code: String = "123456") async throws -> (SupabaseClient, UUID) {
         let client = SupabaseClient(supabaseURL: server.baseURL, supabaseKey: server.anonKey,
-                                    options: SupabaseClientOptions(auth: .init(storage: InMemoryAuthStorage())))
+                                    options: SupabaseClientOptions(auth: .init(storage: InMemoryAuthStorage()), realtime: .init(timeoutInterval: .seconds(30))))
         try await client.auth.signInWithOTP(phone: phone)
         let session = try #require(try await client.auth.verifyOTP(phone: phone, token: code, type: .sms).session)
         return (client, session.user.id)
     }
 
     /// The first element of `stream`, failing after `limit`.
-    static func first<Element: Sendable>(_ stream: AsyncStream<Element>, within limit: Duration = .seconds(20)) async throws -> Element {
+    static func first<Element: Sendable>(_ stream: AsyncStream<Element>, within limit: Duration = .seconds(30)) async throws -> Element {
         try await withThrowingTaskGroup(of: Element?.self) { group in
             group.addTask {
                 for await element in stream { return element }
