@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalDomain
 
 /// The one text form of an instant in SQLite and on the wire:
 /// `2024-06-05T12:00:00.123456+00:00`, always UTC with six fractional digits.
@@ -14,7 +15,7 @@ public enum Timestamp {
         let fraction = micros - seconds * 1_000_000
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         seconds -= days * 86_400
-        let (year, month, day) = civil(fromDays: days)
+        let (year, month, day) = CivilCalendar.date(fromDays: days)
         // Digits written by hand: `String(format:)` goes through NSString on Linux and is
         // slow enough to show when every row of a page carries two timestamps.
         var bytes: [UInt8] = []
@@ -117,32 +118,8 @@ public enum Timestamp {
             // No zone: PostgreSQL's `timestamp` without time zone, taken as UTC.
         }
         guard index == bytes.count else { return nil }
-        let days = days(fromCivil: year, month, day)
+        let days = CivilCalendar.days(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offset
         return Date(timeIntervalSince1970: Double(seconds) + fraction)
-    }
-
-    // Howard Hinnant's civil-calendar algorithms: exact for every proleptic Gregorian date,
-    // and far cheaper than a Calendar on a hot path.
-    private static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-
-    private static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = month > 2 ? month - 3 : month + 9
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
     }
 }
