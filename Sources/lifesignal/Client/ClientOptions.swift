@@ -17,18 +17,19 @@ struct ClientOptions: ParsableArguments {
     var json = false
 
     /// The session file: `<data dir>/cli-session.json`, mode 0600 (it holds a refresh token).
-    var sessionFile: URL { LifeSignalEnvironment.dataDirectory.appendingPathComponent("cli-session.json") }
+    func sessionFile() throws -> URL { try LifeSignalEnvironment.dataDirectory().appendingPathComponent("cli-session.json") }
 
     func client() throws -> SupabaseClient {
-        let text = url ?? LifeSignalEnvironment.values["LIFESIGNAL_URL"] ?? "http://127.0.0.1:54321"
+        let values = try LifeSignalEnvironment.values()
+        let text = url ?? values["LIFESIGNAL_URL"] ?? "http://127.0.0.1:54321"
         guard let serverURL = URL(string: text), serverURL.scheme == "http" || serverURL.scheme == "https", serverURL.host != nil else {
             throw ValidationError("\"\(text)\" is not an http(s) URL")
         }
-        guard let key = anonKey ?? LifeSignalEnvironment.values["LIFESIGNAL_ANON_KEY"], !key.isEmpty else {
+        guard let key = anonKey ?? values["LIFESIGNAL_ANON_KEY"], !key.isEmpty else {
             throw ValidationError("Pass --anon-key or set LIFESIGNAL_ANON_KEY (`lifesignal serve` prints the key)")
         }
         return SupabaseClient(supabaseURL: serverURL, supabaseKey: key,
-                              options: SupabaseClientOptions(auth: .init(storage: FileAuthStorage(url: sessionFile))))
+                              options: SupabaseClientOptions(auth: .init(storage: FileAuthStorage(url: try sessionFile()))))
     }
 
     func adapters() throws -> SupabaseAdapters { SupabaseAdapters(client: try client()) }

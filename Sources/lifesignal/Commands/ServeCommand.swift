@@ -20,16 +20,11 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
-        let url = LifeSignalEnvironment.databaseURL(override: database)
-        var configuration = LifeSignalBackend.Configuration(
-            jwtSecret: try LifeSignalEnvironment.jwtSecret(), testOTPs: try LifeSignalEnvironment.testOTPs(),
-            issuer: "http://\(host):\(port)/auth/v1")
-        var push = "recorded only (set LIFESIGNAL_FCM_SERVICE_ACCOUNT to send through FCM)"
-        if let account = try LifeSignalEnvironment.fcmServiceAccount() {
-            configuration.pushSender = FCMPushSender(account: account)
-            push = "FCM HTTP v1, project \(account.projectID)"
-        }
-        let backend = try await LifeSignalBackend.open(databaseURL: url, configuration: configuration)
+        let local = try LifeSignalEnvironment.local(database: database)
+        let configuration = try local.backendConfiguration(issuer: "http://\(host):\(port)/auth/v1")
+        let push = try local.serviceAccount().map { "FCM HTTP v1, project \($0.projectID)" }
+            ?? "recorded only (set LIFESIGNAL_FCM_SERVICE_ACCOUNT to send through FCM)"
+        let backend = try await LifeSignalBackend.open(databaseURL: local.databaseURL, configuration: configuration)
         let pushDescription = push
         var serverConfiguration = ServerConfiguration(host: host, port: port, sweepInterval: sweepInterval > 0 ? .seconds(sweepInterval) : nil)
         serverConfiguration.reloadSignal = .sighup
@@ -39,7 +34,7 @@ struct ServeCommand: AsyncParsableCommand {
                 // Written unbuffered, so the URL and keys reach a pipe or file before any request.
                 FileHandle.standardOutput.write(Data("""
                     LifeSignal is listening on http://\(host):\(bound)
-                      data:             \(LifeSignalEnvironment.redacted(backend.database.location)) (\(backend.database.dialect.rawValue))
+                      data:             \(LocalSettings.redacted(backend.database.location)) (\(backend.database.dialect.rawValue))
                       push:             \(pushDescription)
                       anon key:         \(backend.auth.apiKey(role: .anon))
                       service_role key: \(backend.auth.apiKey(role: .serviceRole))
