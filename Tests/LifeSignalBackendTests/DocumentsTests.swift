@@ -15,14 +15,14 @@ struct DocumentsTests {
         defer { Task { try? await test.backend.close() } }
         let ann = try await test.person("+15550000001", "Ann")
         let documents = test.backend.documents
-        let path = try Self.path(ann, "contacts/bob")
+        let path = try Self.path(ann, "friends/bob")
         #expect(try await documents.get(caller: ann, path: path) == .missing(path))
 
         let created = try await documents.set(caller: ann, path: path, data: ["name": "Bob", "age": 40, "score": 1.0, "address": ["city": "Leeds"]])
         #expect(created.createTime == test.clock.now && created.updateTime == test.clock.now)
         #expect(try await documents.get(caller: ann, path: path) == created)
         let row = try #require(try await test.backend.database.query("SELECT parent, owner_id, data FROM documents").first)
-        #expect(try row.string("parent") == "users/\(ann.userID)/contacts" && row.uuid("owner_id") == ann.userID.rawValue)
+        #expect(try row.string("parent") == "users/\(ann.userID)/friends" && row.uuid("owner_id") == ann.userID.rawValue)
         #expect(try DocumentJSON.decode(row.string("data"))["score"] == .double(1))
 
         test.clock.advance(by: 60)
@@ -31,7 +31,7 @@ struct DocumentsTests {
         #expect(merged.createTime == created.createTime && merged.updateTime == test.clock.now)
         let updated = try await documents.update(caller: ann, path: path, fields: ["address.city": "York", "age": 41])
         #expect(updated.data == ["name": "Bob", "age": 41, "score": 1.0, "address": ["city": "York", "zip": "LS1"]])
-        let none = try Self.path(ann, "contacts/none")
+        let none = try Self.path(ann, "friends/none")
         await #expect(throws: DomainError.notFound("Document \(none)")) { try await documents.update(caller: ann, path: none, fields: ["a": 1]) }
         try await documents.delete(caller: ann, path: path)
         try await documents.delete(caller: ann, path: path)

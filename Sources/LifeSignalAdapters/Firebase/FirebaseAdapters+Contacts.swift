@@ -5,8 +5,13 @@ import LifeSignalClients
 import LifeSignalDomain
 
 extension FirebaseAdapters {
-    /// Contacts through the same functions as on Supabase, called as Firebase callables
-    /// (``FunctionCalling``); the stream polls the list (``contactListChanges()``).
+    /// Contacts as the original app kept them: the list is read from Firestore
+    /// (`users/{uid}/contacts`, one document per relation with the contact's name and
+    /// check-in joined in, and LifeSignal's `users/{uid}/invitations`), a QR code is looked
+    /// up with a query on `qr_lookup` (`qrCodeId ==` the code, limit 1). Every change — add
+    /// by QR, invite, accept or decline, roles, remove, a new QR code — goes through the same
+    /// functions as on Supabase, called as Firebase callables (``FunctionCalling``), as the
+    /// original's did. The stream polls the list (``contactListChanges()``).
     public var contactsClient: ContactsClient { functionContactsClient }
 
     /// The signed-in person's id, from the token's uid.
@@ -18,7 +23,39 @@ extension FirebaseAdapters {
 }
 
 extension FirebaseAdapters: FunctionCalling {
-    /// `get-contacts` asked again every ``pollInterval``; a list is delivered when it differs
+    /// The contact list from two queries: contacts by the time they were added (then id, as
+    /// `get-contacts` orders them), invitations by the time they were sent.
+    func contactList() async throws -> ContactList {
+        let (contactDocuments, invitationDocuments) = try await asSignedIn { firestore, me in
+            let parent = "users/\(me)"
+            return (
+                try await Self.runQuery(FirestoreQuery(collection: "contacts").order(by: "addedAt"), parent: parent, on: firestore),
+                try await Self.runQuery(FirestoreQuery(collection: "invitations").order(by: "sentAt"), parent: parent, on: firestore))
+        }
+        let invitations = try invitationDocuments.map(FirestorePeopleMapping.invitation)
+        return ContactList(
+            contacts: try contactDocuments.map(FirestorePeopleMapping.contact),
+            sentInvitations: invitations.filter(\.sent).map(\.0),
+            receivedInvitations: invitations.filter { !$0.sent }.map(\.0))
+    }
+
+    /// The owner of a code: the one `qr_lookup` document whose `qrCodeId` is the code.
+    func lookUpQRCode(_ code: UUID) async throws -> QRCodeOwner {
+        let query = FirestoreQuery(collection: "qr_lookup").where("qrCodeId", .equal, .string(code.uuidString.lowercased())).limit(1)
+        let found = try await asSignedIn { firestore, _ in try await Self.runQuery(query, parent: nil, on: firestore) }
+        guard let document = found.first else { throw DomainError.notFound("QR code") }
+        return try FirestorePeopleMapping.qrCodeOwner(document)
+    }
+
+    /// `:runQuery` with the answers as domain documents.
+    private static func runQuery(_ query: FirestoreQuery, parent: String?, on firestore: FirestoreClient) async throws -> [DocumentSnapshot] {
+        let documents = try await documents(parent.map { "\($0)/\(query.collectionID)" } ?? query.collectionID) {
+            try await firestore.runQuery(query, parent: parent)
+        }
+        return try documents.map(FirestoreDocumentMapping.snapshot)
+    }
+
+    /// The list asked again every ``pollInterval``; a list is delivered when it differs
     /// from the one before.
     func contactListChanges() async throws -> AsyncThrowingStream<ContactList, any Error> {
         let adapters = self

@@ -5,9 +5,11 @@ import LifeSignalClients
 import LifeSignalDomain
 
 extension FirebaseAdapters {
-    /// The profile: read through `get-user-profile`, changed through `update-user-profile`,
-    /// followed by polling. Avatars go to Firebase Storage under `avatars/<uid>/avatar`, and
-    /// the profile keeps their token download URL.
+    /// The profile as the original app kept it: the Firestore document `users/{uid}` (read
+    /// with `GET`, changed with a `PATCH` masked to the fields changed, with
+    /// `currentDocument.exists=true`), followed by polling that document. Avatars go to
+    /// Firebase Storage under `avatars/<uid>/avatar`, and the document keeps their token
+    /// download URL (`profileImageURL`). A new QR code still comes from `reset-qr-code`.
     public var userClient: UserClient {
         let adapters = self
         return UserClient(
@@ -48,9 +50,43 @@ extension FirebaseAdapters {
             })
     }
 
+    /// My own profile: the document `users/{uid}`.
+    func ownProfile() async throws -> UserProfile {
+        try await asSignedIn { firestore, me in
+            let path = "users/\(me)"
+            guard let document = try await Self.documents(path, { try await firestore.documentIfExists(path) }) else {
+                throw DomainError.notFound("User \(me)")
+            }
+            return try FirestorePeopleMapping.profile(try FirestoreDocumentMapping.snapshot(document))
+        }
+    }
+
+    /// Changes the fields `changes` gives, each under its document name; the backend's rules
+    /// (the owner's whitelist, the profile's own checks) decide, as Firestore's rules would.
     func updateProfile(_ changes: ProfileUpdate) async throws -> UserProfile {
-        let reply: ProfileResponse = try await call("update-user-profile", UpdateUserProfileRequest(changes))
-        return try UserProfile(wire: reply)
+        let fields = try FirestorePeopleMapping.fields(changes)
+        guard !fields.isEmpty else { return try await ownProfile() }
+        return try await asSignedIn { firestore, me in
+            let path = "users/\(me)"
+            let document = try await Self.documents(path) {
+                try await firestore.patchDocument(
+                    path, fields: FirestoreDocumentMapping.wire(fields), updateMask: fields.keys.sorted(), precondition: .exists(true))
+            }
+            return try FirestorePeopleMapping.profile(try FirestoreDocumentMapping.snapshot(document))
+        }
+    }
+
+    /// Runs `body` with Firestore as the signed-in person. Signed out — or found signed out
+    /// because the server refused the refresh token — is ``DomainError/unauthenticated``,
+    /// and followers of the session are told, as after a function call.
+    func asSignedIn<T>(_ body: (FirestoreClient, UserID) async throws -> T) async throws -> T {
+        do {
+            let firestore = try await requireFirestore()
+            return try await body(firestore, try await me())
+        } catch DomainError.unauthenticated {
+            await forgetEndedSession()
+            throw DomainError.unauthenticated
+        }
     }
 
     func requireStorage() throws -> FirebaseStorageClient {

@@ -5,10 +5,13 @@ import LifeSignalClients
 import LifeSignalDomain
 
 /// Clients filled over Firebase's wire protocols: phone sign-in through Identity Toolkit,
-/// everything else through callable functions named as LifeSignal's backend functions.
+/// the original app's Firestore documents (the profile `users/{uid}`, the contacts
+/// `users/{uid}/contacts`, QR codes `qr_lookup`) and arbitrary documents over Firestore's
+/// REST API, everything else through callable functions named as LifeSignal's backend
+/// functions.
 ///
 /// The functions take and return the same JSON as on Supabase (one definition of the shapes,
-/// in `LifeSignalBackend`); what Supabase clients read from tables (profile, notifications,
+/// in `LifeSignalBackend`); what Supabase clients read from other tables (notifications,
 /// history) comes from the read-only functions, because a Firebase client has no PostgREST.
 /// Nothing is realtime over Firebase REST, so the streams poll.
 public struct FirebaseAdapters: Sendable {
@@ -123,12 +126,6 @@ public struct FirebaseAdapters: Sendable {
         session.refreshToken = current.refreshToken
         session.expiresAt = current.expiresAt
         return session
-    }
-
-    /// My own profile through `get-user-profile`.
-    func ownProfile() async throws -> UserProfile {
-        let reply: ProfileResponse = try await call("get-user-profile")
-        return try UserProfile(wire: reply)
     }
 }
 

@@ -20,6 +20,11 @@ protocol FunctionCalling: Sendable {
     func contactListChanges() async throws -> AsyncThrowingStream<ContactList, any Error>
     /// My own active alert each time it changes, starting after the call (``AlertClient/stream``).
     func ownAlertChanges() async throws -> AsyncThrowingStream<AlertRecord?, any Error>
+    /// My contacts and pending invitations: `get-contacts` unless the adapter reads them
+    /// elsewhere (Firebase: the original app's Firestore documents).
+    func contactList() async throws -> ContactList
+    /// Who owns a QR code: `lookup-qr-code` unless the adapter finds it elsewhere.
+    func lookUpQRCode(_ code: UUID) async throws -> QRCodeOwner
 }
 
 extension FunctionCalling {
@@ -28,10 +33,7 @@ extension FunctionCalling {
         let adapters = self
         return ContactsClient(
             contacts: { try await adapters.contactList() },
-            lookUpQRCode: { code in
-                let reply: LookupQRCodeResponse = try await adapters.call("lookup-qr-code", QRCodeRequest(qrCodeId: code.uuidString.lowercased()))
-                return QRCodeOwner(userID: try WireParse.userID(reply.userId), name: reply.name)
-            },
+            lookUpQRCode: { code in try await adapters.lookUpQRCode(code) },
             addByQRCode: { code, roles in
                 let reply: ContactChangeResponse = try await adapters.call("add-contact-by-qr", AddContactByQRRequest(
                     qrCodeId: code.uuidString.lowercased(), isResponder: roles.isResponder, isDependent: roles.isDependent))
@@ -144,6 +146,11 @@ extension FunctionCalling {
         let reply: SendPushNotificationResponse = try await call(
             "send-push-notification", SendPushNotificationRequest(userId: contact.description, title: title, body: body))
         return try WireParse.uuid(reply.messageId)
+    }
+
+    func lookUpQRCode(_ code: UUID) async throws -> QRCodeOwner {
+        let reply: LookupQRCodeResponse = try await call("lookup-qr-code", QRCodeRequest(qrCodeId: code.uuidString.lowercased()))
+        return QRCodeOwner(userID: try WireParse.userID(reply.userId), name: reply.name)
     }
 
     func contactList() async throws -> ContactList {

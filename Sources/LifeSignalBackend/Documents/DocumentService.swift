@@ -12,13 +12,20 @@ import LifeSignalDomain
 /// Each committed write is published on the ``ChangeFeed`` with the owner as its owner, so
 /// only the owner's in-process listeners hear of it; Realtime learns of it from the table's
 /// capture triggers and reads it as each subscriber.
+///
+/// The original app's own documents — `users/{uid}`, its `contacts`, `qr_lookup` — are not
+/// stored but projected from the tables the functions keep, with their own rules
+/// (``ProjectedPath``, `DocumentService+Projections.swift`).
 public struct DocumentService: Sendable {
     let database: any Database
     let clock: BackendClock
     let changes: ChangeFeed
+    /// Writes to `users/{uid}` go through the profile's own rules.
+    let profiles: ProfileService
 
     /// The document, or a snapshot with `exists == false` when there is none.
     public func get(caller: Caller, path: DocumentPath) async throws -> DocumentSnapshot {
+        if let projected = ProjectedPath(path) { return try await projectedGet(caller, projected, path) }
         let owner = try Self.owner(caller, path.segments)
         let row = try await database.query("SELECT path, data, created_at, updated_at FROM documents WHERE path = \(path.rawValue) AND owner_id = \(owner)").first
         return try row.map(Self.snapshot) ?? .missing(path)
@@ -28,6 +35,7 @@ public struct DocumentService: Sendable {
     /// stored field by field (``DocumentRules/merging(_:with:)``) and other fields stay.
     @discardableResult
     public func set(caller: Caller, path: DocumentPath, data: [String: DocumentValue], merge: Bool = false) async throws -> DocumentSnapshot {
+        if let projected = ProjectedPath(path) { return try await projectedWrite(caller, projected, path, fields: merge ? data : nil) }
         let owner = try Self.owner(caller, path.segments)
         try DocumentRules.validate(data, at: path)
         return try await write(path, owner: owner) { stored in merge ? DocumentRules.merging(stored ?? [:], with: data) : data }
@@ -37,6 +45,10 @@ public struct DocumentService: Sendable {
     /// `updateData`); a missing document is ``DomainError/notFound(_:)`` and nothing is made.
     @discardableResult
     public func update(caller: Caller, path: DocumentPath, fields: [String: DocumentValue]) async throws -> DocumentSnapshot {
+        if let projected = ProjectedPath(path) {
+            guard !fields.isEmpty else { throw DomainError.invalidArgument("An update needs at least one field") }
+            return try await projectedWrite(caller, projected, path, fields: fields)
+        }
         let owner = try Self.owner(caller, path.segments)
         guard !fields.isEmpty else { throw DomainError.invalidArgument("An update needs at least one field") }
         _ = try DocumentRules.updating([:], with: fields)
@@ -48,6 +60,10 @@ public struct DocumentService: Sendable {
 
     /// Removes the document; removing one that is not there succeeds, as on Firestore.
     public func delete(caller: Caller, path: DocumentPath) async throws {
+        if let projected = ProjectedPath(path) {
+            _ = try await projectedWrite(caller, projected, path, fields: nil)
+            return
+        }
         let owner = try Self.owner(caller, path.segments)
         let removed = try await database.query("DELETE FROM documents WHERE path = \(path.rawValue) AND owner_id = \(owner) RETURNING path")
         if !removed.isEmpty {
@@ -63,6 +79,10 @@ public struct DocumentService: Sendable {
     /// not map onto one SQL that SQLite and PostgreSQL evaluate alike. A collection holds one
     /// person's documents, so the read stays small.
     public func query(caller: Caller, _ query: DocumentQuery) async throws -> [DocumentSnapshot] {
+        if let projected = ProjectedCollection(query.collection) {
+            try query.validate()
+            return try await projectedQuery(caller, projected, query)
+        }
         let owner = try Self.owner(caller, query.collection.segments)
         try query.validate()
         let rows = try await database.query("""
@@ -126,5 +146,5 @@ public struct DocumentService: Sendable {
 
 extension LifeSignalBackend {
     /// Firestore-style documents under `users/{uid}/…`.
-    public var documents: DocumentService { DocumentService(database: database, clock: clock, changes: changes) }
+    public var documents: DocumentService { DocumentService(database: database, clock: clock, changes: changes, profiles: profiles) }
 }

@@ -33,17 +33,17 @@ struct StorageContractTests {
         let stored = try #require(try await harness.storedJSON(path))
         let decoded = try DocumentJSON.decode(stored)
         #expect(decoded["wholeDouble"] == .double(1) && decoded["zero"] == .integer(0))
-        // The profile document itself, `users/<me>`, is mine too.
+        // The profile document itself, `users/<me>`, is mine too: projected from the profile
+        // (`StorageProjectionContractTests`), never stored.
         let profile = try DocumentPath("users/\(harness.aliceID)")
-        try await harness.alice.setDocument(profile, ["firstName": "Alice"], false)
-        #expect(try await harness.alice.getDocument(profile).data == ["firstName": "Alice"])
+        #expect(try await harness.alice.getDocument(profile).data["uid"] == .string(harness.aliceID))
     }
 
     @Test("set replaces the document; set with merge merges maps and keeps other fields", arguments: AdapterBackend.withFirebase)
     func setReplacesOrMerges(backend: AdapterBackend) async throws {
         let harness = try await DocumentHarness.start(backend)
         defer { Task { await harness.stop() } }
-        let path = try harness.alicePath("contacts/bob")
+        let path = try harness.alicePath("friends/bob")
         try await harness.alice.setDocument(path, ["name": "Bob", "address": ["city": "Leeds", "zip": "LS1"], "age": 40], false)
         try await harness.alice.setDocument(path, ["name": "Robert"], false)
         #expect(try await harness.alice.getDocument(path).data == ["name": "Robert"])
@@ -58,7 +58,7 @@ struct StorageContractTests {
     func update(backend: AdapterBackend) async throws {
         let harness = try await DocumentHarness.start(backend)
         defer { Task { await harness.stop() } }
-        let path = try harness.alicePath("contacts/cat")
+        let path = try harness.alicePath("friends/cat")
         try await harness.alice.setDocument(path, ["name": "Cat", "address": ["city": "Leeds", "zip": "LS1"], "tags": ["a"]], false)
         try await harness.alice.updateDocument(path, ["address.city": "Hull", "age": 33, "prefs.sms": true, "tags": ["a", "b"]])
         let expected: [String: DocumentValue] = [
@@ -66,7 +66,7 @@ struct StorageContractTests {
         ]
         #expect(try await harness.alice.getDocument(path).data == expected)
 
-        let missing = try harness.alicePath("contacts/nobody")
+        let missing = try harness.alicePath("friends/nobody")
         #expect(await storageError { try await harness.alice.updateDocument(missing, ["name": "Nobody"]) } == .documentNotFound)
         #expect(try await harness.alice.getDocument(missing).exists == false)
         #expect(await storageError { try await harness.alice.updateDocument(path, ["address": "x", "address.city": "y"]) } == .invalidData)
@@ -91,7 +91,7 @@ struct StorageContractTests {
     func ownerOnly(backend: AdapterBackend) async throws {
         let harness = try await DocumentHarness.start(backend)
         defer { Task { await harness.stop() } }
-        let path = try harness.alicePath("contacts/private")
+        let path = try harness.alicePath("friends/private")
         try await harness.alice.setDocument(path, ["secret": "mine"], false)
         let bob = harness.bob
         #expect(await storageError { _ = try await bob.getDocument(path) } == .permissionDenied)

@@ -12,7 +12,7 @@ struct StorageQueryListenTests {
     func query(backend: AdapterBackend) async throws {
         let harness = try await DocumentHarness.start(backend)
         defer { Task { await harness.stop() } }
-        let contacts = try CollectionPath("users/\(harness.aliceID)/contacts")
+        let contacts = try CollectionPath("users/\(harness.aliceID)/friends")
         let people: [(String, [String: DocumentValue])] = [
             ("ann", ["name": "Ann", "age": 30, "roles": ["responder"], "address": ["city": "Leeds"]]),
             ("bob", ["name": "Bob", "age": 30.0, "roles": ["dependent"], "address": ["city": "York"]]),
@@ -24,7 +24,7 @@ struct StorageQueryListenTests {
         for (id, data) in people { try await harness.alice.setDocument(try contacts.document(id), data, false) }
         // Documents elsewhere must never appear: another collection of mine, and Bob's own contacts.
         try await harness.alice.setDocument(try harness.alicePath("notes/ann"), ["name": "Ann", "age": 30], false)
-        try await harness.bob.setDocument(try DocumentPath("users/\(harness.bobID)/contacts/ann"), ["name": "Ann", "age": 30], false)
+        try await harness.bob.setDocument(try DocumentPath("users/\(harness.bobID)/friends/ann"), ["name": "Ann", "age": 30], false)
 
         func ids(_ query: DocumentQuery) async throws -> [String] { try await harness.alice.queryDocuments(query).map(\.id) }
         let all = DocumentQuery(contacts)
@@ -51,7 +51,7 @@ struct StorageQueryListenTests {
     func listen(backend: AdapterBackend) async throws {
         let harness = try await DocumentHarness.start(backend)
         defer { Task { await harness.stop() } }
-        let path = try harness.alicePath("contacts/live")
+        let path = try harness.alicePath("friends/live")
         let stream = try await harness.alice.listenDocument(path)
         let first = try #require(try await firstElement(of: stream, within: 10), "no first snapshot")
         #expect(!first.exists && first.path == path)
@@ -61,8 +61,8 @@ struct StorageQueryListenTests {
         #expect(created.data == ["name": "Live", "count": 1])
 
         // Changes elsewhere, mine or Bob's, do not concern this listener.
-        try await harness.alice.setDocument(try harness.alicePath("contacts/other"), ["name": "Other"], false)
-        try await harness.bob.setDocument(try DocumentPath("users/\(harness.bobID)/contacts/live"), ["name": "Bob's"], false)
+        try await harness.alice.setDocument(try harness.alicePath("friends/other"), ["name": "Other"], false)
+        try await harness.bob.setDocument(try DocumentPath("users/\(harness.bobID)/friends/live"), ["name": "Bob's"], false)
         try await harness.alice.updateDocument(path, ["count": 2])
         let updated = try #require(try await firstElement(of: stream, within: 10) { $0.data["count"] == 2 }, "the update was not heard")
         #expect(updated.data == ["name": "Live", "count": 2])
@@ -77,7 +77,7 @@ struct StorageQueryListenTests {
     func listenQuery(backend: AdapterBackend) async throws {
         let harness = try await DocumentHarness.start(backend)
         defer { Task { await harness.stop() } }
-        let contacts = try CollectionPath("users/\(harness.aliceID)/contacts")
+        let contacts = try CollectionPath("users/\(harness.aliceID)/friends")
         try await harness.alice.setDocument(try contacts.document("ann"), ["age": 30], false)
         let stream = try await harness.alice.listenQuery(DocumentQuery(contacts).where("age", .greaterThan, 18).order(by: "age"))
         @Sendable func ids(_ results: [DocumentSnapshot]) -> [String] { results.map(\.id) }
@@ -90,7 +90,7 @@ struct StorageQueryListenTests {
         try await next(["bob", "ann"], "the addition was not heard")
         // Elsewhere: another collection of mine, Bob's own contacts.
         try await harness.alice.setDocument(try harness.alicePath("notes/cat"), ["age": 50], false)
-        try await harness.bob.setDocument(try DocumentPath("users/\(harness.bobID)/contacts/dan"), ["age": 60], false)
+        try await harness.bob.setDocument(try DocumentPath("users/\(harness.bobID)/friends/dan"), ["age": 60], false)
         try await harness.alice.updateDocument(try contacts.document("bob"), ["age": 40])
         try await next(["ann", "bob"], "the reordering was not heard")
         try await harness.alice.updateDocument(try contacts.document("ann"), ["age": 10])
@@ -104,7 +104,7 @@ struct StorageQueryListenTests {
     func listenExisting(backend: AdapterBackend) async throws {
         let harness = try await DocumentHarness.start(backend)
         defer { Task { await harness.stop() } }
-        let path = try harness.alicePath("contacts/there")
+        let path = try harness.alicePath("friends/there")
         try await harness.alice.setDocument(path, ["name": "There"], false)
         let stream = try await harness.alice.listenDocument(path)
         let first = try #require(try await firstElement(of: stream, within: 10), "no first snapshot")

@@ -55,7 +55,8 @@ struct FirebaseErrorMappingTests {
             FirebaseHTTPResponse(status: failure.status, headers: ["Content-Type": "application/json"], body: Data(failure.body.utf8))
         })
         do {
-            _ = try await adapters.contactsClient.contacts()
+            // A callable (the contact list itself is read from Firestore).
+            _ = try await adapters.contactsClient.addByQRCode(UUID(), .responder)
             Issue.record("expected \(failure.expected)")
         } catch let error as DomainError {
             if case .internal = failure.expected {
@@ -81,7 +82,7 @@ struct FirebaseErrorMappingTests {
         let refused = AdapterHarness.firebaseAdapters(transport: CannedTransport { _ in
             throw FirebaseTransportError.network(message: "connection refused")
         })
-        await #expect { _ = try await refused.userClient.profile() } throws: { error in
+        await #expect { _ = try await refused.contactsClient.addByQRCode(UUID(), .responder) } throws: { error in
             (error as? DomainError)?.message.contains("connection refused") == true
         }
     }
