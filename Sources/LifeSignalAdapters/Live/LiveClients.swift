@@ -80,7 +80,8 @@ public final class LiveClients: Sendable {
         let task = state.withValue { state in
             if let opening = state.opening { return opening }
             let source = state.source
-            let opening = Task { try await Self.open(source) }
+            // Detached: the open serves every caller, so it takes none of the first one's task locals or priority.
+            let opening = Task.detached { try await Self.open(source) }
             state.opening = opening
             return opening
         }
