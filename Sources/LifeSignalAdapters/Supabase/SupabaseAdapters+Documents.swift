@@ -11,7 +11,8 @@ extension SupabaseAdapters {
     /// policy lets them read, so only the owner hears of changes) and reads the document again
     /// through `get-document` after each change. A query listener joins Realtime on the rows of
     /// the collection and runs `query-documents` again after each change, and every
-    /// ``deletionCheckInterval`` to notice removals.
+    /// ``deletionCheckInterval`` to notice removals. A projected document (`users/{uid}`, its
+    /// contacts, `qr_lookup`) has no `documents` row, so its listener asks that often too.
     public var storageClient: LifeSignalClients.StorageClient {
         let adapters = self
         let run: @Sendable (DocumentQuery) async throws -> [DocumentSnapshot] = { query in
@@ -38,7 +39,7 @@ extension SupabaseAdapters {
             listenDocument: { path in
                 try await adapters.followed(
                     "document", bindings: { _ in [Binding(table: DocumentService.table, filter: "path=eq.\(path.rawValue)")] },
-                    deliveringStart: true, from: { try await adapters.call("get-document", DocumentPathRequest(path: path.rawValue)) })
+                    every: DocumentService.isProjected(path) ? Self.deletionCheckInterval : nil, deliveringStart: true, from: { try await adapters.call("get-document", DocumentPathRequest(path: path.rawValue)) })
             },
             listenQuery: { query in
                 try query.validate()

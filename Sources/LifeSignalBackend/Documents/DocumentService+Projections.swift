@@ -12,6 +12,16 @@ import LifeSignalDomain
 ///
 /// The service key reads any of them; it writes a profile as its owner would.
 extension DocumentService {
+    /// Whether the document is projected from the tables, so its changes are not changes of
+    /// the `documents` table: a listener follows ``projectionSources`` instead.
+    public static func isProjected(_ path: DocumentPath) -> Bool { ProjectedPath(path) != nil }
+
+    /// Whether a query on the collection reads projected documents.
+    public static func isProjected(_ collection: CollectionPath) -> Bool { ProjectedCollection(collection) != nil }
+
+    /// The tables projected documents are read from: a change to any of them may change one.
+    public static let projectionSources: Set<String> = ["users", "contacts", "alerts", "pings", "contact_invitations"]
+
     func projectedGet(_ caller: Caller, _ projected: ProjectedPath, _ path: DocumentPath) async throws -> DocumentSnapshot {
         let now = clock.now()
         return try await database.transaction { connection -> DocumentSnapshot in

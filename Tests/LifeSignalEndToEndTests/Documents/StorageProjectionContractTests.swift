@@ -88,4 +88,21 @@ struct StorageProjectionContractTests {
         #expect(try await harness.test.backend.contacts.contacts(caller: .user(try #require(UserID(string: harness.bobID)))).contacts.map(\.roles) == [.dependent])
         #expect(try await harness.storedCount() == 0)
     }
+
+    @Test("listeners on users/<me> and on my contacts hear changes made through the functions", arguments: AdapterBackend.withFirebase)
+    func listening(backend: AdapterBackend) async throws {
+        let harness = try await DocumentHarness.start(backend)
+        defer { Task { await harness.stop() } }
+        let (alice, _) = try await Self.linked(harness)
+        let profile = try await harness.alice.listenDocument(try DocumentPath("users/\(harness.aliceID)"))
+        let contacts = try await harness.bob.listenQuery(DocumentQuery(try CollectionPath("users/\(harness.bobID)/contacts")))
+
+        harness.test.clock.advance(by: 600)
+        let checkIn = try await harness.test.backend.checkIns.checkIn(caller: alice)
+        let when = DocumentValue.timestamp(DocumentTimestamp.truncated(checkIn.checkedInAt))
+        let mine = try await firstElement(of: profile) { $0.data["lastCheckedIn"] == when }
+        #expect(mine != nil, "the check-in did not reach the listener on users/<me>")
+        let theirs = try await firstElement(of: contacts) { $0.first?.data["lastCheckedIn"] == when }
+        #expect(theirs != nil, "the check-in did not reach the responder's listener on their contacts")
+    }
 }
