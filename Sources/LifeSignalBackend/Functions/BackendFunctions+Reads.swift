@@ -5,9 +5,11 @@ extension BackendFunctions {
     /// Read-only functions for backends whose clients cannot query tables directly.
     ///
     /// Supabase clients read the profile, notifications and check-in history through
-    /// PostgREST under row-level security; a Firebase client has only callable functions (the
-    /// data is not in Firestore), so the same reads are offered here, each limited to the
-    /// caller's own rows exactly as the table policies are.
+    /// PostgREST under row-level security; a Firebase client reads the profile as the
+    /// Firestore document `users/{uid}` (``DocumentService``), but notifications and history
+    /// have no document in the original app, so those reads (and `get-user-profile`, for any
+    /// client that prefers a function) are offered here, each limited to the caller's own
+    /// rows exactly as the table policies are.
     static let readFunctions: [String: Handler] = [
         "get-user-profile": { backend, caller, _ in
             try encode(ProfileResponse(try await backend.profiles.profile(caller: caller)))

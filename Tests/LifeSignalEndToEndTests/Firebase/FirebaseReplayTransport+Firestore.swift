@@ -4,7 +4,8 @@ import LifeSignalBackend
 import LifeSignalDomain
 
 /// Cloud Firestore's REST API (v1), played by the backend's ``DocumentService`` as the ID
-/// token's user, so the security rules are the backend's owner-only rule: `GET`, `PATCH`
+/// token's user, so the security rules are the backend's: owner-only for stored documents,
+/// and the projected documents' own (`users/{uid}`, its `contacts`, `qr_lookup`): `GET`, `PATCH`
 /// (no mask: replace; `updateMask.fieldPaths` with `currentDocument.exists=true`: update;
 /// a mask without it: merge), `DELETE` of `…/documents/{path}`, and `POST …:runQuery` with a
 /// `structuredQuery`. Values travel typed (`integerValue` as a string, `timestampValue` in
