@@ -5,7 +5,7 @@ import LifeSignalDomain
 
 /// The clients of the configured backends, opened once, on first use.
 ///
-/// Every client's `liveValue` (``LiveDependencyKeys``) is one of ``shared``'s ``deferred``
+/// Every client's `liveValue` (`LiveDependencyKeys.swift`) is one of ``shared``'s ``deferred``
 /// clients, so a feature run in the live context with no overrides reaches whatever the
 /// configuration selects. Opening is lazy because it is async (the embedded backend opens
 /// and migrates its database) while a `liveValue` is a synchronous static; and it is shared,
