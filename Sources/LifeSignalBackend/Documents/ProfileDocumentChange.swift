@@ -8,6 +8,10 @@ import LifeSignalDomain
 /// Everything else in the document is kept by LifeSignal itself — the id, the QR code (reset
 /// through `reset-qr-code`), check-in times (`check-in`), the alert (`trigger-alert`), the
 /// region and account times — and a write naming any of them is refused whole.
+///
+/// `name`, the original's one field, is split at its first space into first and last name
+/// (each then held to the name rules); `note` and `emergencyNote` are one field; the two
+/// reminder flags choose the one lead LifeSignal keeps (both true at once is refused).
 struct ProfileDocumentChange {
     /// The fields an owner may write, as the original rule's whitelist (plus LifeSignal's
     /// split name).

@@ -14,7 +14,9 @@ import LifeSignalDomain
 ///
 /// These paths are reserved: nothing is stored there. Documents a client stored at them
 /// before (migration 120 accepted any path under `users/{uid}/…`) stay in the table but are
-/// shadowed — never read, written or listed again — and go with the account as before.
+/// shadowed — never read, written or listed again through the document functions — and go
+/// with the account as before; their owner still sees those rows in `/rest/v1/documents`
+/// (read-only there), which is harmless and keeps migration 120 as it shipped.
 /// Paths below a projected document (`users/{uid}/contacts/{cid}/notes/…`) are stored ones.
 enum ProjectedPath: Equatable {
     case profile(String)
