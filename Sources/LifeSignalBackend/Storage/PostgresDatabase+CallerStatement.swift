@@ -1,30 +1,35 @@
 import PostgresNIO
 
 extension PostgresDatabase {
-    /// Runs one read as `role` with `claims` published as `request.jwt.claims`, in one round
-    /// trip: the statement travels as text to `lifesignal_run_as` (migration 107), which sets
-    /// the role, the claims and UTC locally and runs it with `EXECUTE`, so PostgreSQL plans it
-    /// under the caller's grants and row-level security exactly as inside
+    /// Runs one page read as `role` with `claims` published as `request.jwt.claims`, in one
+    /// round trip: the statement travels as text to `lifesignal_run_as` (migration 107), which
+    /// sets the role, the claims and UTC locally and runs it with `EXECUTE`, so PostgreSQL
+    /// plans it under the caller's grants and row-level security exactly as inside
     /// `BEGIN; set_config(…); …; COMMIT`. The statement is its own implicit transaction, so
     /// the settings end with it and one snapshot serves the whole statement.
+    ///
+    /// The call itself is a prepared statement (``CallerPageStatement``): each pooled
+    /// connection parses and plans it once, and later reads send only its parameters.
     ///
     /// Returns `nil` when `statement` holds a value that cannot travel as text
     /// (see ``SQL/inlined()``); run it in ``transaction(_:)`` then.
     ///
-    /// - Parameter columns: the result's column definition list, e.g. `body text, n bigint`.
-    public func queryAsCaller(role: String, claims: String, statement: SQL, columns: String) async throws -> [SQLRow]? {
+    /// - Parameter statement: a query returning one row of `body text, n bigint, total bigint`.
+    public func readPageAsCaller(role: String, claims: String, statement: SQL) async throws -> (body: String, rows: Int, total: Int?)? {
         guard let text = statement.inlined() else { return nil }
-        let call: SQL = "SELECT * FROM lifesignal_run_as(\(role), \(claims), \(text)) AS _caller(" + SQL.raw(columns) + SQL.raw(")")
         do {
-            return try await client.withConnection { connection in
-                try await PostgresTransactionConnection(connection: connection, logger: logger).query(call)
+            // Read to the end (one row), so the connection goes back to the pool idle.
+            var page: (body: String, rows: Int, total: Int?) = ("[]", 0, nil)
+            for try await row in try await client.execute(CallerPageStatement(role: role, claims: claims, statement: text), logger: logger) {
+                page = (row.0 ?? "[]", Int(row.1 ?? 0), row.2.map(Int.init))
             }
+            return page
         } catch let error as PSQLError {
             throw PostgresTransactionConnection.map(error)
         }
     }
 
-    /// The function behind ``queryAsCaller(role:claims:statement:columns:)``. Only the
+    /// The function behind ``readPageAsCaller(role:claims:statement:)``. Only the
     /// server's own login may call it: it is revoked from PUBLIC, and the roles it switches to
     /// (`anon`, `authenticated`) hold no grant on it.
     static let callerStatementMigration = Migration(
@@ -41,4 +46,24 @@ extension PostgresDatabase {
             """,
             "REVOKE ALL ON FUNCTION lifesignal_run_as(text, text, text) FROM PUBLIC",
         ])
+}
+
+/// `lifesignal_run_as` called for a page read, prepared once per connection.
+struct CallerPageStatement: PostgresPreparedStatement {
+    static let sql = "SELECT * FROM lifesignal_run_as($1, $2, $3) AS _caller(body text, n bigint, total bigint)"
+    typealias Row = (String?, Int64?, Int64?)
+
+    var role: String
+    var claims: String
+    var statement: String
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 3)
+        bindings.append(role)
+        bindings.append(claims)
+        bindings.append(statement)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
 }

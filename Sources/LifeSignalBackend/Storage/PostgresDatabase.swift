@@ -11,6 +11,12 @@ public final class PostgresDatabase: Database {
     /// For connections outside the pool (a `LISTEN` holds its connection for good).
     let connectionConfiguration: PostgresConnection.Configuration
     private let runTask: Task<Void, Never>
+    /// Connections logged in as `anon`, for reads by callers without a user
+    /// (``readPageAsAnonymous(claims:statement:)``); opened on first use.
+    let anonymousClient: PostgresClient
+    private let anonymousRunTask: Task<Void, Never>
+    /// The `request.jwt.claims` each anonymous connection has, so they are set only on change.
+    let anonymousClaims = ConnectionSettings()
     let logger: Logger
 
     /// Connects to `postgres://user:password@host:port/database` (TLS off, as for a local or
@@ -37,11 +43,20 @@ public final class PostgresDatabase: Database {
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
         self.runTask = Task { await client.run() }
+        // The role and time zone are startup settings, as if each connection had begun with
+        // `SET ROLE anon; SET TIME ZONE 'UTC'`: reads on it need no wrapper to switch them.
+        var anonymous = configuration
+        anonymous.options.additionalStartupParameters = [("role", DatabaseRole.anon.rawValue), ("TimeZone", "UTC")]
+        anonymous.options.maximumConnections = max(2, maximumConnections / 2)
+        let anonymousClient = PostgresClient(configuration: anonymous, backgroundLogger: logger)
+        self.anonymousClient = anonymousClient
+        self.anonymousRunTask = Task { await anonymousClient.run() }
         self.location = "postgres://\(host):\(components.port ?? 5432)/\(database)"
         do {
             _ = try await transaction { try await $0.query("SELECT 1") }
         } catch {
             runTask.cancel()
+            anonymousRunTask.cancel()
             throw DatabaseError.unavailable("cannot reach PostgreSQL at \(location): \(error)")
         }
     }
@@ -80,6 +95,7 @@ public final class PostgresDatabase: Database {
 
     public func close() async throws {
         runTask.cancel()
+        anonymousRunTask.cancel()
     }
 }
 

@@ -26,19 +26,23 @@ struct CallerTransaction: Sendable {
 
     /// A read's page as PostgREST's JSON array, its row count, and the total `count` finds.
     ///
-    /// On PostgreSQL this is one round trip (``PostgresDatabase/queryAsCaller(role:claims:statement:columns:)``)
-    /// where ``run(caller:claims:_:)`` takes four, and the page and the total come from one
-    /// snapshot; a read whose values cannot travel as text takes the transaction path.
+    /// On PostgreSQL this is one round trip where ``run(caller:claims:_:)`` takes four, and the
+    /// page and the total come from one snapshot: an anonymous read runs as it is on
+    /// connections already logged in as `anon` (``PostgresDatabase/readPageAsAnonymous(claims:statement:)``),
+    /// any other through ``PostgresDatabase/readPageAsCaller(role:claims:statement:)``; a read
+    /// whose values cannot travel as text takes the transaction path.
     func readPage(caller: Caller, claims: TokenClaims?, select: SQL, count: SQL?,
                   columns: [(name: String, column: ColumnSchema)]) async throws -> (body: String, rows: Int, total: Int?) {
         if let postgres = database as? PostgresDatabase {
             let statement = SQL.raw("SELECT coalesce(json_agg(_r), '[]')::text AS body, count(*) AS n, ")
                 + (count.map { SQL.raw("(") + $0 + SQL.raw(")") } ?? SQL.raw("NULL::bigint")) + SQL.raw(" AS total FROM (")
                 + select + SQL.raw(") _r")
-            if let rows = try await postgres.queryAsCaller(role: caller.role.rawValue, claims: Self.claimsJSON(caller: caller, claims: claims),
-                                                           statement: statement, columns: "body text, n bigint, total bigint") {
-                let row = rows.first
-                return (try row?.string("body") ?? "[]", try row?.int("n") ?? 0, row?.optionalInt("total"))
+            let claimsJSON = Self.claimsJSON(caller: caller, claims: claims)
+            if caller == .anonymous {
+                return try await postgres.readPageAsAnonymous(claims: claimsJSON, statement: statement)
+            }
+            if let page = try await postgres.readPageAsCaller(role: caller.role.rawValue, claims: claimsJSON, statement: statement) {
+                return page
             }
         }
         return try await run(caller: caller, claims: claims) { connection in

@@ -155,7 +155,8 @@ struct RESTSQLBuilder {
     }
 
     func quote(_ identifier: String) -> String {
-        guard identifier.contains("\"") else { return "\"" + identifier + "\"" }
+        // A byte scan: `String.contains(_: String)` goes through Foundation's search on Linux.
+        guard identifier.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + identifier + "\"" }
         return "\"" + identifier.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
     }
 

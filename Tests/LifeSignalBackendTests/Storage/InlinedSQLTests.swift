@@ -19,6 +19,15 @@ struct InlinedSQLTests {
         #expect(sql.inlined() == "SELECT '$1', \"$2\", E'x'")
     }
 
+    @Test("placeholders are found next to multi-byte text, and a $ without digits or with too many stays text")
+    func placeholdersBesideUnicode() {
+        let sql = SQL("SELECT 'é$1', \"Zoë\" = $1, 🚨$2, $, $x, $1234567890123456789") + SQL("ñ$1", bindings: [.literal("ü")])
+        #expect(sql.sqliteText == "SELECT 'é$1', \"Zoë\" = ?1, 🚨?2, $, $x, $1234567890123456789ñ?1")
+        let joined = SQL("a = $1", bindings: [.literal("1")]) + SQL(" AND b = $1 -- café", bindings: [.literal("2")])
+        #expect(joined.text == "a = $1 AND b = $2 -- café")
+        #expect(joined.inlined() == "a = E'1' AND b = E'2' -- café")
+    }
+
     @Test("values that cannot travel as text make the statement fall back to bound parameters")
     func refusals() {
         #expect(SQL("SELECT $1", bindings: [.literal("a\u{0}b")]).inlined() == nil, "a NUL would end the query text early")
@@ -32,13 +41,16 @@ struct InlinedSQLTests {
     func runAs() async throws {
         let test = try await TestDatabases.backend(.postgres)
         let postgres = try #require(test.backend.database as? PostgresDatabase)
-        let statement = SQL("SELECT current_user::text AS who, current_setting('request.jwt.claims') AS claims, $1 AS echoed",
-                            bindings: [.literal("O'Brien \\ $1")])
-        let rows = try #require(try await postgres.queryAsCaller(role: "anon", claims: "{\"role\":\"anon\"}", statement: statement,
-                                                                   columns: "who text, claims text, echoed text"))
-        #expect(try rows.map { try $0.string("who") } == ["anon"])
-        #expect(try rows.first?.string("claims") == "{\"role\":\"anon\"}")
-        #expect(try rows.first?.string("echoed") == "O'Brien \\ $1")
+        let statement = SQL("""
+            SELECT current_user::text || '|' || current_setting('request.jwt.claims') || '|' || $1 AS body, 3::bigint AS n, 7::bigint AS total
+            """, bindings: [.literal("O'Brien \\ $1")])
+        // Twice on one pool: the second call runs the statement the connection has prepared.
+        for _ in 0..<2 {
+            let page = try #require(try await postgres.readPageAsCaller(role: "anon", claims: "{\"role\":\"anon\"}", statement: statement))
+            #expect(page.body == "anon|{\"role\":\"anon\"}|O'Brien \\ $1")
+            #expect(page.rows == 3)
+            #expect(page.total == 7)
+        }
         // The role ended with the statement: the pool's connection is the server's own login again.
         let after = try await test.backend.database.transaction { try await $0.first("SELECT current_user::text AS who") }
         #expect(try after?.string("who") != "anon")
@@ -49,6 +61,39 @@ struct InlinedSQLTests {
                 try await connection.query("SET LOCAL ROLE anon")
                 try await connection.query("SELECT * FROM lifesignal_run_as('service_role', '{}', 'SELECT 1') AS _r(x int)")
             }
+        }
+    }
+
+    @Test("an anonymous read runs as anon in UTC with its own claims, on connections of its own, under anon's grants")
+    func anonymousReads() async throws {
+        let test = try await TestDatabases.backend(.postgres)
+        let postgres = try #require(test.backend.database as? PostgresDatabase)
+        let statement = SQL("""
+            SELECT current_user::text || '|' || current_setting('request.jwt.claims') || '|' || current_setting('TimeZone') || '|' || $1
+                   AS body, 2::bigint AS n, NULL::bigint AS total
+            """, bindings: [.text("it's")])
+        // Concurrent reads open several connections; the claims alternate, so connections see
+        // both a first setting and a change.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<12 {
+                group.addTask {
+                    let claims = index % 2 == 0 ? "{\"role\":\"anon\"}" : "{\"iss\":\"supabase\",\"role\":\"anon\"}"
+                    let page = try await postgres.readPageAsAnonymous(claims: claims, statement: statement)
+                    #expect(page.body == "anon|\(claims)|UTC|it's")
+                    #expect(page.rows == 2)
+                    #expect(page.total == nil)
+                }
+            }
+            try await group.waitForAll()
+        }
+        // The server's own pool is untouched.
+        let after = try await test.backend.database.transaction { try await $0.first("SELECT current_user::text AS who") }
+        #expect(try after?.string("who") != "anon")
+
+        // anon holds no grant on users: PostgreSQL refuses, as for any anonymous read of it.
+        let refused = SQL("SELECT coalesce(json_agg(_r), '[]')::text AS body, count(*) AS n, NULL::bigint AS total FROM (SELECT id FROM users) _r")
+        await #expect(throws: DatabaseError.self) {
+            _ = try await postgres.readPageAsAnonymous(claims: "{\"role\":\"anon\"}", statement: refused)
         }
     }
 }
