@@ -161,6 +161,9 @@ struct ProjectedDocumentsTests {
         let found = try await documents.query(caller: bob, DocumentQuery(lookup).where("qrCodeId", .equal, .string(code)).limit(1))
         #expect(found.map(\.path.rawValue) == ["qr_lookup/\(ann.userID)"])
         #expect(found.first?.data == ["uid": .string(ann.userID.description), "qrCodeId": .string(code), "name": "Ann Tester"])
+        // The original app wrote codes as `UUID().uuidString`, upper case: the same code.
+        let upper = try await documents.query(caller: bob, DocumentQuery(lookup).where("qrCodeId", .equal, .string(code.uppercased())).limit(1))
+        #expect(upper.map(\.path.rawValue) == ["qr_lookup/\(ann.userID)"])
         #expect(try await documents.query(caller: bob, DocumentQuery(lookup).where("qrCodeId", .equal, .string(UUID().uuidString))).isEmpty)
         #expect(try await documents.query(caller: bob, DocumentQuery(lookup).where("qrCodeId", .equal, "not a code")).isEmpty)
         let listing = DomainError.forbidden("qr_lookup cannot be listed: query it with qrCodeId == <code> to find that code's owner")

@@ -68,7 +68,8 @@ extension DocumentService {
                 return try await QRLookupDocuments.owner(of: code, in: connection).map { [$0] } ?? []
             }
         }
-        return query.evaluate(documents)
+        guard case .qrLookup = projected else { return query.evaluate(documents) }
+        return QRLookupDocuments.caseInsensitive(query).evaluate(documents)
     }
 
     /// A write to a projected path: only the owner's whitelisted profile fields, through the

@@ -43,4 +43,17 @@ enum QRLookupDocuments {
         }
         return code
     }
+
+    /// `query` with its code filters in the documents' spelling (lower case): the original
+    /// app wrote `UUID().uuidString`, upper case, and a code is the same code either way.
+    static func caseInsensitive(_ query: DocumentQuery) -> DocumentQuery {
+        var normalized = query
+        normalized.filters = query.filters.map { filter in
+            guard filter.field == "qrCodeId", case .string(let code) = filter.value, let uuid = UUID(uuidString: code) else { return filter }
+            var lowered = filter
+            lowered.value = .string(uuid.uuidString.lowercased())
+            return lowered
+        }
+        return normalized
+    }
 }
