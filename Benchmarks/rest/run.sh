@@ -4,7 +4,7 @@
 #   Benchmarks/rest/run.sh            # PostgreSQL (throwaway cluster) and SQLite
 #   CONNECTIONS=64 DURATION=15 Benchmarks/rest/run.sh
 #
-# Builds `lifesignal` in release (.build-release), then, on each engine:
+# Builds `lifesignal` in release (SCRATCH, default .build-release), then, on each engine:
 #   read:     GET /rest/v1/locations with the seed-004 list query, a page of 50 of 10,000 rows;
 #   check-in: POST /functions/v1/check-in, every request a different person (PEOPLE of them).
 # pgbench runs the same SQL at the same concurrency on the same PostgreSQL as the baseline.
@@ -19,8 +19,9 @@ PEOPLE=${PEOPLE:-100000}
 export WRK_THREADS=2
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2; exit 1; }
 
-swift build -c release --product lifesignal --scratch-path .build-release >&2
-BIN=.build-release/release/lifesignal
+SCRATCH=${SCRATCH:-.build-release}
+swift build -c release --product lifesignal --scratch-path "$SCRATCH" >&2
+BIN=$SCRATCH/release/lifesignal
 work=$(mktemp -d /tmp/lifesignal-bench.XXXXXX)
 cluster=$(mktemp -d /tmp/lifesignal-pg.XXXXXX)
 cleanup() { [ -n "${server:-}" ] && kill "$server" 2>/dev/null; scripts/postgres-cluster stop "$cluster"; rm -rf "$work"; }
@@ -59,7 +60,10 @@ run_engine sqlite "$work/bench.sqlite" 54392 "lower(hex(randomblob(16)))" "$SQLI
 
 echo "== pgbench baseline (read): the same SQL, -c$CONNECTIONS -T$DURATION"
 echo "$SQL" > "$work/query.sql"
-pgbench -n -c "$CONNECTIONS" -j 2 -T "$DURATION" -f "$work/query.sql" "$PG" | tee "$work/pgbench.read.txt"
+# -l logs every transaction's latency, so pgbench's own p99 is known: the floor for any server.
+(cd "$work" && pgbench -n -c "$CONNECTIONS" -j 2 -T "$DURATION" -l --log-prefix=pgbench_read -f "$work/query.sql" "$PG") | tee "$work/pgbench.read.txt"
+cat "$work"/pgbench_read.* | awk '{print $3}' | sort -n | awk '{a[NR]=$1} END {printf "pgbench read latency: p50 %.2f ms, p99 %.2f ms (%d transactions)\n", a[int(NR*0.5)]/1000, a[int(NR*0.99)]/1000, NR}' \
+  | tee -a "$work/pgbench.read.txt"
 echo "== pgbench baseline (check-in): the same statements, -c$CONNECTIONS -T$DURATION"
 pgbench -n -c "$CONNECTIONS" -j 2 -T "$DURATION" -D people="$PEOPLE" -f "$here/checkin.sql" "$PG" | tee "$work/pgbench.checkin.txt"
 
@@ -72,6 +76,7 @@ summary() {
   base=$(awk '/^tps/ {print $3; exit}' "$pgfile")
   echo "== summary $what: $rate req/s (p99 $p99, non-2xx ${non2xx:-0}) vs pgbench $base tps: ratio $(python3 -c "print(f'{$rate/$base:.2f}')")"
 }
+grep "pgbench read latency" "$work/pgbench.read.txt"
 summary "read on PostgreSQL" "$work/postgres.read.wrk" "$work/pgbench.read.txt"
 summary "read on SQLite" "$work/sqlite.read.wrk" "$work/pgbench.read.txt"
 summary "check-in on PostgreSQL" "$work/postgres.checkin.wrk" "$work/pgbench.checkin.txt"
