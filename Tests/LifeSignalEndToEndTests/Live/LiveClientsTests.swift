@@ -83,6 +83,33 @@ struct LiveClientsTests {
         await live.close()
     }
 
+    @Test("supabase with LIFESIGNAL_SESSION_FILE: the next launch starts signed in; without it, signed out")
+    func supabaseSessionFile() async throws {
+        let phone = "+15550007004"
+        let test = try await TestDatabases.backend(.sqlite, testOTPs: try TestOTPs(parsing: "\(phone)=700400"))
+        let server = try await TestServer.start(test.backend)
+        defer { Task { await server.stop(); try? await test.backend.close() } }
+        let file = try Self.temporaryDirectory().appendingPathComponent("session.json")
+        let base = ["LIFESIGNAL_PROVIDER": "supabase", "LIFESIGNAL_URL": server.baseURL.absoluteString, "LIFESIGNAL_ANON_KEY": server.anonKey]
+        let persistent = try LiveConfiguration(environment: base.merging(["LIFESIGNAL_SESSION_FILE": file.path]) { $1 })
+        #expect(persistent.supabase?.sessionFile == file)
+
+        let first = LiveClients(configuration: persistent)
+        let (session, _) = try await Self.signInAndCheckIn(first.deferred, phone: phone, code: "700400")
+        await first.close()
+        let mode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
+        #expect(mode == 0o600, "the file holds a refresh token")
+
+        let relaunched = LiveClients(configuration: persistent)
+        #expect(await relaunched.deferred.auth.currentSession()?.userID == session.userID)
+        #expect(try await relaunched.deferred.checkIn.history(10).count == 1, "the kept session reaches the server")
+        await relaunched.close()
+
+        let inMemory = LiveClients(configuration: try LiveConfiguration(environment: base))
+        #expect(await inMemory.deferred.auth.currentSession() == nil)
+        await inMemory.close()
+    }
+
     @Test("a mix: auth, check-in and profile over Supabase, content in-process on the server's database; one sign-in serves both")
     func mixed() async throws {
         let phone = "+15550007003"
