@@ -40,10 +40,16 @@ struct CommandLineTests {
     static func run(_ arguments: [String], server: TestServer, dataDirectory: URL) async throws -> Outcome {
         let (process, output, error) = Self.process(arguments, server: server, dataDirectory: dataDirectory)
         try process.run()
-        // The reads block, so they run on a dispatch thread: on the cooperative pool (two
-        // threads on a 2-core machine) two of them would starve the in-process server the
-        // child is talking to, and both would wait forever.
-        return await withCheckedContinuation { continuation in
+        return await outcome(of: process, output: output, error: error)
+    }
+
+    /// Waits for a started process and collects what it wrote.
+    ///
+    /// The reads block, so they run on a dispatch thread: on the cooperative pool (two
+    /// threads on a 2-core machine) two of them would starve the in-process server the child
+    /// is talking to, and both would wait forever.
+    static func outcome(of process: Process, output: Pipe, error: Pipe) async -> Outcome {
+        await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
                 // Read before waiting, so a full pipe cannot stall the child.
                 let outData = output.fileHandleForReading.readDataToEndOfFile()

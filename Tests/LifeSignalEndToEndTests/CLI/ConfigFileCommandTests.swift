@@ -19,17 +19,7 @@ struct ConfigFileCommandTests {
         process.standardError = error
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        // Blocking reads off the cooperative pool, as in CommandLineTests.
-        return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                let outData = output.fileHandleForReading.readDataToEndOfFile()
-                let errData = error.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                continuation.resume(returning: CommandLineTests.Outcome(
-                    status: process.terminationStatus, output: String(decoding: outData, as: UTF8.self),
-                    error: String(decoding: errData, as: UTF8.self)))
-            }
-        }
+        return await CommandLineTests.outcome(of: process, output: output, error: error)
     }
 
     @Test("the server's URL and key come from the file; a key that is not a setting is refused by name (exit 2)")
