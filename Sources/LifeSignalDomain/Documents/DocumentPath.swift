@@ -6,7 +6,7 @@ import Foundation
 /// Validated once when made, so a path that reaches an adapter or the backend is always well
 /// formed (``DocumentPathRules``); a bad one is ``DomainError/invalidArgument(_:)``, which
 /// ``DocumentStorageError`` reads as ``DocumentStorageError/invalidData``.
-public struct DocumentPath: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+public struct DocumentPath: SlashSeparatedPath, Comparable {
     /// The segments, an even number of them (at least two).
     public let segments: [String]
 
@@ -20,11 +20,6 @@ public struct DocumentPath: Sendable, Hashable, Comparable, Codable, CustomStrin
         self.segments = segments
     }
 
-    /// The path as Firestore writes it, `users/u1/contacts/c1`.
-    public var rawValue: String { segments.joined(separator: "/") }
-    public var description: String { rawValue }
-    /// The document's id, its last segment.
-    public var id: String { segments[segments.count - 1] }
     /// The collection the document is in.
     public var parent: CollectionPath { CollectionPath(checked: Array(segments.dropLast())) }
 
@@ -34,22 +29,10 @@ public struct DocumentPath: Sendable, Hashable, Comparable, Codable, CustomStrin
     }
 
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.segments.lexicographicallyPrecedes(rhs.segments) }
-
-    public init(from decoder: any Decoder) throws {
-        let text = try decoder.singleValueContainer().decode(String.self)
-        do { self = try Self(text) } catch {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.message))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }
 
 /// A collection of documents: `users`, `users/{uid}/contacts` — an odd number of segments.
-public struct CollectionPath: Sendable, Hashable, Codable, CustomStringConvertible {
+public struct CollectionPath: SlashSeparatedPath {
     public let segments: [String]
 
     public init(_ text: String) throws(DomainError) {
@@ -64,10 +47,6 @@ public struct CollectionPath: Sendable, Hashable, Codable, CustomStringConvertib
     /// Segments already known to be valid (a document's parent).
     init(checked segments: [String]) { self.segments = segments }
 
-    public var rawValue: String { segments.joined(separator: "/") }
-    public var description: String { rawValue }
-    /// The collection id, its last segment.
-    public var id: String { segments[segments.count - 1] }
     /// The document this collection hangs under; `nil` for a root collection.
     public var parent: DocumentPath? {
         segments.count > 1 ? try? DocumentPath(segments: Array(segments.dropLast())) : nil
@@ -77,6 +56,23 @@ public struct CollectionPath: Sendable, Hashable, Codable, CustomStringConvertib
     public func document(_ id: String) throws(DomainError) -> DocumentPath {
         try DocumentPath(segments: segments + [id])
     }
+}
+
+/// What document and collection paths share: validated segments, written with `/` as
+/// Firestore writes them (`users/u1/contacts/c1`), and encoded as that string.
+public protocol SlashSeparatedPath: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The segments, already validated.
+    var segments: [String] { get }
+    /// Parses and validates `a/b/c`.
+    init(_ text: String) throws(DomainError)
+}
+
+extension SlashSeparatedPath {
+    /// The path as Firestore writes it.
+    public var rawValue: String { segments.joined(separator: "/") }
+    public var description: String { rawValue }
+    /// The last segment: a document's or collection's id.
+    public var id: String { segments[segments.count - 1] }
 
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
