@@ -17,6 +17,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Seconds between missed-check-in sweeps (0 turns the timer off).") var sweepInterval = 60
     @Option(help: "A postgres:// URL or an SQLite file path (default: $LIFESIGNAL_DATABASE_URL, else ~/.lifesignal/lifesignal.sqlite).")
     var database: String?
+    @Flag(help: "Print the service_role key at start. It bypasses every access policy, so it is not shown unless asked for.")
+    var showServiceRoleKey = false
 
     func run() async throws {
         LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
@@ -26,6 +28,9 @@ struct ServeCommand: AsyncParsableCommand {
             ?? "recorded only (set LIFESIGNAL_FCM_SERVICE_ACCOUNT to send through FCM)"
         let backend = try await LifeSignalBackend.open(databaseURL: local.databaseURL, configuration: configuration)
         let pushDescription = push
+        // A terminal's scrollback and a service's captured stdout are logs too: the key that
+        // bypasses every policy appears only when asked for.
+        let serviceRoleKey = showServiceRoleKey ? backend.auth.apiKey(role: .serviceRole) : "not shown (--show-service-role-key prints it)"
         var serverConfiguration = ServerConfiguration(host: host, port: port, sweepInterval: sweepInterval > 0 ? .seconds(sweepInterval) : nil)
         serverConfiguration.reloadSignal = .sighup
         let app = try await LifeSignalHTTPServer.makeApplication(
@@ -37,7 +42,7 @@ struct ServeCommand: AsyncParsableCommand {
                       data:             \(LocalSettings.redacted(backend.database.location)) (\(backend.database.dialect.rawValue))
                       push:             \(pushDescription)
                       anon key:         \(backend.auth.apiKey(role: .anon))
-                      service_role key: \(backend.auth.apiKey(role: .serviceRole))
+                      service_role key: \(serviceRoleKey)
                     Sign-in codes are written to this log unless LIFESIGNAL_TEST_OTP fixes them. Ctrl-C stops the server.
 
                     """.utf8))
