@@ -43,7 +43,7 @@ struct AuthServiceTests {
         }
         await #expect(throws: DomainError.tooManyAttempts) { try await test.backend.auth.verifyCode(phone: "+15550002222", code: "000000") }
         // The right code no longer works: the code was burned.
-        await #expect(throws: DomainError.otpExpired) { try await test.backend.auth.verifyCode(phone: "+15550002222", code: "123456") }
+        await #expect(throws: DomainError.tooManyAttempts) { try await test.backend.auth.verifyCode(phone: "+15550002222", code: "123456") }
         #expect(try await test.count("auth_users") == 0)
         await #expect(throws: DomainError.invalidOTP) { try await test.backend.auth.verifyCode(phone: "+15550002222", code: "12345") }
     }

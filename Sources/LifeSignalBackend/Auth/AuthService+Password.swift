@@ -51,28 +51,42 @@ extension AuthService {
 
     /// Signs in with email or phone and password. An unknown account costs the same hashing
     /// as a wrong password, so timing does not tell which accounts exist.
+    ///
+    /// Too many wrong passwords for one identifier refuse it for a while with
+    /// ``DomainError/rateLimited(retryAfter:)`` (`AuthService+Throttles.swift`).
     public func signIn(email: String?, phone: String?, password: String) async throws -> IssuedSession {
         let row: SQLRow?
+        let identifier: String
         if let email {
-            row = try await database.query("SELECT * FROM auth_users WHERE email = \((try? Self.normalizedEmail(email)) ?? email.lowercased())").first
+            let address = (try? Self.normalizedEmail(email)) ?? email.lowercased()
+            identifier = "email:" + address
+            row = try await database.query("SELECT * FROM auth_users WHERE email = \(address)").first
         } else if let phone, let number = try? PhoneNumber(phone.hasPrefix("+") ? phone : "+" + phone) {
+            identifier = "phone:" + number.digits
             row = try await database.query("SELECT * FROM auth_users WHERE phone = \(number.digits)").first
         } else {
+            identifier = "phone:" + (phone ?? "")
             row = nil
         }
+        let now = clock.now()
+        if let wait = try await passwordWait(for: identifier, now: now) { throw DomainError.rateLimited(retryAfter: wait) }
         // No account, or one without a password (phone sign-in only): the same hashing work
         // is spent before refusing, so timing does not tell which accounts exist.
         guard let row, let stored = row.optionalString("encrypted_password"), !stored.isEmpty else {
             _ = passwords.verifyAgainstNothing(password)
+            try await recordPasswordFailure(for: identifier, now: now)
             throw AuthRefusal.invalidCredentials
         }
-        guard passwords.verify(password, against: stored) else { throw AuthRefusal.invalidCredentials }
-        let now = clock.now()
+        guard passwords.verify(password, against: stored) else {
+            try await recordPasswordFailure(for: identifier, now: now)
+            throw AuthRefusal.invalidCredentials
+        }
         return try await database.transaction { connection in
             guard let updated = try await connection.first("""
                 UPDATE auth_users SET last_sign_in_at = \(SQLValue(now)), updated_at = \(SQLValue(now))
                 WHERE id = \(SQLValue(try row.uuid("id"))) RETURNING *
                 """) else { throw AuthRefusal.invalidCredentials }
+            try await clearPasswordFailures(for: identifier, in: connection)
             return try await issueSession(for: try AuthUser(row: updated), method: "password", isNewUser: false, now: now, in: connection)
         }
     }

@@ -31,6 +31,7 @@ extension AuthService {
             if try await connection.first("SELECT 1 AS taken FROM auth_users WHERE phone = \(phone.digits) AND id <> \(SQLValue(user.rawValue))") != nil {
                 throw AuthRefusal.phoneExists
             }
+            try await ensureCodeMayBeSent(to: phone, now: now, in: connection)
             try await connection.query("""
                 INSERT INTO auth_one_time_codes (phone, code_hash, attempts, expires_at, created_at, purpose, user_id)
                 VALUES (\(phone.digits), \(hash), 0, \(SQLValue(now + OneTimeCode.lifetime)), \(SQLValue(now)), 'phone_change', \(SQLValue(user.rawValue)))

@@ -37,6 +37,7 @@ public struct AuthService: Sendable {
         let now = clock.now()
         let hash = codeHash(phone: phone, code: code)
         _ = try await database.transaction { connection in
+            try await ensureCodeMayBeSent(to: phone, now: now, in: connection)
             try await connection.query("""
                 INSERT INTO auth_one_time_codes (phone, code_hash, attempts, expires_at, created_at)
                 VALUES (\(phone.digits), \(hash), 0, \(SQLValue(now + OneTimeCode.lifetime)), \(SQLValue(now)))
@@ -80,7 +81,9 @@ public struct AuthService: Sendable {
     }
 
     /// Checks `code` against the live code for `phone` of this `purpose`: deletes it when
-    /// accepted, expired or guessed wrong too often, counts a wrong guess otherwise.
+    /// accepted or expired, counts a wrong guess otherwise. A code guessed wrong too often is
+    /// kept, burned, until it expires or ``OneTimeCode/resendInterval`` lets a new one replace
+    /// it: deleting it would let a guesser ask for a fresh code at once.
     func consumeCode(phone: PhoneNumber, code: OneTimeCode, purpose: String, now: Date, in connection: any SQLConnection) async throws -> CodeOutcome {
         let lock = connection.dialect == .postgres ? " FOR UPDATE" : ""
         guard let row = try await connection.first(SQL(
@@ -91,14 +94,12 @@ public struct AuthService: Sendable {
             try await connection.query("DELETE FROM auth_one_time_codes WHERE phone = \(phone.digits)")
             return .expired
         }
+        let attemptsSoFar = try row.int("attempts")
+        if attemptsSoFar >= OneTimeCode.maximumAttempts { return .burned }
         guard Self.constantTimeEqual(try row.string("code_hash"), codeHash(phone: phone, code: code)) else {
-            let attempts = try row.int("attempts") + 1
-            if attempts >= OneTimeCode.maximumAttempts {
-                try await connection.query("DELETE FROM auth_one_time_codes WHERE phone = \(phone.digits)")
-                return .burned
-            }
+            let attempts = attemptsSoFar + 1
             try await connection.query("UPDATE auth_one_time_codes SET attempts = \(attempts) WHERE phone = \(phone.digits)")
-            return .wrong
+            return attempts >= OneTimeCode.maximumAttempts ? .burned : .wrong
         }
         try await connection.query("DELETE FROM auth_one_time_codes WHERE phone = \(phone.digits)")
         return .accepted(row)

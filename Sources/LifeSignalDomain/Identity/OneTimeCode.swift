@@ -8,6 +8,10 @@ public struct OneTimeCode: Hashable, Sendable, CustomStringConvertible {
     /// Wrong guesses allowed before the code is burned; with 6 digits this keeps the odds of
     /// guessing a code at 5 in a million.
     public static let maximumAttempts = 5
+    /// The shortest time between two codes sent to one phone while the first is unused
+    /// (GoTrue's `sms_max_frequency`): it stops SMS floods, and a guesser who burned a code
+    /// from asking for a fresh one at once.
+    public static let resendInterval: TimeInterval = 60
 
     public let value: String
 

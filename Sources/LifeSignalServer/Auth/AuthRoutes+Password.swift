@@ -29,8 +29,12 @@ extension AuthRoutes {
         guard let password = body.password, body.email != nil || body.phone != nil else {
             throw AuthFailure(status: .badRequest, code: "invalid_credentials", message: "Invalid login credentials")
         }
-        return try await Self.refusals {
-            JSONResponse.make(.ok, GoTrueSession(try await backend.auth.signIn(email: body.email, phone: body.phone, password: password)))
+        do {
+            return try await Self.refusals {
+                JSONResponse.make(.ok, GoTrueSession(try await backend.auth.signIn(email: body.email, phone: body.phone, password: password)))
+            }
+        } catch DomainError.rateLimited(let wait) {
+            throw AuthFailure.throttled("over_request_rate_limit", wait: wait)
         }
     }
 

@@ -114,6 +114,9 @@ struct AuthRoutes<Context: RequestContext> {
         } catch DomainError.invalidPhone {
             // GoTrue's own words for a number that is not E.164 (§C.1).
             failure = AuthFailure(status: .badRequest, code: "validation_failed", message: "Invalid phone number format (E.164 required)")
+        } catch DomainError.rateLimited(let wait) {
+            // Sending codes is the throttle left to word here; `passwordGrant` words its own.
+            failure = .throttled("over_sms_send_rate_limit", wait: wait)
         } catch let error as DomainError {
             failure = AuthFailure(status: error.httpStatus, code: error.code, message: error.message)
         } catch is BodyTooLarge {
@@ -122,12 +125,16 @@ struct AuthRoutes<Context: RequestContext> {
             failure = AuthFailure(status: .internalServerError, code: "unexpected_failure", message: "Internal error")
         }
         let weak = failure.weakPasswordReasons.map(WeakPasswordDetail.init(reasons:))
+        var headers: HTTPFields = [:]
+        if let wait = failure.retryAfter { headers[.retryAfter] = String(wait) }
         if versioned {
+            headers[.supabaseAPIVersion] = "2024-01-01"
             return JSONResponse.make(failure.status, VersionedAuthError(code: failure.code, message: failure.message, weakPassword: weak),
-                                     headers: [.supabaseAPIVersion: "2024-01-01"])
+                                     headers: headers)
         }
+        headers[.sbErrorCode] = failure.code
         return JSONResponse.make(failure.status, LegacyAuthError(code: Int(failure.status.code), error_code: failure.code, msg: failure.message, weakPassword: weak),
-                                 headers: [.sbErrorCode: failure.code])
+                                 headers: headers)
     }
 }
 
@@ -138,6 +145,18 @@ struct AuthFailure: Error {
     /// Why a password was refused (`length`, …): GoTrue adds `"weak_password":{"reasons":[…]}`
     /// to the error in both shapes so clients can tell the user what to change.
     var weakPasswordReasons: [String]? = nil
+    /// Seconds until a throttled request may be tried again, sent as `Retry-After`.
+    var retryAfter: Int? = nil
+
+    /// A throttle's refusal in GoTrue's words: `over_sms_send_rate_limit` for codes,
+    /// `over_request_rate_limit` for everything else.
+    static func throttled(_ code: String, wait: TimeInterval) -> AuthFailure {
+        let seconds = max(1, Int(wait.rounded(.up)))
+        let message = code == "over_sms_send_rate_limit"
+            ? "For security purposes, you can only request this after \(seconds) seconds."
+            : "Too many attempts; try again in \(seconds) seconds."
+        return AuthFailure(status: .tooManyRequests, code: code, message: message, retryAfter: seconds)
+    }
 }
 
 /// `weak_password` beside a refusal's code and message.
