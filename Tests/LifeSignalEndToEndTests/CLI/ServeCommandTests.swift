@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+/// `lifesignal serve` as an operator starts it: its banner, and which keys it shows.
+@Suite("lifesignal serve")
+struct ServeCommandTests {
+    /// Starts `serve` on a free port with its data in a new folder, waits for the banner, stops
+    /// the server with SIGINT, and returns the banner and the exit status.
+    static func banner(_ extra: [String]) async throws -> (text: String, status: Int32) {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-serve-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: data) }
+        let process = Process()
+        process.executableURL = CommandLineTests.executable
+        process.arguments = ["serve", "--port", "0", "--sweep-interval", "0", "--database", data.appendingPathComponent("db.sqlite").path] + extra
+        var environment = ProcessInfo.processInfo.environment
+        environment["LIFESIGNAL_DATA_DIR"] = data.path
+        environment["LIFESIGNAL_DATABASE_URL"] = nil
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Blocking reads stay off the cooperative pool (see CommandLineTests.outcome).
+        let text: String = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                var collected = Data()
+                while !String(decoding: collected, as: UTF8.self).contains("Ctrl-C stops the server.") {
+                    let chunk = output.fileHandleForReading.availableData
+                    if chunk.isEmpty { break }   // the server ended before its banner
+                    collected.append(chunk)
+                }
+                continuation.resume(returning: String(decoding: collected, as: UTF8.self))
+            }
+        }
+        if process.isRunning { kill(process.processIdentifier, SIGINT) }
+        let status: Int32 = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                process.waitUntilExit()
+                continuation.resume(returning: process.terminationStatus)
+            }
+        }
+        return (text, status)
+    }
+
+    /// The value after `label` on its banner line.
+    static func value(_ label: String, in banner: String) -> String? {
+        banner.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix(label) }
+            .map { $0.trimmingCharacters(in: .whitespaces).dropFirst(label.count).trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// The `role` claim of a JWT, read without checking its signature.
+    static func role(ofToken token: String) -> String? {
+        let parts = token.split(separator: ".")
+        guard parts.count == 3 else { return nil }
+        var payload = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        payload += String(repeating: "=", count: (4 - payload.count % 4) % 4)
+        guard let data = Data(base64Encoded: payload),
+              let claims = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+        return claims["role"] as? String
+    }
+
+    @Test("the banner shows the URL and the anon key, and the service_role key only when asked for")
+    func keysInTheBanner() async throws {
+        let plain = try await Self.banner([])
+        #expect(plain.text.contains("LifeSignal is listening on http://127.0.0.1:"), "banner: \(plain.text)")
+        let anon = try #require(Self.value("anon key:", in: plain.text))
+        #expect(Self.role(ofToken: anon) == "anon")
+        #expect(Self.value("service_role key:", in: plain.text) == "not shown (--show-service-role-key prints it)")
+        let tokens = plain.text.split(whereSeparator: \.isWhitespace).filter { $0.hasPrefix("eyJ") }.map(String.init)
+        #expect(tokens.compactMap(Self.role(ofToken:)) == ["anon"], "the anon key is the only token in the banner")
+        #expect(plain.status == 0, "SIGINT stops the server cleanly")
+
+        let shown = try await Self.banner(["--show-service-role-key"])
+        let key = try #require(Self.value("service_role key:", in: shown.text))
+        #expect(Self.role(ofToken: key) == "service_role")
+        #expect(shown.status == 0)
+    }
+}
