@@ -94,16 +94,17 @@ import Testing
             let target = Fixtures.start.addingTimeInterval(TimeInterval(elapsed))
             await clock.waitForSleepers()
             await clock.advance(by: .seconds(minutes * 60))
-            // A long jump can outrun the timer's re-arming, leaving its next tick just after
-            // the target; nudge a second at a time until a tick lands at or past it.
+            // A long jump can outrun the timer's re-arming (on a loaded machine it may re-arm
+            // only after the jump ended), leaving its next tick at or after the target. So
+            // nudge a second at a time, each time once the timer sleeps again: then the nudge
+            // surely fires it, and a tick is surely received.
             var nudges = 0
             while store.state.now < target, nudges < 5 {
+                await clock.waitForSleepers()
+                await clock.advance(by: .seconds(1))
                 await store.receive(.timerTicked, timeout: .seconds(5))
                 store.skipReceivedActions()
-                if store.state.now < target {
-                    await clock.advance(by: .seconds(1))
-                    nudges += 1
-                }
+                nudges += 1
             }
             bands.append(store.state.band)
         }
