@@ -57,6 +57,38 @@ import Testing
     await #expect(throws: FirebaseAuthSession.SessionError.signedOut) { _ = try await session.validTokens() }
   }
 
+  @Test func delegatedRefreshesAskTheOwnerAndNeverTheServer() async throws {
+    let clock = TestClock()
+    let transport = RecordingTransport(body: refreshReply)
+    let session = FirebaseAuthSession(
+      client: IdentityToolkitClient(apiKey: "K", options: options(transport)),
+      tokens: tokens(expiringIn: 299, from: clock), now: { clock.now })
+    let asked = FirebaseLockIsolated<[String]>([])
+    let ownerSignedOut = FirebaseLockIsolated(false)
+    let expiry = clock.now + 3600
+    session.delegateRefreshes { refreshToken in
+      asked.withValue { $0.append(refreshToken) }
+      if ownerSignedOut.value { throw FirebaseAuthSession.SessionError.signedOut }
+      return AuthTokens(idToken: "OWNERS", refreshToken: "R-OWNER", expiresAt: expiry, localId: "u")
+    }
+    #expect(try await session.idToken() == "OWNERS")
+    #expect(asked.value == ["R1"])
+    #expect(transport.requests.isEmpty, "the token endpoint is never called by a delegating session")
+    #expect(await session.currentTokens?.refreshToken == "R-OWNER")
+
+    // The owner signed out: so does this session.
+    clock.advance(3600 - 200)
+    ownerSignedOut.withValue { $0 = true }
+    #expect(try await session.idToken() == nil)
+    #expect(await session.currentTokens == nil)
+
+    // Without a handler the session refreshes for itself again.
+    session.delegateRefreshes(to: nil)
+    await session.replace(with: tokens(expiringIn: 10, from: clock))
+    #expect(try await session.idToken() == "NEW")
+    #expect(transport.requests.count == 1)
+  }
+
   @Test func transientFailureKeepsUnexpiredToken() async throws {
     let clock = TestClock()
     let session = FirebaseAuthSession(

@@ -13,6 +13,35 @@ import Testing
     #expect(transport.requests.isEmpty)
   }
 
+  @Test func delegatedRefreshesTakeTheOwnersSessionAndNeverCallGoTrue() async throws {
+    let transport = RecordingTransport { request, _ in jsonResponse(200, "[]") }
+    let client = makeClient(transport)
+    try await client.auth.setSession(try makeSession(access: "old", refresh: "r1", expiresIn: 30))
+    let asked = LockIsolated<[String]>([])
+    let ownerSignedOut = LockIsolated(false)
+    client.auth.delegateRefreshes { refreshToken in
+      asked.withValue { $0.append(refreshToken) }
+      if ownerSignedOut.value { throw AuthError.sessionMissing }
+      return try makeSession(access: "owners", refresh: "r-owner", expiresIn: 3600)
+    }
+    var events = client.auth.authStateChanges.makeAsyncIterator()
+    _ = await events.next()
+
+    try await client.from("t").select().execute()
+    #expect(asked.value == ["r1"])
+    #expect(transport.requests.map(\.path) == ["/rest/v1/t"], "no request to /auth/v1/token")
+    #expect(transport.requests.first?.headers["Authorization"] == "Bearer owners")
+    let refreshed = await events.next()
+    #expect(refreshed?.event == .tokenRefreshed && refreshed?.session?.accessToken == "owners")
+
+    // The owner signed out: the next refresh signs out here too.
+    try await client.auth.setSession(try makeSession(access: "old", refresh: "r-owner", expiresIn: 30))
+    ownerSignedOut.withValue { $0 = true }
+    await #expect(throws: AuthError.sessionMissing) { _ = try await client.auth.session }
+    #expect(client.auth.currentSession == nil)
+    #expect(!transport.requests.contains { $0.path == "/auth/v1/token" })
+  }
+
   @Test func sessionExpiringWithinAMinuteIsRefreshedOnceUnderConcurrency() async throws {
     let transport = RecordingTransport { request, _ in
       if request.path == "/auth/v1/token" {

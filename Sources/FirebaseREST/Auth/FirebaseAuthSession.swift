@@ -25,6 +25,8 @@ public actor FirebaseAuthSession: IDTokenProvider {
   /// How long before expiry the ID token is refreshed.
   public let refreshMargin: TimeInterval
   private var tokens: AuthTokens?
+  /// Set when another client owns the refresh token (see ``delegateRefreshes(to:)``).
+  private nonisolated let refreshHandler = FirebaseLockIsolated<(@Sendable (_ refreshToken: String) async throws -> AuthTokens)?>(nil)
   private var refreshTask: Task<AuthTokens, any Error>?
   /// Bumped whenever the tokens are replaced from outside, so a refresh that finishes after a
   /// sign-out or a new sign-in does not resurrect the old user.
@@ -95,12 +97,24 @@ public actor FirebaseAuthSession: IDTokenProvider {
       return try await refresh()
     } catch let error as IdentityToolkitError where error.endsSession {
       throw error
+    } catch SessionError.signedOut {
+      throw SessionError.signedOut
     } catch {
       if let stillCurrent = tokens, stillCurrent.refreshToken == current.refreshToken, now() < current.expiresAt {
         return current
       }
       throw error
     }
+  }
+
+  /// Hands refreshes to `handler` instead of the token endpoint; `nil` restores it.
+  ///
+  /// For an app where another client owns the sign-in: a rotated refresh token must be
+  /// presented by one holder only. With a handler, tokens about to expire are replaced by what
+  /// it returns (the owner's current tokens, refreshed by the owner); it throws
+  /// ``SessionError/signedOut`` when the owner is signed out, which signs out here too.
+  public nonisolated func delegateRefreshes(to handler: (@Sendable (_ refreshToken: String) async throws -> AuthTokens)?) {
+    refreshHandler.withValue { $0 = handler }
   }
 
   /// Refreshes now, joining a refresh already in flight.
@@ -110,7 +124,11 @@ public actor FirebaseAuthSession: IDTokenProvider {
     guard let refreshToken = tokens?.refreshToken else { throw SessionError.signedOut }
     let client = self.client
     let now = self.now
-    let task = Task { try await client.refresh(refreshToken: refreshToken).tokens(issuedAt: now()) }
+    let handler = refreshHandler.value
+    let task = Task {
+      if let handler { return try await handler(refreshToken) }
+      return try await client.refresh(refreshToken: refreshToken).tokens(issuedAt: now())
+    }
     refreshTask = task
     let startedGeneration = generation
     do {
@@ -124,6 +142,8 @@ public actor FirebaseAuthSession: IDTokenProvider {
       guard generation == startedGeneration else { throw error }
       refreshTask = nil
       if let authError = error as? IdentityToolkitError, authError.endsSession {
+        replace(with: nil)
+      } else if error as? SessionError == .signedOut {
         replace(with: nil)
       }
       throw error

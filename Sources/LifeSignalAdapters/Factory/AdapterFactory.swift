@@ -2,8 +2,6 @@ import Dependencies
 import Foundation
 import LifeSignalClients
 import LifeSignalDomain
-import struct SupabaseREST.Session
-import struct SupabaseREST.User
 
 /// Every client a feature depends on, filled per capability.
 public struct ClientSet: Sendable {
@@ -45,9 +43,9 @@ public struct ClientSet: Sendable {
 /// served by another, each new session is handed across (they verify the same project's
 /// tokens), so the person is signed in everywhere at once.
 ///
-/// Every adapter set holding the same refresh token is a hazard the backend answers with
-/// reuse detection: whichever refreshes second finds it rotated and the session revoked. The
-/// access token lives an hour, so this bites only sessions kept open that long.
+/// The refresh token has one owner, the auth provider; the others take its sessions when
+/// theirs expire (`AdapterFactory+Refresh.swift`), since the backend revokes a session whose
+/// used refresh token comes back.
 public struct AdapterFactory: Sendable {
     public var local: LocalAdapters?
     public var supabase: SupabaseAdapters?
@@ -87,6 +85,7 @@ public struct AdapterFactory: Sendable {
         if others.contains(.firebase), let firebase { recipients.append { await firebase.adopt($0) } }
         if others.contains(.supabase), let supabase { recipients.append { await Self.adopt($0, on: supabase) } }
         if !recipients.isEmpty { auth = Self.sharing(auth, with: recipients) }
+        delegateRefreshes(owner: authProvider, others: others)
         return ClientSet(
             auth: auth,
             checkIn: try pick(.checkIn, local: \.checkInClient, supabase: \.checkInClient, firebase: \.checkInClient),
@@ -128,11 +127,7 @@ public struct AdapterFactory: Sendable {
             try? await client.auth.signOut(scope: .local)
             return
         }
-        let now = Date()
-        let user = User(id: session.userID.rawValue, phone: String(session.phone.e164.dropFirst()), createdAt: now, updatedAt: now)
-        try? await client.auth.setSession(Session(
-            accessToken: session.accessToken, expiresIn: session.expiresAt.timeIntervalSince(now),
-            expiresAt: session.expiresAt.timeIntervalSince1970, refreshToken: session.refreshToken, user: user))
+        try? await client.auth.setSession(supabaseSession(session))
     }
 
     static func missing(_ capability: Capability, _ provider: BackendProvider) -> DomainError {

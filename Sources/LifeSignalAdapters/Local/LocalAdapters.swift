@@ -1,3 +1,4 @@
+import Dependencies
 import Foundation
 import LifeSignalBackend
 import LifeSignalClients
@@ -14,6 +15,8 @@ public struct LocalAdapters: Sendable {
     /// Where `lifesignal serve` over the same data answers: public file URLs (avatars) point
     /// there, so a profile written offline shows its picture once served.
     public let publicURL: URL
+    /// Set when another provider owns the sign-in (``delegateRefreshes(to:)``).
+    let refreshHandler = LockIsolated<(@Sendable () async throws -> AuthSession?)?>(nil)
 
     public init(backend: LifeSignalBackend, sessions: SessionStore = SessionStore(),
                 publicURL: URL = URL(string: "http://127.0.0.1:54321") ?? URL(fileURLWithPath: "/")) {
@@ -25,16 +28,41 @@ public struct LocalAdapters: Sendable {
     /// The caller the current session's token stands for, refreshing the session first when
     /// its access token expires within a minute (as supabase-swift does before a request).
     func caller() async throws -> Caller {
-        guard var session = await sessions.session else { throw DomainError.unauthenticated }
-        if session.expiresAt.timeIntervalSince(backend.clock.now()) < 60 {
-            let issued = try await backend.auth.refresh(refreshToken: session.refreshToken)
-            guard let refreshed = issued.domainSession else { throw DomainError.unauthenticated }
-            session = refreshed
-            await sessions.set(refreshed)
-        }
+        let session = try await validSession()
         do { return try backend.auth.caller(bearer: session.accessToken) } catch {
             throw DomainError.unauthenticated
         }
+    }
+
+    /// The current session, refreshed first when it expires within `margin` seconds: by the
+    /// backend, or by the provider that owns the sign-in when refreshes are delegated.
+    public func validSession(margin: TimeInterval = 60) async throws -> AuthSession {
+        guard let session = await sessions.session else { throw DomainError.unauthenticated }
+        guard session.expiresAt.timeIntervalSince(backend.clock.now()) < margin else { return session }
+        let refreshed: AuthSession
+        if let owner = refreshHandler.value {
+            guard let owned = try await owner() else {
+                await sessions.set(nil)
+                throw DomainError.unauthenticated
+            }
+            refreshed = owned
+        } else {
+            let issued = try await backend.auth.refresh(refreshToken: session.refreshToken)
+            guard let session = issued.domainSession else { throw DomainError.unauthenticated }
+            refreshed = session
+        }
+        await sessions.set(refreshed)
+        return refreshed
+    }
+
+    /// Takes fresh sessions from `owner` instead of refreshing here; `nil` refreshes here again.
+    ///
+    /// In a mix the provider that signed the person in owns the refresh token: the backend
+    /// rotates it on every refresh and revokes the session when a used one comes back, so a
+    /// second holder refreshing on its own would sign the person out everywhere. `owner`
+    /// returns the owner's current session, or `nil` when it is signed out.
+    public func delegateRefreshes(to owner: (@Sendable () async throws -> AuthSession?)?) {
+        refreshHandler.withValue { $0 = owner }
     }
 
     public var authClient: AuthClient {

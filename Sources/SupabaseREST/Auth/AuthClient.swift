@@ -62,6 +62,18 @@ public final class AuthClient: Sendable {
     try await manager.setSession(session, event: .signedIn)
   }
 
+  /// Hands refreshes to `handler` instead of GoTrue; `nil` restores GoTrue.
+  ///
+  /// For an app where another client owns the sign-in (supabase-swift's "third-party auth"
+  /// case, or a second Supabase client on the same project): GoTrue rotates refresh tokens
+  /// and revokes the session when a used one comes back, so only one holder of a refresh
+  /// token may ever present it. With a handler, a session that is about to expire is replaced
+  /// by whatever the handler returns (the owner's current session, refreshed by the owner);
+  /// it throws ``AuthError/sessionMissing`` when the owner is signed out.
+  public func delegateRefreshes(to handler: (@Sendable (_ refreshToken: String) async throws -> Session)?) {
+    manager.refreshHandler.withValue { $0 = handler }
+  }
+
   // MARK: Phone one-time codes
 
   /// Sends a one-time code to `phone` (`POST /otp`).

@@ -14,6 +14,9 @@ actor SessionManager {
   /// Sessions expiring within this many seconds are refreshed before use.
   let refreshMargin: TimeInterval
 
+  /// Set when another client owns the refresh token (see ``AuthClient/delegateRefreshes(to:)``).
+  nonisolated let refreshHandler = LockIsolated<(@Sendable (_ refreshToken: String) async throws -> Session)?>(nil)
+
   private var refreshTask: Task<Session, any Error>?
   /// Bumped by every sign-in/sign-out, so a refresh that completes afterwards does not
   /// resurrect a session the user has left.
@@ -45,10 +48,15 @@ actor SessionManager {
   private func performRefresh(_ refreshToken: String) async throws -> Session {
     let startGeneration = generation
     do {
-      let response = try await api.send(
-        .post, "token", query: [QueryItem(name: "grant_type", value: "refresh_token")],
-        body: RefreshTokenParams(refreshToken: refreshToken))
-      let session = try api.decode(Session.self, from: response)
+      let session: Session
+      if let handler = refreshHandler.value {
+        session = try await handler(refreshToken)
+      } else {
+        let response = try await api.send(
+          .post, "token", query: [QueryItem(name: "grant_type", value: "refresh_token")],
+          body: RefreshTokenParams(refreshToken: refreshToken))
+        session = try api.decode(Session.self, from: response)
+      }
       if generation == startGeneration {
         try events.record { try store.save(session); return (.tokenRefreshed, session) }
       }
