@@ -2,16 +2,19 @@ import Foundation
 import NIOCore
 import SQLiteNIO
 
-/// The embedded engine: one SQLite file, one connection, transactions taken in turn.
+/// The embedded engine: one SQLite file, one writing connection whose transactions are taken
+/// in turn, and a few read-only connections for ``read(_:)``.
 ///
-/// WAL mode lets a second process (a `lifesignal` command beside a running server) read
-/// while this one writes, and `busy_timeout` makes it wait for the write lock instead of
-/// failing at once.
+/// WAL mode lets readers (these, or a `lifesignal` command beside a running server) read the
+/// last commit while a write is under way, and `busy_timeout` makes a second writer wait for
+/// the write lock instead of failing at once.
 public final class SQLiteDatabase: Database {
     public let dialect = SQLDialect.sqlite
     public let location: String
     private let connection: SQLiteConnection
     private let lock = AsyncLock()
+    /// `nil` for an in-memory database, which another connection would not see.
+    let readers: SQLiteReaders?
 
     public init(path: String) async throws {
         location = path
@@ -19,12 +22,16 @@ public final class SQLiteDatabase: Database {
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         do {
             connection = try await SQLiteConnection.open(storage: .file(path: path))
-            for pragma in ["PRAGMA journal_mode=WAL", "PRAGMA foreign_keys=ON", "PRAGMA busy_timeout=5000", "PRAGMA synchronous=NORMAL"] {
+            for pragma in ["PRAGMA journal_mode=WAL", "PRAGMA foreign_keys=ON", "PRAGMA busy_timeout=5000", "PRAGMA synchronous=NORMAL",
+                           // Statistics for the planner, refreshed for tables that grew a lot
+                           // since the last open (SQLite's advice for long-lived connections).
+                           "PRAGMA optimize=0x10002"] {
                 _ = try await connection.query(pragma, [])
             }
         } catch {
             throw DatabaseError.unavailable("cannot open SQLite file \(path): \(error)")
         }
+        readers = path == ":memory:" || path.isEmpty ? nil : try await SQLiteReaders(path: path)
     }
 
     public func transaction<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
@@ -48,11 +55,12 @@ public final class SQLiteDatabase: Database {
     /// would leave the one connection inside the transaction, and every later `BEGIN` would
     /// fail ("cannot start a transaction within a transaction"). An unstructured task does not
     /// inherit the cancellation.
-    private static func uncancelled(_ statement: @escaping @Sendable () async throws -> [SQLRow]) async throws {
+    static func uncancelled(_ statement: @escaping @Sendable () async throws -> [SQLRow]) async throws {
         _ = try await Task { try await statement() }.value
     }
 
     public func close() async throws {
+        try await readers?.close()
         if !connection.isClosed { try await connection.close() }
     }
 

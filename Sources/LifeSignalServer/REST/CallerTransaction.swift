@@ -30,7 +30,8 @@ struct CallerTransaction: Sendable {
     /// page and the total come from one snapshot: an anonymous read runs as it is on
     /// connections already logged in as `anon` (``PostgresDatabase/readPageAsAnonymous(claims:statement:)``),
     /// any other through ``PostgresDatabase/readPageAsCaller(role:claims:statement:)``; a read
-    /// whose values cannot travel as text takes the transaction path.
+    /// whose values cannot travel as text takes the transaction path. On SQLite the page is
+    /// read on a read-only connection (``SQLiteDatabase/read(_:)``).
     func readPage(caller: Caller, claims: TokenClaims?, select: SQL, count: SQL?,
                   columns: [(name: String, column: ColumnSchema)]) async throws -> (body: String, rows: Int, total: Int?) {
         if let postgres = database as? PostgresDatabase {
@@ -45,12 +46,16 @@ struct CallerTransaction: Sendable {
                 return page
             }
         }
-        return try await run(caller: caller, claims: claims) { connection in
+        let page: @Sendable (any SQLConnection) async throws -> (body: String, rows: Int, total: Int?) = { connection in
             var total: Int?
             if let count { total = try await connection.first(count)?.int("total") }
             let (body, rows) = try await Self.jsonArray(select, columns: columns, on: connection)
             return (body, rows, total)
         }
+        // On SQLite the statements carry the policies themselves, so any caller's read can
+        // take a read-only connection instead of the writer's turn.
+        if let sqlite = database as? SQLiteDatabase { return try await sqlite.read(page) }
+        return try await run(caller: caller, claims: claims, page)
     }
 
     /// The claims as `request.jwt.claims`, with the role the request runs as.

@@ -1,0 +1,62 @@
+import Foundation
+import LifeSignalBackend
+import Testing
+
+/// `SQLiteDatabase.read(_:)`: read-only connections beside the one writer.
+@Suite("SQLite reads beside the writer")
+struct SQLiteReadersTests {
+    static func database() async throws -> SQLiteDatabase {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-readers-\(UUID().uuidString).sqlite").path
+        let database = try await SQLiteDatabase(path: path)
+        try await database.query("CREATE TABLE notes (id integer PRIMARY KEY, body text NOT NULL)")
+        try await database.query("INSERT INTO notes (body) VALUES ('first')")
+        return database
+    }
+
+    @Test("a read does not wait for a write in progress, and sees the last commit, not the write")
+    func readsBesideAWrite() async throws {
+        let database = try await Self.database()
+        defer { Task { try? await database.close() } }
+        let (inserted, insertedSignal) = AsyncStream<Void>.makeStream()
+        let (release, releaseSignal) = AsyncStream<Void>.makeStream()
+        let writer = Task {
+            try await database.transaction { connection in
+                try await connection.query("INSERT INTO notes (body) VALUES ('second')")
+                insertedSignal.yield()
+                for await _ in release { break }   // hold the write open until the read is done
+            }
+        }
+        for await _ in inserted { break }
+        let during = try await database.read { try await $0.query("SELECT body FROM notes ORDER BY id").map { try $0.string("body") } }
+        #expect(during == ["first"])
+        releaseSignal.yield()
+        try await writer.value
+        let after = try await database.read { try await $0.query("SELECT body FROM notes ORDER BY id").map { try $0.string("body") } }
+        #expect(after == ["first", "second"])
+    }
+
+    @Test("a read cannot write: the statement fails and the data is unchanged")
+    func readsAreReadOnly() async throws {
+        let database = try await Self.database()
+        defer { Task { try? await database.close() } }
+        await #expect(throws: DatabaseError.self) {
+            try await database.read { try await $0.query("DELETE FROM notes") }
+        }
+        #expect(try await database.query("SELECT count(*) AS n FROM notes").first?.int("n") == 1)
+        // The failed read ended its transaction: the connections still read.
+        for _ in 0..<6 {
+            #expect(try await database.read { try await $0.first("SELECT count(*) AS n FROM notes")?.int("n") } == 1)
+        }
+    }
+
+    @Test("many reads at once all answer")
+    func concurrentReads() async throws {
+        let database = try await Self.database()
+        defer { Task { try? await database.close() } }
+        let counts = try await withThrowingTaskGroup(of: Int?.self) { group in
+            for _ in 0..<64 { group.addTask { try await database.read { try await $0.first("SELECT count(*) AS n FROM notes")?.int("n") } } }
+            return try await group.reduce(into: [Int?]()) { $0.append($1) }
+        }
+        #expect(counts == Array(repeating: 1, count: 64))
+    }
+}
