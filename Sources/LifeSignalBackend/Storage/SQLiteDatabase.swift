@@ -39,15 +39,7 @@ public final class SQLiteDatabase: Database {
         return try await lock.withLock {
             // IMMEDIATE takes the write lock up front, so two processes never both read and
             // then fail to upgrade; the loser waits for `busy_timeout` instead.
-            _ = try await connection.run("BEGIN IMMEDIATE")
-            do {
-                let result = try await body(connection)
-                try await Self.uncancelled { try await connection.run("COMMIT") }
-                return result
-            } catch {
-                try? await Self.uncancelled { try await connection.run("ROLLBACK") }
-                throw error
-            }
+            try await connection.inTransaction("BEGIN IMMEDIATE", body)
         }
     }
 
@@ -74,6 +66,20 @@ public final class SQLiteDatabase: Database {
 struct SQLiteTransactionConnection: SQLConnection {
     let connection: SQLiteConnection
     var dialect: SQLDialect { .sqlite }
+
+    /// Runs `body` between `begin` and `COMMIT`, or `ROLLBACK` when it throws; both end the
+    /// transaction even when the caller was cancelled.
+    func inTransaction<T: Sendable>(_ begin: String, _ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
+        _ = try await run(begin)
+        do {
+            let result = try await body(self)
+            try await SQLiteDatabase.uncancelled { try await run("COMMIT") }
+            return result
+        } catch {
+            try? await SQLiteDatabase.uncancelled { try await run("ROLLBACK") }
+            throw error
+        }
+    }
 
     func query(_ sql: SQL) async throws -> [SQLRow] {
         try await run(sql.sqliteText, sql.bindings.map(Self.bind))

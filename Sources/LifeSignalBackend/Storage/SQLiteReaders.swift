@@ -46,17 +46,7 @@ final class SQLiteReaders: Sendable {
     func read<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
         let index = turn.next() % connections.count
         let connection = SQLiteTransactionConnection(connection: connections[index])
-        return try await locks[index].withLock {
-            _ = try await connection.run("BEGIN DEFERRED")
-            do {
-                let result = try await body(connection)
-                try await SQLiteDatabase.uncancelled { try await connection.run("COMMIT") }
-                return result
-            } catch {
-                try? await SQLiteDatabase.uncancelled { try await connection.run("ROLLBACK") }
-                throw error
-            }
-        }
+        return try await locks[index].withLock { try await connection.inTransaction("BEGIN DEFERRED", body) }
     }
 
     func close() async throws {
