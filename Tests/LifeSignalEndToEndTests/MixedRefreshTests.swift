@@ -11,20 +11,26 @@ import Testing
 /// every provider in it (the server revokes a session whose used refresh token comes back).
 @Suite("Adapter factory: one owner for the refresh token")
 struct MixedRefreshTests {
+    /// A backend with a test code for `phone`, its server, and in-process and Supabase adapters
+    /// over them. The backend's clock starts at the real time, so the Supabase client (which
+    /// reads the real clock) and the server agree on when a token was issued.
+    static func providers(_ engine: Engine, phone: String) async throws
+        -> (test: TestBackend, clock: ManualClock, server: TestServer, local: LocalAdapters, supabase: SupabaseAdapters) {
+        let clock = ManualClock(Date())
+        let test = try await TestDatabases.backend(engine, testOTPs: try TestOTPs(parsing: "\(phone)=271828"), clock: clock)
+        let server = try await TestServer.start(test.backend)
+        let supabase = SupabaseAdapters(client: SupabaseClient(
+            supabaseURL: server.baseURL, supabaseKey: server.anonKey,
+            options: SupabaseClientOptions(auth: .init(storage: InMemoryAuthStorage()))))
+        return (test, clock, server, LocalAdapters(backend: test.backend), supabase)
+    }
+
     @Test("after the in-process owner refreshed, the Supabase client's refresh takes the owner's session and nobody is signed out",
           arguments: Engine.allCases)
     func supabaseFollowsTheOwner(engine: Engine) async throws {
         let phone = "+15550004014"
-        // The server's clock starts at the real time, so the Supabase client (which reads the
-        // real clock) and the server agree on when a token was issued.
-        let clock = ManualClock(Date())
-        let test = try await TestDatabases.backend(engine, testOTPs: try TestOTPs(parsing: "\(phone)=271828"), clock: clock)
-        let server = try await TestServer.start(test.backend)
+        let (test, clock, server, local, supabase) = try await Self.providers(engine, phone: phone)
         defer { Task { await server.stop() } }
-        let local = LocalAdapters(backend: test.backend)
-        let supabase = SupabaseAdapters(client: SupabaseClient(
-            supabaseURL: server.baseURL, supabaseKey: server.anonKey,
-            options: SupabaseClientOptions(auth: .init(storage: InMemoryAuthStorage()))))
         let clients = try AdapterFactory(local: local, supabase: supabase)
             .clients(ProviderSelection(default: .local, overrides: [.contacts: .supabase]))
 
@@ -53,14 +59,8 @@ struct MixedRefreshTests {
           arguments: [Engine.sqlite])
     func localFollowsTheOwner(engine: Engine) async throws {
         let phone = "+15550004015"
-        let clock = ManualClock(Date())
-        let test = try await TestDatabases.backend(engine, testOTPs: try TestOTPs(parsing: "\(phone)=271828"), clock: clock)
-        let server = try await TestServer.start(test.backend)
+        let (test, clock, server, local, supabase) = try await Self.providers(engine, phone: phone)
         defer { Task { await server.stop() } }
-        let local = LocalAdapters(backend: test.backend)
-        let supabase = SupabaseAdapters(client: SupabaseClient(
-            supabaseURL: server.baseURL, supabaseKey: server.anonKey,
-            options: SupabaseClientOptions(auth: .init(storage: InMemoryAuthStorage()))))
         let clients = try AdapterFactory(local: local, supabase: supabase)
             .clients(ProviderSelection(default: .supabase, overrides: [.checkIn: .local]))
 
