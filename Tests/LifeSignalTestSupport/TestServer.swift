@@ -19,9 +19,11 @@ public final class TestServer: Sendable {
 
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
-    /// `logger` replaces the default warning-level one (a test that inspects the logs passes its own).
+    /// `logger` replaces the default warning-level one (a test that inspects the logs passes its own);
+    /// `configure` changes the server's configuration (limits, timeouts) before it starts.
     public static func start(_ backend: LifeSignalBackend, bodyLimit: Int = 1 << 20, reloadSignal: UnixSignal? = nil,
-                             logger: Logger? = nil) async throws -> TestServer {
+                             logger: Logger? = nil,
+                             configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> TestServer {
         let logger = logger ?? {
             var logger = Logger(label: "lifesignal.test-server")
             logger.logLevel = .warning
@@ -30,6 +32,7 @@ public final class TestServer: Sendable {
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, bodyLimit: bodyLimit, sweepInterval: nil)
         configuration.reloadSignal = reloadSignal
+        configure(&configuration)
         let app = try await LifeSignalHTTPServer.makeApplication(
             backend: backend, configuration: configuration, logger: logger,
             onRunning: { continuation.yield($0) })
