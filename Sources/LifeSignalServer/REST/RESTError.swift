@@ -26,12 +26,25 @@ struct RESTError: Error, Sendable {
             }
             enum CodingKeys: String, CodingKey { case code, details, hint, message }
         }
-        return JSONResponse.make(status, Body(code: code, details: details, hint: hint, message: message),
-                                 headers: [.proxyStatus: "PostgREST; error=\(code)"])
+        var headers: HTTPFields = [.proxyStatus: "PostgREST; error=\(code)"]
+        if status == .unauthorized {
+            // RFC 6750 §3, as PostgREST words it: a bad token says why; a missing grant just asks for one.
+            headers[.wwwAuthenticate] = code.hasPrefix("PGRST30")
+                ? "Bearer error=\"invalid_token\", error_description=\(JSONRenderer.quote(message))"
+                : "Bearer"
+        }
+        // 503 is the database out of reach (PGRST001): worth retrying soon.
+        if status == .serviceUnavailable { headers[.retryAfter] = String(DatabaseError.retryAfterSeconds) }
+        return JSONResponse.make(status, Body(code: code, details: details, hint: hint, message: message), headers: headers)
     }
 
     static func parse(_ part: String, _ value: String, _ detail: String) -> RESTError {
         RESTError(status: .badRequest, code: "PGRST100", message: "\"failed to parse \(part) (\(value))\"", details: detail)
+    }
+
+    /// A request over one of the ``QueryLimits``: refused like a parse error, before any SQL.
+    static func limit(_ part: String, _ detail: String, hint: String? = nil) -> RESTError {
+        RESTError(status: .badRequest, code: "PGRST100", message: "\"failed to parse \(part)\"", details: detail, hint: hint)
     }
 
     static func unknownTable(_ name: String) -> RESTError {

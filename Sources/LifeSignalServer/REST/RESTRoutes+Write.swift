@@ -11,13 +11,13 @@ extension RESTRoutes {
         do { (caller, claims) = try identify(request) } catch { return error.response }
         do {
             guard let table = await schema.table(name) else { throw RESTError.unknownTable(name) }
+            let singular = try RESTMediaType.negotiate(request) == .object
             let body = kind == .delete ? Data() : try await request.collectBody(limit: bodyLimit)
             let pairs = RESTQueryParser.pairs(request.uri.query)
-            let parsed = try WritePlanParser.parse(kind: kind, pairs: pairs, preferences: Self.preferences(request), body: body)
+            let parsed = try WritePlanParser.parse(kind: kind, pairs: pairs, preferences: Self.preferences(request), body: body, limits: limits)
             let plan = put ? try RESTPutPlan.upsert(from: parsed, pairs: pairs, table: table) : parsed
             let builder = RESTSQLBuilder(table: table, dialect: backend.database.dialect, caller: caller)
             let columns = try builder.outputColumns(ReadPlan(select: plan.select))
-            let singular = (request.headers[.accept] ?? "").contains("application/vnd.pgrst.object")
             switch kind {
             case .insert: try builder.requireGrant(.insert)
             case .update:

@@ -13,6 +13,7 @@ struct RESTRoutes<Context: RequestContext> {
     let backend: LifeSignalBackend
     let schema: SchemaCache
     let bodyLimit: Int
+    var limits: QueryLimits = .standard
 
     func register(on router: Router<Context>) {
         router.get("rest/v1/:table") { request, context in
@@ -40,14 +41,15 @@ struct RESTRoutes<Context: RequestContext> {
         do { (caller, claims) = try identify(request) } catch { return error.response }
         do {
             guard let table = await schema.table(name) else { throw RESTError.unknownTable(name) }
-            var plan = try RESTQueryParser.readPlan(RESTQueryParser.pairs(request.uri.query))
+            let singular = try RESTMediaType.negotiate(request) == .object
+            var plan = try RESTQueryParser.readPlan(RESTQueryParser.pairs(request.uri.query), limits: limits)
             if !head, let range = request.headers[.range] { try Self.apply(range: range, to: &plan) }
+            if let maxRows = limits.maxRows { plan.limit = min(plan.limit ?? maxRows, maxRows) }
             let builder = RESTSQLBuilder(table: table, dialect: backend.database.dialect, caller: caller)
             let columns = try builder.outputColumns(plan)
             let select = try builder.select(plan, columns: columns)
             let wantsCount = Self.preferences(request).contains("count=exact")
             let countSQL = wantsCount ? try builder.count(plan) : nil
-            let singular = (request.headers[.accept] ?? "").contains("application/vnd.pgrst.object")
 
             let (body, rowCount, total) = try await CallerTransaction(database: backend.database)
                 .readPage(caller: caller, claims: claims, select: select, count: countSQL, columns: columns)
@@ -58,14 +60,17 @@ struct RESTRoutes<Context: RequestContext> {
             }
             var headers: HTTPFields = [:]
             let lower = plan.offset
-            let range = rowCount > 0 ? "\(lower)-\(lower + rowCount - 1)" : "*"
+            // `lower + rowCount` cannot overflow: that many rows exist past `lower`.
+            let range = rowCount > 0 ? "\(lower)-\(lower + (rowCount - 1))" : "*"
             headers[.contentRange] = "\(range)/\(total.map(String.init) ?? "*")"
             var status = HTTPResponse.Status.ok
             if let total {
                 headers[.preferenceApplied] = "count=exact"
                 if lower > total && total > 0 {
-                    return RESTError(status: .rangeNotSatisfiable, code: "PGRST103", message: "Requested range not satisfiable",
-                                     details: "An offset of \(lower) was requested, but there are only \(total) rows.").response
+                    var response = RESTError(status: .rangeNotSatisfiable, code: "PGRST103", message: "Requested range not satisfiable",
+                                             details: "An offset of \(lower) was requested, but there are only \(total) rows.").response
+                    response.headers[.contentRange] = "*/\(total)"
+                    return response
                 }
                 if rowCount < total { status = .partialContent }
             }
@@ -116,20 +121,31 @@ struct RESTRoutes<Context: RequestContext> {
 
     /// The `Range: <from>-[<to>]` header (GET only), intersected with `limit`/`offset`.
     /// Anything not of that form is ignored, as PostgREST does.
+    ///
+    /// Every bound is the client's, up to `Int.max`: the arithmetic is checked, and a bound
+    /// past what `Int` holds means "no bound" (no table has that many rows).
     static func apply(range: String, to plan: inout ReadPlan) throws(RESTError) {
-        let parts = range.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-        guard parts.count == 2, let from = Int(parts[0]), parts[0].allSatisfy(\.isNumber),
-              parts[1].isEmpty || (Int(parts[1]) != nil && parts[1].allSatisfy(\.isNumber)) else { return }
-        let to = Int(parts[1])
+        let parts = range.utf8.split(separator: UInt8(ascii: "-"), maxSplits: 1, omittingEmptySubsequences: false)
+        let isDigits = { (part: Substring.UTF8View) in part.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } }
+        guard parts.count == 2, !parts[0].isEmpty, isDigits(parts[0]), isDigits(parts[1]),
+              let from = Int(Substring(parts[0])) else { return }
+        // A `to` too large for `Int` is still a valid header: it bounds nothing.
+        let to = parts[1].isEmpty ? nil : Int(Substring(parts[1])) ?? Int.max
         if let to, to < from {
             throw RESTError(status: .rangeNotSatisfiable, code: "PGRST103", message: "Requested range not satisfiable",
                             details: "The lower boundary must be lower than or equal to the upper boundary in the Range header.")
         }
         let lower = max(plan.offset, from)
-        let queryUpper = plan.limit.map { plan.offset + $0 - 1 }
+        let queryUpper = plan.limit.map { limit in
+            let (end, overflow) = plan.offset.addingReportingOverflow(limit)
+            return overflow ? Int.max : end - 1
+        }
         let upper = [queryUpper, to].compactMap { $0 }.min()
         plan.offset = lower
-        if let upper { plan.limit = max(0, upper - lower + 1) }
+        if let upper {
+            let (count, overflow) = (upper - lower).addingReportingOverflow(1)
+            plan.limit = overflow ? Int.max : max(0, count)
+        }
     }
 
     static func preferences(_ request: Request) -> [String] {

@@ -112,7 +112,7 @@ struct RESTSQLBuilder {
             let values = items.map { bind($0, for: column) }
             return SQL.raw("\(name) IN (") + SQL.join(values.map { "\($0)" }, separator: ", ") + SQL.raw(")")
         case (.like, .scalar(let pattern)), (.ilike, .scalar(let pattern)):
-            let like = pattern.replacingOccurrences(of: "*", with: "%")
+            let like = String(String.UnicodeScalarView(pattern.unicodeScalars.map { $0 == "*" ? "%" : $0 }))
             switch dialect {
             case .postgres: return SQL.raw("\(name) \(op == .like ? "LIKE" : "ILIKE") ") + "\(SQLValue.literal(like))"
             case .sqlite where op == .ilike: return SQL.raw("\(name) LIKE ") + "\(SQLValue.text(like)) ESCAPE '\\'"
@@ -157,22 +157,31 @@ struct RESTSQLBuilder {
     func quote(_ identifier: String) -> String {
         // A byte scan: `String.contains(_: String)` goes through Foundation's search on Linux.
         guard identifier.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + identifier + "\"" }
-        return "\"" + identifier.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\""
+        // Doubled by byte: split by `Character`, a quote followed by a combining mark is one
+        // grapheme that is not `"`, and its quote byte would reach SQL undoubled.
+        var bytes: [UInt8] = [UInt8(ascii: "\"")]
+        for byte in identifier.utf8 {
+            bytes.append(byte)
+            if byte == UInt8(ascii: "\"") { bytes.append(byte) }
+        }
+        bytes.append(UInt8(ascii: "\""))
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// LIKE's `%` and `_` as GLOB's `*` and `?`, with GLOB's own specials made literal.
     static func glob(fromLike pattern: String) -> String {
-        var result = ""
-        for character in pattern {
-            switch character {
-            case "%": result += "*"
-            case "_": result += "?"
-            case "*": result += "[*]"
-            case "?": result += "[?]"
-            case "[": result += "[[]"
-            default: result.append(character)
+        // By scalar: a `[` followed by a combining mark is still GLOB's `[` to SQLite.
+        var result = String.UnicodeScalarView()
+        for scalar in pattern.unicodeScalars {
+            switch scalar {
+            case "%": result.append("*")
+            case "_": result.append("?")
+            case "*": result.append(contentsOf: "[*]".unicodeScalars)
+            case "?": result.append(contentsOf: "[?]".unicodeScalars)
+            case "[": result.append(contentsOf: "[[]".unicodeScalars)
+            default: result.append(scalar)
             }
         }
-        return result
+        return String(result)
     }
 }

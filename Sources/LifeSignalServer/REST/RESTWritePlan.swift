@@ -56,20 +56,19 @@ indirect enum JSONValue: Sendable, Hashable, Decodable {
 }
 
 enum WritePlanParser {
-    static func parse(kind: WritePlan.Kind, pairs: [(String, String)], preferences: [String], body: Data) throws(RESTError) -> WritePlan {
+    static func parse(kind: WritePlan.Kind, pairs: [(String, String)], preferences: [String], body: Data,
+                      limits: QueryLimits = .standard) throws(RESTError) -> WritePlan {
         var plan = WritePlan(kind: kind)
         var columnsParameter: [String]?
         for (key, value) in pairs {
             switch key {
-            case "select": plan.select = try RESTQueryParser.select(value)
-            case "columns": columnsParameter = try names(value, part: "columns")
-            case "on_conflict": plan.onConflict = try names(value, part: "on_conflict")
-            case "order", "limit", "offset", "apikey": continue
-            default:
-                let read = try RESTQueryParser.readPlan([(key, value)])
-                plan.filters += read.filters
+            case "select": plan.select = try RESTQueryParser.select(value, limits: limits)
+            case "columns": columnsParameter = try names(value, part: "columns", limit: limits.maxSelectItems)
+            case "on_conflict": plan.onConflict = try names(value, part: "on_conflict", limit: limits.maxSelectItems)
+            default: continue
             }
         }
+        plan.filters = try RESTQueryParser.filters(pairs, limits: limits)
         for preference in preferences {
             let parts = preference.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2 else { continue }
@@ -99,6 +98,11 @@ enum WritePlanParser {
         default:
             throw RESTError(status: .badRequest, code: "PGRST102", message: "Empty or invalid json")
         }
+        guard objects.count <= limits.maxWriteRows else {
+            throw RESTError(status: .contentTooLarge, code: "PGRST413", message: "Too many rows in one request",
+                            details: "\(objects.count) rows were sent; at most \(limits.maxWriteRows) are accepted at once",
+                            hint: "Send the rows in several requests")
+        }
         plan.rows = objects
         if let columnsParameter {
             plan.columns = columnsParameter
@@ -112,9 +116,11 @@ enum WritePlanParser {
         return plan
     }
 
-    static func names(_ text: String, part: String) throws(RESTError) -> [String] {
-        try text.split(separator: ",").map { (raw) throws(RESTError) -> String in
-            var name = raw.trimmingCharacters(in: .whitespaces)
+    static func names(_ text: String, part: String, limit: Int) throws(RESTError) -> [String] {
+        let items = text.utf8.split(separator: UInt8(ascii: ","))
+        guard items.count <= limit else { throw RESTError.limit(part, "more than \(limit) names") }
+        return try items.map { (raw) throws(RESTError) -> String in
+            var name = Substring(raw).trimmingCharacters(in: .whitespaces)
             if name.hasPrefix("\""), name.hasSuffix("\""), name.count >= 2 { name = String(name.dropFirst().dropLast()) }
             guard RESTQueryParser.isIdentifier(Substring(name)) else {
                 throw RESTError.parse(part, text, "unexpected \"\(name)\" expecting a column name")
