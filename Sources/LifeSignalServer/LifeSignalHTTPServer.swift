@@ -21,6 +21,8 @@ public struct ServerConfiguration: Sendable {
     /// A signal that makes the server re-read the exposed schema (`lifesignal serve` uses
     /// SIGHUP); `nil` traps none. PostgreSQL's `NOTIFY pgrst, 'reload schema'` always works.
     public var reloadSignal: UnixSignal?
+    /// Anonymous requests per client address, and which proxies' `X-Forwarded-For` is believed.
+    public var clientLimits = ClientLimits()
 
     public init(host: String = "127.0.0.1", port: Int = 54321, bodyLimit: Int = 1 << 20, sweepInterval: Duration? = .seconds(60)) {
         self.host = host
@@ -44,12 +46,13 @@ public enum LifeSignalHTTPServer {
     ) async throws -> some ApplicationProtocol {
         let schema = SchemaCache(database: backend.database)
         try await schema.reload()
-        let router = Router(context: BasicRequestContext.self)
+        // The context carries the socket's peer address, which limits per client address need.
+        let router = Router(context: LifeSignalRequestContext.self)
         let metrics = ServerMetrics()
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
         router.add(middleware: CORSMiddleware(rules: [("/rest/v1/", .echoOrigin), ("/auth/v1/", .echoOrigin), ("/functions/v1/", .edgeFunction)]))
         router.add(middleware: APIKeyMiddleware(auth: backend.auth))
-        router.add(middleware: RateLimitMiddleware(limiter: RateLimiter(), auth: backend.auth, clock: backend.clock))
+        router.add(middleware: RateLimitMiddleware(auth: backend.auth, clock: backend.clock, limits: configuration.clientLimits))
         router.get("health") { _, _ in JSONResponse.make(.ok, ["status": "ok"]) }
         let hub = RealtimeHub()
         // Readiness, apart from liveness: 503 until Realtime receives database changes (joins
@@ -59,11 +62,12 @@ public enum LifeSignalHTTPServer {
                 ? JSONResponse.make(.ok, ["status": "ready"])
                 : JSONResponse.make(.serviceUnavailable, ["status": "starting", "message": "Realtime is not receiving database changes yet"])
         }
-        AuthRoutes<BasicRequestContext>(backend: backend, bodyLimit: configuration.bodyLimit).register(on: router)
-        FunctionRoutes<BasicRequestContext>(backend: backend, bodyLimit: configuration.bodyLimit).register(on: router)
-        StorageRoutes<BasicRequestContext>(backend: backend).register(on: router)
-        RESTRoutes<BasicRequestContext>(backend: backend, schema: schema, bodyLimit: configuration.bodyLimit).register(on: router)
-        let realtime = RealtimeRoutes<BasicRequestContext>(hub: hub, backend: backend, schema: schema, logger: logger)
+        AuthRoutes<LifeSignalRequestContext>(backend: backend, bodyLimit: configuration.bodyLimit,
+                                             addresses: ClientAddressResolver(trustedProxies: configuration.clientLimits.trustedProxies)).register(on: router)
+        FunctionRoutes<LifeSignalRequestContext>(backend: backend, bodyLimit: configuration.bodyLimit).register(on: router)
+        StorageRoutes<LifeSignalRequestContext>(backend: backend).register(on: router)
+        RESTRoutes<LifeSignalRequestContext>(backend: backend, schema: schema, bodyLimit: configuration.bodyLimit).register(on: router)
+        let realtime = RealtimeRoutes<LifeSignalRequestContext>(hub: hub, backend: backend, schema: schema, logger: logger)
         realtime.register(on: router)
         // Scrapers carry no API key (the gateway middleware lets this path through).
         router.get("metrics") { _, _ in

@@ -57,3 +57,95 @@ struct AuthThrottleEndpointTests {
         #expect(try await server.json("POST", "/auth/v1/token?grant_type=password", headers: Self.version, credentials).status == 200)
     }
 }
+
+/// Password sign-in as a lever over HTTP: parallel guesses cannot pass the lockout, and
+/// hashing never runs more than its bound at once.
+@Suite("/auth/v1 password levers")
+struct AuthPasswordLeverTests {
+    static let version = AuthThrottleEndpointTests.version
+
+    @Test("thirty parallel wrong passwords: ten are checked, the rest 429, and the right one is refused after", arguments: Engine.allCases)
+    func parallelGuesses(engine: Engine) async throws {
+        let test = try await TestDatabases.backend(engine)
+        let server = try await TestServer.start(test.backend)
+        defer { Task { await server.stop() } }
+        let credentials: [String: any Sendable] = ["email": "ada@example.org", "password": "lovelace1815"]
+        #expect(try await server.json("POST", "/auth/v1/signup", headers: Self.version, credentials).status == 200)
+        let hashedBefore = test.backend.auth.passwordHashing.statistics.completed
+
+        let replies = try await withThrowingTaskGroup(of: TestServer.Reply.self) { group in
+            for _ in 0..<30 {
+                group.addTask {
+                    try await server.json("POST", "/auth/v1/token?grant_type=password", headers: Self.version,
+                                          ["email": "ada@example.org", "password": "babbage"])
+                }
+            }
+            return try await group.reduce(into: [TestServer.Reply]()) { $0.append($1) }
+        }
+        let wrong = replies.filter { $0.status == 400 && $0.json?["code"] as? String == "invalid_credentials" }
+        let refused = replies.filter { $0.status == 429 && $0.json?["code"] as? String == "over_request_rate_limit" }
+        #expect(wrong.count == AuthService.passwordFailureLimit)
+        #expect(refused.count == 30 - AuthService.passwordFailureLimit)
+        #expect(refused.allSatisfy { $0.header("Retry-After") == String(Int(AuthService.passwordFailureWindow)) })
+        #expect(test.backend.auth.passwordHashing.statistics.completed - hashedBefore == AuthService.passwordFailureLimit)
+
+        let right = try await server.json("POST", "/auth/v1/token?grant_type=password", headers: Self.version, credentials)
+        #expect(right.status == 429 && right.json?["code"] as? String == "over_request_rate_limit")
+        #expect(try await test.count("auth_sessions") == 1, "only the sign-up's session exists")
+    }
+
+    @Test("parallel sign-ups and sign-ins never hash more than the bound at once, and each is answered", arguments: Engine.allCases)
+    func hashingBound(engine: Engine) async throws {
+        let test = try await TestDatabases.backend(engine) {
+            $0.passwordIterations = 50_000
+            $0.signInLimits.passwordHashConcurrency = 2
+            $0.signInLimits.passwordHashWaiting = 100
+        }
+        let server = try await TestServer.start(test.backend)
+        defer { Task { await server.stop() } }
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for index in 0..<24 {
+                group.addTask {
+                    let credentials: [String: any Sendable] = ["email": "person\(index)@example.org", "password": "secret-\(index)"]
+                    let signup = try await server.json("POST", "/auth/v1/signup", headers: Self.version, credentials)
+                    guard signup.status == 200 else { return signup.status }
+                    return try await server.json("POST", "/auth/v1/token?grant_type=password", headers: Self.version, credentials).status
+                }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(statuses == Array(repeating: 200, count: 24))
+        let stats = test.backend.auth.passwordHashing.statistics
+        #expect(stats.completed == 48, "every hash went through the pool")
+        #expect(stats.peakInFlight >= 1 && stats.peakInFlight <= 2)
+        #expect(stats.refused == 0)
+    }
+
+    @Test("with the hashing line full, a sign-in is 429 over_request_rate_limit with Retry-After, not a pile", arguments: [Engine.sqlite])
+    func hashingLineFull(engine: Engine) async throws {
+        let test = try await TestDatabases.backend(engine) {
+            $0.signInLimits.passwordHashConcurrency = 1
+            $0.signInLimits.passwordHashWaiting = 0
+        }
+        let server = try await TestServer.start(test.backend)
+        defer { Task { await server.stop() } }
+        let credentials: [String: any Sendable] = ["email": "ada@example.org", "password": "lovelace1815"]
+        #expect(try await server.json("POST", "/auth/v1/signup", headers: Self.version, credentials).status == 200)
+        let gate = DispatchSemaphore(value: 0)
+        let pool = test.backend.auth.passwordHashing
+        let holder = Task { try await pool.run { gate.wait() } }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while pool.statistics.inFlight == 0 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+
+        let busy = try await server.json("POST", "/auth/v1/token?grant_type=password", headers: Self.version, credentials)
+        #expect(busy.status == 429 && busy.json?["code"] as? String == "over_request_rate_limit")
+        #expect(busy.header("Retry-After") == "1")
+        let signup = try await server.json("POST", "/auth/v1/signup", headers: Self.version, ["email": "bob@example.org", "password": "builder99"])
+        #expect(signup.status == 429 && signup.json?["code"] as? String == "over_request_rate_limit")
+        #expect(try await server.request("GET", "/health").status == 200, "the rest of the server is not held up")
+
+        gate.signal()
+        try await holder.value
+        #expect(try await server.json("POST", "/auth/v1/token?grant_type=password", headers: Self.version, credentials).status == 200)
+    }
+}

@@ -57,10 +57,13 @@ public enum TestDatabases {
     static let secret = "test-secret-with-at-least-32-characters!"
 
     /// A migrated backend on `engine` with a hand-driven clock and a recording SMS sender.
-    public static func backend(_ engine: Engine, testOTPs: TestOTPs = TestOTPs(), clock: ManualClock = ManualClock()) async throws -> TestBackend {
+    /// `configure` changes the configuration last (a test of a limit sets it small).
+    public static func backend(_ engine: Engine, testOTPs: TestOTPs = TestOTPs(), clock: ManualClock = ManualClock(),
+                               configure: (inout LifeSignalBackend.Configuration) -> Void = { _ in }) async throws -> TestBackend {
         let sms = RecordingSMSSender()
         var configuration = LifeSignalBackend.Configuration(jwtSecret: secret, clock: .manual(clock), smsSender: sms, testOTPs: testOTPs)
         configuration.passwordIterations = 1000
+        configure(&configuration)
         let backend = try await LifeSignalBackend.open(database: try await make(engine), configuration: configuration)
         return TestBackend(backend: backend, clock: clock, sms: sms)
     }

@@ -32,6 +32,10 @@ public final class TestServer: Sendable {
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, bodyLimit: bodyLimit, sweepInterval: nil)
         configuration.reloadSignal = reloadSignal
+        // Every test talks from 127.0.0.1, many anonymously and fast: the anonymous limit per
+        // address is out of the way unless a test sets it (`ClientAddressLimitTests`).
+        configuration.clientLimits.anonymousPerMinute = 1_000_000
+        configuration.clientLimits.anonymousBurst = 1_000_000
         configure(&configuration)
         let app = try await LifeSignalHTTPServer.makeApplication(
             backend: backend, configuration: configuration, logger: logger,

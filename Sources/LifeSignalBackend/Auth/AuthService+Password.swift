@@ -25,7 +25,7 @@ extension AuthService {
     public func signUp(email text: String, password: String, metadataJSON: String = "{}") async throws -> IssuedSession {
         let email = try Self.normalizedEmail(text)
         guard password.count >= Self.minimumPasswordLength else { throw AuthRefusal.weakPassword }
-        let hash = passwords.hash(password)
+        let hash = try await hashPassword(password)
         let now = clock.now()
         do {
             return try await database.transaction { connection in
@@ -52,35 +52,40 @@ extension AuthService {
     /// Signs in with email or phone and password. An unknown account costs the same hashing
     /// as a wrong password, so timing does not tell which accounts exist.
     ///
-    /// Too many wrong passwords for one identifier refuse it for a while with
-    /// ``DomainError/rateLimited(retryAfter:)`` (`AuthService+Throttles.swift`).
+    /// Each attempt is counted against ``passwordFailureLimit`` *before* the password is
+    /// checked; past the limit the identifier is refused for a while with
+    /// ``DomainError/rateLimited(retryAfter:)`` (`AuthService+Throttles.swift`), and so is a
+    /// sign-in when the hashing pool's line is full.
     public func signIn(email: String?, phone: String?, password: String) async throws -> IssuedSession {
-        let row: SQLRow?
         let identifier: String
+        let lookup: SQL?
         if let email {
             let address = (try? Self.normalizedEmail(email)) ?? email.lowercased()
             identifier = "email:" + address
-            row = try await database.query("SELECT * FROM auth_users WHERE email = \(address)").first
+            lookup = "SELECT * FROM auth_users WHERE email = \(address)"
         } else if let phone, let number = try? PhoneNumber(phone.hasPrefix("+") ? phone : "+" + phone) {
             identifier = "phone:" + number.digits
-            row = try await database.query("SELECT * FROM auth_users WHERE phone = \(number.digits)").first
+            lookup = "SELECT * FROM auth_users WHERE phone = \(number.digits)"
         } else {
             identifier = "phone:" + (phone ?? "")
-            row = nil
+            lookup = nil
         }
         let now = clock.now()
-        if let wait = try await passwordWait(for: identifier, now: now) { throw DomainError.rateLimited(retryAfter: wait) }
+        if let wait = try await reservePasswordAttempt(for: identifier, now: now) { throw DomainError.rateLimited(retryAfter: wait) }
+        let row: SQLRow? = if let lookup { try await database.query(lookup).first } else { nil }
         // No account, or one without a password (phone sign-in only): the same hashing work
         // is spent before refusing, so timing does not tell which accounts exist.
-        guard let row, let stored = row.optionalString("encrypted_password"), !stored.isEmpty else {
-            _ = passwords.verifyAgainstNothing(password)
-            try await recordPasswordFailure(for: identifier, now: now)
-            throw AuthRefusal.invalidCredentials
+        let stored = row?.optionalString("encrypted_password").flatMap { $0.isEmpty ? nil : $0 }
+        let matches: Bool
+        do {
+            matches = try await passwordHashing.run { [passwords] in
+                stored.map { passwords.verify(password, against: $0) } ?? passwords.verifyAgainstNothing(password)
+            }
+        } catch {
+            try? await refundPasswordAttempt(for: identifier)
+            throw error
         }
-        guard passwords.verify(password, against: stored) else {
-            try await recordPasswordFailure(for: identifier, now: now)
-            throw AuthRefusal.invalidCredentials
-        }
+        guard let row, matches else { throw AuthRefusal.invalidCredentials }
         return try await database.transaction { connection in
             guard let updated = try await connection.first("""
                 UPDATE auth_users SET last_sign_in_at = \(SQLValue(now)), updated_at = \(SQLValue(now))
@@ -97,7 +102,7 @@ extension AuthService {
     public func updateUser(id: UserID, email: String?, password: String?, metadata: [String: Any]?) async throws -> AuthUser {
         let newEmail = try email.map(Self.normalizedEmail)
         if let password, password.count < Self.minimumPasswordLength { throw AuthRefusal.weakPassword }
-        let hash = password.map(passwords.hash)
+        let hash: String? = if let password { try await hashPassword(password) } else { nil }
         let now = clock.now()
         let mergeJSON = metadata.flatMap { try? JSONSerialization.data(withJSONObject: $0) }.map { String(decoding: $0, as: UTF8.self) }
         return try await database.transaction { connection in
@@ -118,6 +123,11 @@ extension AuthService {
                 """) else { throw AuthRefusal.userNotFound }
             return try AuthUser(row: row)
         }
+    }
+
+    /// A new password's stored form, computed on the hashing pool.
+    func hashPassword(_ password: String) async throws -> String {
+        try await passwordHashing.run { [passwords] in passwords.hash(password) }
     }
 
     /// Lower-cased, trimmed, and shaped like an address (GoTrue checks no more than that).

@@ -16,8 +16,9 @@ extension AuthService {
         ])
 
     /// Sends a code to `phone` for `user` to confirm the move. Nothing changes yet; a number
-    /// another account signs in with is refused at once (``AuthRefusal/phoneExists``).
-    public func requestPhoneChange(user: UserID, phone text: String) async throws {
+    /// another account signs in with is refused at once (``AuthRefusal/phoneExists``). The code
+    /// counts against the same caps as a sign-in code, `clientAddress` included.
+    public func requestPhoneChange(user: UserID, phone text: String, clientAddress: String? = nil) async throws {
         let phone = try PhoneNumber(text.hasPrefix("+") ? text : "+" + text)
         var generator = SystemRandomNumberGenerator()
         let code = testOTPs.codes[phone] ?? OneTimeCode.random(using: &generator)
@@ -31,7 +32,7 @@ extension AuthService {
             if try await connection.first("SELECT 1 AS taken FROM auth_users WHERE phone = \(phone.digits) AND id <> \(SQLValue(user.rawValue))") != nil {
                 throw AuthRefusal.phoneExists
             }
-            try await ensureCodeMayBeSent(to: phone, now: now, in: connection)
+            try await ensureCodeMayBeSent(to: phone, from: clientAddress, now: now, in: connection)
             try await connection.query("""
                 INSERT INTO auth_one_time_codes (phone, code_hash, attempts, expires_at, created_at, purpose, user_id)
                 VALUES (\(phone.digits), \(hash), 0, \(SQLValue(now + OneTimeCode.lifetime)), \(SQLValue(now)), 'phone_change', \(SQLValue(user.rawValue)))

@@ -4,8 +4,9 @@ import LifeSignalDomain
 /// Limits on guessing and on sending, kept in the database so that every server process on
 /// one PostgreSQL applies the same count.
 ///
-/// - **Passwords:** after ``passwordFailureLimit`` wrong passwords for one email or phone within
-///   ``passwordFailureWindow``, that identifier is refused until the window ends. The
+/// - **Passwords:** after ``passwordFailureLimit`` attempts for one email or phone within
+///   ``passwordFailureWindow`` that were not followed by the right password, that identifier
+///   is refused until the window ends. Attempts are counted before the hash is checked. The
 ///   count is kept whether or not the account exists, so a refusal does not tell which accounts
 ///   exist. A correct password clears it. Phone sign-in by code is not affected, so a stranger
 ///   who trips the limit cannot lock a person out of their account.
@@ -31,28 +32,39 @@ extension AuthService {
         ],
         postgresOnly: ["ALTER TABLE auth_password_failures ENABLE ROW LEVEL SECURITY"])
 
-    /// How long `identifier` must wait before trying a password again, in whole seconds (as
-    /// `Retry-After` words it), or `nil` if it may try now.
-    func passwordWait(for identifier: String, now: Date) async throws -> TimeInterval? {
-        guard let row = try await database.query(
-            "SELECT failures, window_started_at FROM auth_password_failures WHERE identifier = \(identifier)").first
-        else { return nil }
-        let windowEnd = try row.date("window_started_at") + Self.passwordFailureWindow
-        guard try row.int("failures") >= Self.passwordFailureLimit, windowEnd > now else { return nil }
-        return windowEnd.timeIntervalSince(now).rounded(.up)
-    }
-
-    /// Counts a wrong password for `identifier`, starting a new window when the last one ended.
-    func recordPasswordFailure(for identifier: String, now: Date) async throws {
+    /// Counts an attempt at `identifier`'s password *before* it is checked, in one statement,
+    /// and returns how long to wait (whole seconds, as `Retry-After` words it) when the count
+    /// is past ``passwordFailureLimit``, or `nil` when the attempt may go ahead.
+    ///
+    /// Counting first is what makes the limit hold under parallel guesses: the database
+    /// serialises the increments, so of N simultaneous guesses at most the limit see a count
+    /// within it, and only those reach the hash. A correct password clears the count
+    /// afterwards; a wrong one is already counted. Refused attempts do not lengthen the window
+    /// and the count stops one past the limit.
+    func reservePasswordAttempt(for identifier: String, now: Date) async throws -> TimeInterval? {
         let windowStart = SQLValue(now - Self.passwordFailureWindow)
-        try await database.query("""
+        let limit = Self.passwordFailureLimit
+        guard let row = try await database.query("""
             INSERT INTO auth_password_failures (identifier, failures, window_started_at)
             VALUES (\(identifier), 1, \(SQLValue(now)))
             ON CONFLICT (identifier) DO UPDATE SET
                 failures = CASE WHEN auth_password_failures.window_started_at <= \(windowStart) THEN 1
+                                WHEN auth_password_failures.failures > \(limit) THEN auth_password_failures.failures
                                 ELSE auth_password_failures.failures + 1 END,
                 window_started_at = CASE WHEN auth_password_failures.window_started_at <= \(windowStart) THEN excluded.window_started_at
                                          ELSE auth_password_failures.window_started_at END
+            RETURNING failures, window_started_at
+            """).first else { throw DomainError.internal("the password attempt was not counted") }
+        guard try row.int("failures") > limit else { return nil }
+        let windowEnd = try row.date("window_started_at") + Self.passwordFailureWindow
+        return max(1, windowEnd.timeIntervalSince(now).rounded(.up))
+    }
+
+    /// Gives back an attempt that was counted but never checked (the hashing pool refused it
+    /// or the request was cancelled while waiting), so load alone does not lock anyone out.
+    func refundPasswordAttempt(for identifier: String) async throws {
+        try await database.query("""
+            UPDATE auth_password_failures SET failures = failures - 1 WHERE identifier = \(identifier) AND failures > 0
             """)
     }
 
@@ -60,12 +72,16 @@ extension AuthService {
         try await connection.query("DELETE FROM auth_password_failures WHERE identifier = \(identifier)")
     }
 
-    /// Refuses to replace a code for `phone` sent less than ``OneTimeCode/resendInterval`` ago.
-    func ensureCodeMayBeSent(to phone: PhoneNumber, now: Date, in connection: any SQLConnection) async throws {
-        guard testOTPs.codes[phone] == nil,
-              let pending = try await connection.first("SELECT created_at FROM auth_one_time_codes WHERE phone = \(phone.digits)")
-        else { return }
-        let allowedAt = try pending.date("created_at") + OneTimeCode.resendInterval
-        if allowedAt > now { throw DomainError.rateLimited(retryAfter: allowedAt.timeIntervalSince(now).rounded(.up)) }
+    /// Refuses to replace a code for `phone` sent less than ``OneTimeCode/resendInterval`` ago,
+    /// then counts the code against the caps on codes per number and per client address
+    /// (`AuthService+SendingCaps.swift`). Runs inside the transaction that stores the code, so
+    /// a refusal rolls every count back.
+    func ensureCodeMayBeSent(to phone: PhoneNumber, from clientAddress: String?, now: Date, in connection: any SQLConnection) async throws {
+        guard testOTPs.codes[phone] == nil else { return }
+        if let pending = try await connection.first("SELECT created_at FROM auth_one_time_codes WHERE phone = \(phone.digits)") {
+            let allowedAt = try pending.date("created_at") + OneTimeCode.resendInterval
+            if allowedAt > now { throw DomainError.rateLimited(retryAfter: allowedAt.timeIntervalSince(now).rounded(.up)) }
+        }
+        try await countCodeSent(to: phone, from: clientAddress, now: now, in: connection)
     }
 }

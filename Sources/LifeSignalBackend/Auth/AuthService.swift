@@ -14,9 +14,12 @@ public struct AuthService: Sendable {
     let testOTPs: TestOTPs
     let issuer: String
     let passwords: PasswordHasher
+    let limits: SignInLimits
+    /// Where every password hash runs (`PasswordHashingPool`): off the cooperative pool, bounded.
+    public let passwordHashing: PasswordHashingPool
 
     init(database: any Database, clock: BackendClock, secret: String, sms: any SMSSender, testOTPs: TestOTPs, issuer: String,
-         passwords: PasswordHasher = PasswordHasher()) {
+         passwords: PasswordHasher = PasswordHasher(), limits: SignInLimits = SignInLimits()) {
         self.database = database
         self.clock = clock
         self.signer = JWTSigner(secret: secret)
@@ -25,19 +28,23 @@ public struct AuthService: Sendable {
         self.testOTPs = testOTPs
         self.issuer = issuer
         self.passwords = passwords
+        self.limits = limits
+        self.passwordHashing = PasswordHashingPool(maximumInFlight: limits.passwordHashConcurrency, maximumWaiting: limits.passwordHashWaiting)
     }
 
     // MARK: One-time codes
 
     /// Issues a fresh code for `phone` (replacing any earlier one) and sends it by SMS.
-    public func requestCode(phone text: String) async throws {
+    /// `clientAddress` is where the request came from, when it came over the network: codes are
+    /// capped per address as well as per number (`AuthService+SendingCaps.swift`).
+    public func requestCode(phone text: String, clientAddress: String? = nil) async throws {
         let phone = try PhoneNumber(text)
         var generator = SystemRandomNumberGenerator()
         let code = testOTPs.codes[phone] ?? OneTimeCode.random(using: &generator)
         let now = clock.now()
         let hash = codeHash(phone: phone, code: code)
         _ = try await database.transaction { connection in
-            try await ensureCodeMayBeSent(to: phone, now: now, in: connection)
+            try await ensureCodeMayBeSent(to: phone, from: clientAddress, now: now, in: connection)
             try await connection.query("""
                 INSERT INTO auth_one_time_codes (phone, code_hash, attempts, expires_at, created_at)
                 VALUES (\(phone.digits), \(hash), 0, \(SQLValue(now + OneTimeCode.lifetime)), \(SQLValue(now)))

@@ -18,6 +18,8 @@ public final class LifeSignalBackend: Sendable {
         public var pushSender: any PushSender
         /// PBKDF2 rounds for new password hashes (tests lower it; stored hashes keep theirs).
         public var passwordIterations = PasswordHasher.defaultIterations
+        /// Password hashes at once, codes per number and per client address (`SignInLimits`).
+        public var signInLimits = SignInLimits()
 
         public init(
             jwtSecret: String, clock: BackendClock = .system, smsSender: any SMSSender = LogSMSSender(),
@@ -56,7 +58,7 @@ public final class LifeSignalBackend: Sendable {
         self.auth = AuthService(
             database: database, clock: configuration.clock, secret: configuration.jwtSecret,
             sms: configuration.smsSender, testOTPs: configuration.testOTPs, issuer: configuration.issuer,
-            passwords: PasswordHasher(iterations: configuration.passwordIterations))
+            passwords: PasswordHasher(iterations: configuration.passwordIterations), limits: configuration.signInLimits)
         let changes = ChangeFeed()
         let notifier = Notifier(database: database, changes: changes, push: configuration.pushSender)
         self.checkIns = CheckInService(database: database, clock: configuration.clock, notifier: notifier)

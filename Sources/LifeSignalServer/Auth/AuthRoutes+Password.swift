@@ -17,7 +17,9 @@ extension AuthRoutes {
         }
         let metadata = try Self.metadataObject(body.data)
         return try await Self.refusals {
-            JSONResponse.make(.ok, GoTrueSession(try await backend.auth.signUp(email: email, password: password, metadataJSON: metadata?.jsonText ?? "{}")))
+            try await Self.hashingThrottle {
+                JSONResponse.make(.ok, GoTrueSession(try await backend.auth.signUp(email: email, password: password, metadataJSON: metadata?.jsonText ?? "{}")))
+            }
         }
     }
 
@@ -29,16 +31,25 @@ extension AuthRoutes {
         guard let password = body.password, body.email != nil || body.phone != nil else {
             throw AuthFailure(status: .badRequest, code: "invalid_credentials", message: "Invalid login credentials")
         }
-        do {
-            return try await Self.refusals {
+        return try await Self.refusals {
+            try await Self.hashingThrottle {
                 JSONResponse.make(.ok, GoTrueSession(try await backend.auth.signIn(email: body.email, phone: body.phone, password: password)))
             }
+        }
+    }
+
+    /// Words a throttle met while hashing or checking a password (too many wrong passwords
+    /// for the identifier, or the hashing pool's line full) as GoTrue's
+    /// `over_request_rate_limit`; codes have their own wording.
+    static func hashingThrottle<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
         } catch DomainError.rateLimited(let wait) {
             throw AuthFailure.throttled("over_request_rate_limit", wait: wait)
         }
     }
 
-    func updateUser(_ request: Request) async throws -> Response {
+    func updateUser(_ request: Request, context: Context) async throws -> Response {
         let id = try signedInUser(request)
         let body: UserUpdateRequest = try await decode(request)
         let metadata = try Self.metadataObject(body.data)
@@ -46,8 +57,12 @@ extension AuthRoutes {
         return try await Self.refusals {
             // As GoTrue: a new phone is not set but sent a `phone_change` code; it changes when
             // that code comes back through `POST /verify`.
-            if let phone = body.phone { try await backend.auth.requestPhoneChange(user: id, phone: phone) }
-            let user = try await backend.auth.updateUser(id: id, email: body.email, password: body.password, metadata: merge)
+            if let phone = body.phone {
+                try await backend.auth.requestPhoneChange(user: id, phone: phone, clientAddress: clientAddress(request, context))
+            }
+            let user = try await Self.hashingThrottle {
+                try await backend.auth.updateUser(id: id, email: body.email, password: body.password, metadata: merge)
+            }
             return JSONResponse.make(.ok, GoTrueUser(user))
         }
     }

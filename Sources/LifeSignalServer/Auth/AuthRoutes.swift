@@ -4,28 +4,31 @@ import LifeSignalBackend
 import LifeSignalDomain
 
 /// `/auth/v1`: GoTrue's phone and email/password subset over ``AuthService``.
-struct AuthRoutes<Context: RequestContext> {
+struct AuthRoutes<Context: RemoteAddressRequestContext> {
     let backend: LifeSignalBackend
     let bodyLimit: Int
+    /// Where a request came from: codes sent are capped per client address too.
+    let addresses: ClientAddressResolver
 
     func register(on router: Router<Context>) {
         let group = router.group("auth/v1")
-        group.post("otp") { request, _ in await self.respond(request) { try await self.otp(request) } }
+        group.post("otp") { request, context in await self.respond(request) { try await self.otp(request, context: context) } }
         group.post("verify") { request, _ in await self.respond(request) { try await self.verify(request) } }
         group.get("user") { request, _ in await self.respond(request) { try await self.user(request) } }
-        group.put("user") { request, _ in await self.respond(request) { try await self.updateUser(request) } }
+        group.put("user") { request, context in await self.respond(request) { try await self.updateUser(request, context: context) } }
         group.post("signup") { request, _ in await self.respond(request) { try await self.signUp(request) } }
         group.post("token") { request, _ in await self.respond(request) { try await self.token(request) } }
         group.post("logout") { request, _ in await self.respond(request) { try await self.logout(request) } }
         group.get("health") { _, _ in JSONResponse.make(.ok, ["name": "GoTrue", "description": "LifeSignal auth"]) }
     }
 
-    private func otp(_ request: Request) async throws -> Response {
+    private func otp(_ request: Request, context: Context) async throws -> Response {
         let body: OTPRequest = try await decode(request)
         guard let phone = body.phone else {
             throw AuthFailure(status: .badRequest, code: "validation_failed", message: "Only phone sign-in is supported: send {\"phone\": \"+1…\"}")
         }
-        try await backend.auth.requestCode(phone: phone.hasPrefix("+") ? phone : "+" + phone)
+        try await backend.auth.requestCode(phone: phone.hasPrefix("+") ? phone : "+" + phone,
+                                           clientAddress: clientAddress(request, context))
         return JSONResponse.make(.ok, [String: String]())
     }
 
@@ -93,6 +96,10 @@ struct AuthRoutes<Context: RequestContext> {
         return id
     }
 
+    func clientAddress(_ request: Request, _ context: Context) -> String? {
+        addresses.clientAddress(peer: context.remoteAddress, headers: request.headers)
+    }
+
     func decode<T: Decodable>(_ request: Request) async throws -> T {
         let data = try await request.collectBody(limit: bodyLimit)
         do { return try JSONDecoder().decode(T.self, from: data) } catch {
@@ -115,10 +122,15 @@ struct AuthRoutes<Context: RequestContext> {
             // GoTrue's own words for a number that is not E.164 (§C.1).
             failure = AuthFailure(status: .badRequest, code: "validation_failed", message: "Invalid phone number format (E.164 required)")
         } catch DomainError.rateLimited(let wait) {
-            // Sending codes is the throttle left to word here; `passwordGrant` words its own.
+            // Sending codes is the throttle left to word here; the password routes word their
+            // own (`AuthRoutes+Password.swift`).
             failure = .throttled("over_sms_send_rate_limit", wait: wait)
         } catch let error as DomainError {
             failure = AuthFailure(status: error.httpStatus, code: error.code, message: error.message)
+        } catch let error as DatabaseError where error.isUnavailable {
+            // GoTrue has no code of its own for this; its generic one, with a status that says "retry".
+            failure = AuthFailure(status: .serviceUnavailable, code: "unexpected_failure",
+                                  message: "The database is unavailable; try again shortly", retryAfter: DatabaseError.retryAfterSeconds)
         } catch is BodyTooLarge {
             failure = AuthFailure(status: .contentTooLarge, code: "request_too_large", message: "Request body exceeds \(bodyLimit) bytes")
         } catch {

@@ -40,22 +40,52 @@ actor RateLimiter {
     }
 }
 
-/// Applies ``RateLimiter`` to signed-in callers, keyed by their user id; a 429 carries
-/// `Retry-After`. Requests without a user token are not limited here.
-struct RateLimitMiddleware<Context: RequestContext>: RouterMiddleware {
+/// Applies ``RateLimiter``: signed-in callers by their user id (100 a minute, bursts of 200),
+/// everyone else by client address (``ClientLimits``); a 429 carries `Retry-After`.
+/// Service-role callers are not limited, and neither are health, readiness and metrics.
+struct RateLimitMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware {
     let limiter: RateLimiter
+    let anonymousLimiter: RateLimiter
+    let addresses: ClientAddressResolver
     let auth: AuthService
     let clock: BackendClock
 
+    init(auth: AuthService, clock: BackendClock, limits: ClientLimits, limiter: RateLimiter = RateLimiter()) {
+        self.limiter = limiter
+        self.anonymousLimiter = RateLimiter(perMinute: limits.anonymousPerMinute, burst: limits.anonymousBurst)
+        self.addresses = ClientAddressResolver(trustedProxies: limits.trustedProxies)
+        self.auth = auth
+        self.clock = clock
+    }
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let token = request.bearerToken, let claims = try? auth.verify(token), claims.role == "authenticated", let subject = claims.sub else {
+        let path = request.uri.path
+        if path == "/health" || path == "/ready" || path == "/metrics" { return try await next(request, context) }
+        let bearer = request.bearerToken.flatMap { try? auth.verify($0) }
+        let key: String
+        let bucket: RateLimiter
+        if let bearer, bearer.role == DatabaseRole.authenticated.rawValue, let subject = bearer.sub {
+            (key, bucket) = (subject, limiter)
+        } else if bearer?.role == DatabaseRole.serviceRole.rawValue || (bearer == nil && isServiceKey(request)) {
+            return try await next(request, context)
+        } else if let address = addresses.clientAddress(peer: context.remoteAddress, headers: request.headers) {
+            // No valid user token: an invalid or expired one counts as anonymous here, or a
+            // stranger could step round the limit by sending garbage tokens.
+            (key, bucket) = (address, anonymousLimiter)
+        } else {
             return try await next(request, context)
         }
-        if let wait = await limiter.take(subject, now: clock.now()) {
-            let seconds = String(Int(wait.rounded(.up)))
+        if let wait = await bucket.take(key, now: clock.now()) {
+            let seconds = String(max(1, Int(wait.rounded(.up))))
             return JSONResponse.error(.tooManyRequests, code: "over_request_rate_limit",
                                       message: "Too many requests; retry in \(seconds) s", headers: [.retryAfter: seconds])
         }
         return try await next(request, context)
+    }
+
+    /// A request with no bearer token whose `apikey` is the service-role key.
+    private func isServiceKey(_ request: Request) -> Bool {
+        guard let key = request.headers[.apiKey] ?? APIKeyMiddleware<Context>.queryKey(request.uri.query) else { return false }
+        return (try? auth.verify(key))?.role == DatabaseRole.serviceRole.rawValue
     }
 }

@@ -19,6 +19,8 @@ struct ServeCommand: AsyncParsableCommand {
     var database: String?
     @Flag(help: "Print the service_role key at start. It bypasses every access policy, so it is not shown unless asked for.")
     var showServiceRoleKey = false
+    @Option(help: "A reverse proxy whose X-Forwarded-For is believed (repeat for several). Without one, limits per client address count the proxy's address for every client.")
+    var trustedProxy: [String] = []
 
     func run() async throws {
         LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
@@ -33,6 +35,7 @@ struct ServeCommand: AsyncParsableCommand {
         let serviceRoleKey = showServiceRoleKey ? backend.auth.apiKey(role: .serviceRole) : "not shown (--show-service-role-key prints it)"
         var serverConfiguration = ServerConfiguration(host: host, port: port, sweepInterval: sweepInterval > 0 ? .seconds(sweepInterval) : nil)
         serverConfiguration.reloadSignal = .sighup
+        serverConfiguration.clientLimits.trustedProxies = trustedProxy
         let app = try await LifeSignalHTTPServer.makeApplication(
             backend: backend, configuration: serverConfiguration,
             onRunning: { bound in
