@@ -21,6 +21,9 @@ public struct ServerConfiguration: Sendable {
     /// A signal that makes the server re-read the exposed schema (`lifesignal serve` uses
     /// SIGHUP); `nil` traps none. PostgreSQL's `NOTIFY pgrst, 'reload schema'` always works.
     public var reloadSignal: UnixSignal?
+    /// Deadlines for reading requests and for idle keep-alive connections, the request head
+    /// limit and the cap on connections per client address.
+    public var connectionLimits: ConnectionLimits = .standard
     /// Anonymous requests per client address, and which proxies' `X-Forwarded-For` is believed.
     public var clientLimits = ClientLimits()
 
@@ -82,7 +85,7 @@ public enum LifeSignalHTTPServer {
         if let interval = configuration.sweepInterval { services.append(SweepScheduler(backend: backend, interval: interval, logger: logger)) }
         return Application(
             router: router,
-            server: .http1WebSocketUpgrade(webSocketRouter: realtime.webSocketRouter()),
+            server: .guardedHTTP1WebSocketUpgrade(webSocketRouter: realtime.webSocketRouter(), limits: configuration.connectionLimits),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "LifeSignal"),
             services: services,
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },

@@ -63,4 +63,38 @@ struct StorageEndpointTests {
         let exposed = try await server.request("GET", "/rest/v1/storage_objects", bearer: server.serviceKey)
         #expect(exposed.status == 404)
     }
+
+    @Test("an upload is refused from its head: no token, another's folder, a type or declared size not allowed; its body is never awaited",
+          arguments: Engine.allCases)
+    func refusedBeforeTheBody(engine: Engine) async throws {
+        let test = try await TestDatabases.backend(engine)
+        // The body timeout is far beyond the wait below: an answer can only come from the head.
+        let server = try await TestServer.start(test.backend) { $0.connectionLimits.bodyTimeout = .seconds(120) }
+        defer { Task { await server.stop() } }
+        let alice = try await test.signIn("+15550001111")
+        let bob = try await test.signIn("+15550002222")
+        let cases: [(bearer: String?, path: String, type: String, length: Int, status: Int)] = [
+            (nil, "\(alice.user.id)/a.png", "image/png", 4_000_000, 401),
+            (server.anonKey, "\(alice.user.id)/a.png", "image/png", 4_000_000, 401),
+            (bob.accessToken, "\(alice.user.id)/a.png", "image/png", 4_000_000, 403),
+            (alice.accessToken, "\(alice.user.id)/a.png", "image/png", 6 * 1024 * 1024, 413),
+            (alice.accessToken, "\(alice.user.id)/a.txt", "text/plain", 4_000_000, 415),
+        ]
+        for item in cases {
+            let socket = try ConnectionTestSocket(port: server.port)
+            let authorization = item.bearer.map { "Authorization: Bearer \($0)\r\n" } ?? ""
+            socket.send("POST /storage/v1/object/avatars/\(item.path) HTTP/1.1\r\nHost: 127.0.0.1\r\napikey: \(server.anonKey)\r\n\(authorization)"
+                        + "Content-Type: \(item.type)\r\nContent-Length: \(item.length)\r\n\r\n" + String(repeating: "x", count: 1000))
+            let answer = await socket.waitFor("\r\n\r\n", within: .seconds(30))
+            #expect(answer.hasPrefix("HTTP/1.1 \(item.status) "), "expected \(item.status) for \(item.path), got \(answer.prefix(40))")
+            #expect(await socket.waitUntilClosed(within: .seconds(30)), "the unread body is not drained: the connection ends after the refusal")
+        }
+        let count = try await test.backend.database.query("SELECT count(*) AS n FROM storage_objects").first?.int("n")
+        #expect(count == 0)
+
+        let bulk = try ConnectionTestSocket(port: server.port)
+        bulk.send("DELETE /storage/v1/object/avatars HTTP/1.1\r\nHost: 127.0.0.1\r\napikey: \(server.anonKey)\r\n"
+                  + "Content-Type: application/json\r\nContent-Length: 500000\r\n\r\n{\"prefixes\":[")
+        #expect(await bulk.waitFor("\r\n\r\n", within: .seconds(30)).hasPrefix("HTTP/1.1 401 "))
+    }
 }

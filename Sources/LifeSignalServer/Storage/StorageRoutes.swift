@@ -9,6 +9,8 @@ import NIOCore
 /// Storage's shapes (`{"Key": …}` on upload, `{"statusCode", "error", "message"}` on failure).
 struct StorageRoutes<Context: RequestContext> {
     let backend: LifeSignalBackend
+    /// A bulk delete's body: 1,000 paths of up to 1,024 bytes each, as Supabase allows.
+    static var removeBodyLimit: Int { 1_100 * 1024 }
 
     func register(on router: Router<Context>) {
         let group = router.group("storage/v1/object")
@@ -31,20 +33,42 @@ struct StorageRoutes<Context: RequestContext> {
         }
     }
 
+    /// Everything that decides an upload's fate but its bytes is in the head: the caller, the
+    /// bucket, the folder, the type and the declared length are all checked before a byte of
+    /// the body is read, so a stranger cannot make the server read (and hold) megabytes. The
+    /// body is then read up to the bucket's own limit, not the server-wide one.
     private func upload(_ request: Request, _ context: Context, upsert: Bool) async -> Response {
         await respond {
+            let who = try caller(request)
             let bucketName = context.parameters.get("bucket") ?? ""
             guard let bucket = StorageBucket.named(bucketName) else { throw StorageFailure.bucketNotFound(bucketName) }
-            let limit = bucket.maximumBytes + 1
-            let data: Data
-            do { data = try await request.collectBody(limit: limit) } catch is BodyTooLarge {
-                throw StorageFailure.tooLarge(limit: limit - 1)
-            }
+            let name = path(context)
+            try Self.requireWriter(who, path: name)
             let contentType = request.headers[.contentType] ?? "application/octet-stream"
+            guard bucket.accepts(contentType) else { throw StorageFailure.unsupportedType(contentType) }
+            if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > bucket.maximumBytes {
+                throw StorageFailure.tooLarge(limit: bucket.maximumBytes)
+            }
+            let data: Data
+            do { data = try await request.collectBody(limit: bucket.maximumBytes + 1) } catch is BodyTooLarge {
+                throw StorageFailure.tooLarge(limit: bucket.maximumBytes)
+            }
             let stored = try await backend.files.upload(
-                caller: try caller(request), bucket: bucketName, path: path(context), data: data,
-                contentType: contentType, upsert: upsert)
+                caller: who, bucket: bucketName, path: name, data: data, contentType: contentType, upsert: upsert)
             return JSONResponse.make(.ok, ["Key": "\(stored.bucket)/\(stored.name)"])
+        }
+    }
+
+    /// The backend's write rule (a person writes only under their own folder), checked from the
+    /// head so a refused upload's body is never read; the backend checks it again when it writes.
+    private static func requireWriter(_ caller: Caller, path: String) throws {
+        switch caller {
+        case .service: return
+        case .anonymous: throw StorageFailure.unauthenticated
+        case .user(let id):
+            guard path.split(separator: "/").first.map(String.init) == id.description else {
+                throw StorageFailure.forbidden("Objects go under your own folder: \(id)/…")
+            }
         }
     }
 
@@ -68,12 +92,15 @@ struct StorageRoutes<Context: RequestContext> {
     /// Supabase's bulk form: `DELETE /object/<bucket>` with `{"prefixes": [paths]}`.
     private func removeMany(_ request: Request, _ context: Context) async -> Response {
         await respond {
+            // The caller first, so a stranger's body is never read.
+            let who = try caller(request)
+            guard who != .anonymous else { throw StorageFailure.unauthenticated }
             let body: RemoveRequest
-            do { body = try JSONDecoder().decode(RemoveRequest.self, from: try await request.collectBody(limit: 1 << 20)) } catch {
-                throw StorageFailure.invalidPath("Expected {\"prefixes\": [\"path\", …]}")
+            do { body = try JSONDecoder().decode(RemoveRequest.self, from: try await request.collectBody(limit: Self.removeBodyLimit)) } catch {
+                throw StorageFailure.invalidPath("Expected {\"prefixes\": [\"path\", …]} of at most \(Self.removeBodyLimit) bytes")
             }
             let bucket = context.parameters.get("bucket") ?? ""
-            let removed = try await backend.files.remove(caller: try caller(request), bucket: bucket, paths: body.prefixes)
+            let removed = try await backend.files.remove(caller: who, bucket: bucket, paths: body.prefixes)
             return JSONResponse.make(.ok, removed.map { ["name": $0, "bucket_id": bucket] })
         }
     }
@@ -91,6 +118,9 @@ struct StorageRoutes<Context: RequestContext> {
             case .alreadyExists: (.conflict, "Duplicate", "The resource already exists")
             }
             return JSONResponse.make(status, ["statusCode": String(status.code), "error": error, "message": message])
+        } catch let error as DatabaseError where error.isUnavailable {
+            return JSONResponse.make(.serviceUnavailable, ["statusCode": "503", "error": "unavailable", "message": "The database is unavailable; try again shortly"],
+                                     headers: DatabaseError.retryAfterHeaders)
         } catch {
             return JSONResponse.make(.internalServerError, ["statusCode": "500", "error": "internal", "message": "Internal error"])
         }
