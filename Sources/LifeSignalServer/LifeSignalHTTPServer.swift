@@ -18,6 +18,8 @@ public struct ServerConfiguration: Sendable {
     public var sweepInterval: Duration?
     /// How often Realtime reads SQLite's change log (PostgreSQL pushes changes instead).
     public var realtimePollInterval: Duration = .milliseconds(100)
+    /// Bounds on Realtime sockets, channels, bindings and inbound messages.
+    public var realtimeLimits = RealtimeLimits()
     /// A signal that makes the server re-read the exposed schema (`lifesignal serve` uses
     /// SIGHUP); `nil` traps none. PostgreSQL's `NOTIFY pgrst, 'reload schema'` always works.
     public var reloadSignal: UnixSignal?
@@ -57,7 +59,7 @@ public enum LifeSignalHTTPServer {
         router.add(middleware: APIKeyMiddleware(auth: backend.auth))
         router.add(middleware: RateLimitMiddleware(auth: backend.auth, clock: backend.clock, limits: configuration.clientLimits))
         router.get("health") { _, _ in JSONResponse.make(.ok, ["status": "ok"]) }
-        let hub = RealtimeHub()
+        let hub = RealtimeHub(limits: configuration.realtimeLimits, counters: RealtimeCounters(registry: metrics.registry))
         // Readiness, apart from liveness: 503 until Realtime receives database changes (joins
         // before then are refused), so a load balancer or a test waits instead of failing.
         router.get("ready") { _, _ in
@@ -70,7 +72,8 @@ public enum LifeSignalHTTPServer {
         FunctionRoutes<LifeSignalRequestContext>(backend: backend, bodyLimit: configuration.bodyLimit).register(on: router)
         StorageRoutes<LifeSignalRequestContext>(backend: backend).register(on: router)
         RESTRoutes<LifeSignalRequestContext>(backend: backend, schema: schema, bodyLimit: configuration.bodyLimit).register(on: router)
-        let realtime = RealtimeRoutes<LifeSignalRequestContext>(hub: hub, backend: backend, schema: schema, logger: logger)
+        let realtime = RealtimeRoutes<LifeSignalRequestContext>(hub: hub, backend: backend, schema: schema, logger: logger,
+                                                                addresses: ClientAddressResolver(trustedProxies: configuration.clientLimits.trustedProxies))
         realtime.register(on: router)
         // Scrapers carry no API key (the gateway middleware lets this path through).
         router.get("metrics") { _, _ in
@@ -85,7 +88,8 @@ public enum LifeSignalHTTPServer {
         if let interval = configuration.sweepInterval { services.append(SweepScheduler(backend: backend, interval: interval, logger: logger)) }
         return Application(
             router: router,
-            server: .guardedHTTP1WebSocketUpgrade(webSocketRouter: realtime.webSocketRouter(), limits: configuration.connectionLimits),
+            server: .guardedHTTP1WebSocketUpgrade(webSocketRouter: realtime.webSocketRouter(), webSocket: realtime.webSocketConfiguration,
+                                                  limits: configuration.connectionLimits),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "LifeSignal"),
             services: services,
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },

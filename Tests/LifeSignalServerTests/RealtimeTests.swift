@@ -230,6 +230,114 @@ struct RealtimeTests {
         await healthy.close()
     }
 
+    /// The server's `realtime_row_reads_total`.
+    static func rowReads(_ server: TestServer) async throws -> Int {
+        let text = try await server.request("GET", "/metrics", apiKey: .some(nil)).text
+        let line = text.split(separator: "\n").first { $0.hasPrefix("realtime_row_reads_total ") }
+        return Int(Double(line?.split(separator: " ").last ?? "") ?? -1)
+    }
+
+    /// Joins `topic` with one `postgres_changes` entry per filter.
+    static func join(_ socket: RealtimeTestSocket, topic: String, table: String, event: String = "*",
+                     filters: [String], token: String, ref: String) async throws -> String? {
+        let bindings: [[String: any Sendable]] = filters.map { ["event": event, "schema": "public", "table": table, "filter": $0] }
+        try socket.send(topic: topic, event: "phx_join",
+                        payload: ["config": ["postgres_changes": bindings] as [String: any Sendable], "access_token": token], ref: ref, joinRef: ref)
+        let reply = try await socket.nextObject(where: { $0["event"] as? String == "phx_reply" && $0["ref"] as? String == ref })
+        return (reply["payload"] as? [String: any Sendable])?["status"] as? String
+    }
+
+    @Test("subscribers who would read a change alike share one read; others still see only their own", arguments: Engine.allCases)
+    func groupedReads(engine: Engine) async throws {
+        let test = try await TestDatabases.backend(engine)
+        let server = try await TestServer.start(test.backend)
+        defer { Task { await server.stop() } }
+        let alice = try await test.signIn("+15550001111")
+        let bob = try await test.signIn("+15550002222")
+        let aliceFilter = "user_id=eq.\(alice.user.id.description)"
+        // Twelve channels as Alice with one filter, on two sockets; two as Bob with the same filter.
+        var aliceSockets: [RealtimeTestSocket] = []
+        for _ in 0..<2 {
+            let socket = try await RealtimeTestSocket.connect(server, query: "apikey=\(server.anonKey)&vsn=1.0.0")
+            for index in 0..<6 {
+                #expect(try await Self.join(socket, topic: "realtime:n\(index)", table: "notifications", event: "INSERT",
+                                            filters: [aliceFilter], token: alice.accessToken, ref: "j\(index)") == "ok")
+            }
+            aliceSockets.append(socket)
+        }
+        let bobSocket = try await RealtimeTestSocket.connect(server, query: "apikey=\(server.anonKey)&vsn=1.0.0")
+        for index in 0..<2 {
+            #expect(try await Self.join(bobSocket, topic: "realtime:b\(index)", table: "notifications", event: "INSERT",
+                                        filters: [aliceFilter, "user_id=eq.\(bob.user.id.description)"], token: bob.accessToken, ref: "b\(index)") == "ok")
+        }
+        let before = try await Self.rowReads(server)
+        for (owner, title) in [(alice, "for alice"), (bob, "for bob")] {
+            let row: [String: any Sendable] = [
+                "user_id": owner.user.id.description, "type": "system", "title": title, "body": "b",
+                "created_at": Timestamp.format(test.clock.now),
+            ]
+            let made = try await server.request("POST", "/rest/v1/notifications", apiKey: .some(server.serviceKey), bearer: server.serviceKey,
+                                                body: try JSONSerialization.data(withJSONObject: row))
+            #expect(made.status == 201)
+        }
+        for socket in aliceSockets {
+            var topics: Set<String> = []
+            for _ in 0..<6 {
+                let frame = try await socket.nextObject(where: { Self.change($0) != nil })
+                topics.insert(frame["topic"] as? String ?? "")
+                #expect((Self.change(frame)?["record"] as? [String: any Sendable])?["title"] as? String == "for alice")
+            }
+            #expect(topics.count == 6)
+        }
+        // Bob's first change is his own row: Alice's, though his filter names her, never reached him.
+        for _ in 0..<2 {
+            let change = try await Self.nextChange(bobSocket)
+            #expect((change.data["record"] as? [String: any Sendable])?["title"] as? String == "for bob")
+            #expect(change.ids.count == 1)
+        }
+        // Each row is read three times, whoever it belongs to: once for Alice's twelve channels,
+        // once for each of Bob's two filters (his two channels share them).
+        let reads = try await Self.rowReads(server) - before
+        #expect(reads == 6)
+        for socket in aliceSockets + [bobSocket] { await socket.close() }
+    }
+
+    @Test("writes complete promptly while thousands of bindings are read for each change", arguments: Engine.allCases)
+    func writesWhileFannedOut(engine: Engine) async throws {
+        let test = try await TestDatabases.backend(engine)
+        let server = try await TestServer.start(test.backend)
+        defer { Task { await server.stop() } }
+        let alice = try await test.signIn("+15550001111")
+        // 4 sockets × 40 channels × 20 bindings, every filter different: 3,200 reads a check-in,
+        // each finding the row. Joins are paced under the per-socket message rate.
+        var sockets: [RealtimeTestSocket] = []
+        for _ in 0..<4 {
+            let socket = try await RealtimeTestSocket.connect(server, query: "apikey=\(server.anonKey)&vsn=1.0.0")
+            for index in 0..<40 {
+                let filters = (0..<20).map { _ in "user_id=neq.\(UUID().uuidString.lowercased())" }
+                #expect(try await Self.join(socket, topic: "realtime:c\(index)", table: "check_ins", event: "INSERT",
+                                            filters: filters, token: alice.accessToken, ref: "c\(index)") == "ok")
+            }
+            sockets.append(socket)
+        }
+        let clock = ContinuousClock()
+        // A person's second check-in within minutes is refused as too soon: each is someone else's.
+        var people = [alice]
+        for index in 0..<4 { people.append(try await test.signIn("+1555000300\(index)")) }
+        for person in people {
+            let started = clock.now
+            let answer = try await server.request("POST", "/functions/v1/check-in", bearer: person.accessToken)
+            #expect(answer.status == 200)
+            #expect(started.duration(to: clock.now) < .seconds(10), "a check-in waited behind the fan-out")
+        }
+        // The fan-out did run: Alice's check-in reached her subscriber, with all 20 of its bindings.
+        let first = try await Self.nextChange(sockets[0])
+        #expect(first.data["table"] as? String == "check_ins")
+        #expect(first.ids.count == 20)
+        #expect(try await Self.rowReads(server) >= 3_200)
+        for socket in sockets { await socket.close() }
+    }
+
     @Test("two servers on one PostgreSQL database stream each other's changes")
     func changesCrossServers() async throws {
         let test = try await TestDatabases.backend(.postgres)

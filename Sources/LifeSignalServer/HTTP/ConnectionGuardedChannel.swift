@@ -27,10 +27,14 @@ struct ConnectionGuardedChannel: ServerChildChannel {
     let addresses: ConnectionAddresses
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
-        let address = channel.remoteAddress?.ipAddress ?? "unknown"
-        if let maximum = limits.maxConnectionsPerAddress {
+        // Counted by the socket's peer, as the per-address request limits count it (IPv6 per
+        // /64); no header can be read at accept time, so behind a proxy every client is the
+        // proxy's address. A peer without an IP address (a Unix socket) is not capped.
+        if let maximum = limits.maxConnectionsPerAddress, let peer = channel.remoteAddress,
+           let canonical = ClientAddressResolver.canonical(peer) {
+            let address = ClientAddressResolver.bucket(canonical)
             guard addresses.open(address, maximum: maximum) else {
-                logger.notice("Connection refused: too many from one address", metadata: ["address": "\(address)", "maximum": "\(maximum)"])
+                logger.debug("Connection refused: too many from one address", metadata: ["address": "\(address)", "maximum": "\(maximum)"])
                 return channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(ConnectionRefusalHandler(maximum: maximum))
                     return .refused(channel)
@@ -57,7 +61,7 @@ struct ConnectionGuardedChannel: ServerChildChannel {
     func handle(value: Value, logger: Logger) async {
         switch value {
         case .accepted(let inner):
-            await self.inner.handle(value: inner, logger: logger)
+            await self.inner.handle(value: inner, logger: ConnectionLogFilter.wrapping(logger))
         case .refused(let channel):
             try? await channel.closeFuture.get()
         }

@@ -2,8 +2,9 @@ import Foundation
 import Hummingbird
 import LifeSignalBackend
 
-/// A token bucket per person: 100 requests a minute sustained, bursts of up to 200, as the
-/// original specification states. Time comes from the backend's clock, so tests drive it.
+/// A token bucket per key: per person, 100 requests a minute sustained with bursts of up to
+/// 200, as the original specification states; per client address for anonymous requests
+/// (``ClientLimits``). Time comes from the backend's clock, so tests drive it.
 actor RateLimiter {
     struct Bucket {
         var tokens: Double
@@ -13,6 +14,12 @@ actor RateLimiter {
     let capacity: Double
     let refillPerSecond: Double
     private var buckets: [String: Bucket] = [:]
+    private var lastPrune = Date.distantPast
+    /// Keys kept before pruning starts, and the most kept after it: a stranger with many
+    /// addresses (an IPv6 block, a botnet) must not grow the table without bound, nor make
+    /// every request pay for a pass over it.
+    static let pruneAbove = 100_000
+    static let keepAtMost = 200_000
 
     init(perMinute: Double = 100, burst: Double = 200) {
         capacity = burst
@@ -27,16 +34,20 @@ actor RateLimiter {
         bucket.updated = now
         defer {
             buckets[key] = bucket
-            if buckets.count > 100_000 { prune(now: now) }
+            if buckets.count > Self.pruneAbove, now.timeIntervalSince(lastPrune) >= 1 || now < lastPrune { prune(now: now) }
         }
         guard bucket.tokens >= 1 else { return (1 - bucket.tokens) / refillPerSecond }
         bucket.tokens -= 1
         return nil
     }
 
-    /// Forgets buckets that have refilled completely: they hold no information.
+    /// Forgets buckets that have refilled completely: they hold no information. At most once
+    /// a second; if more than ``keepAtMost`` keys are still partly drained, arbitrary ones go
+    /// (each gets a fresh burst, which only someone holding that many addresses can use).
     private func prune(now: Date) {
+        lastPrune = now
         buckets = buckets.filter { capacity - ($0.value.tokens + now.timeIntervalSince($0.value.updated) * refillPerSecond) > 0 }
+        if buckets.count > Self.keepAtMost { buckets = Dictionary(uniqueKeysWithValues: buckets.prefix(Self.pruneAbove).map { ($0.key, $0.value) }) }
     }
 }
 

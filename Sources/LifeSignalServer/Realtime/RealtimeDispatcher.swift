@@ -8,9 +8,11 @@ import ServiceLifecycle
 /// For an insert or update the row is read again as the subscriber — their role, their
 /// claims, their binding's filter — through the same path as a `GET /rest/v1` (see
 /// ``CallerTransaction``): a subscriber receives exactly the rows a query of theirs would
-/// return, and nothing when policies hide the row. A delete carries only the old primary key
-/// (as Supabase sends it without `REPLICA IDENTITY FULL`); it goes to subscribers whose role
-/// may read the table and whose filter, if any, is an `eq` on a key column that matches.
+/// return, and nothing when policies hide the row. Subscribers who would read it alike share
+/// one read (``RealtimeReadGroup``), made on SQLite's read-only connections. A delete carries
+/// only the old primary key (as Supabase sends it without `REPLICA IDENTITY FULL`); it goes to
+/// subscribers whose role may read the table and whose filter, if any, is an `eq` on a key
+/// column that matches.
 struct RealtimeDispatcher: Service {
     let hub: RealtimeHub
     let backend: LifeSignalBackend
@@ -39,6 +41,7 @@ struct RealtimeDispatcher: Service {
         let channels = await hub.subscribers(of: change.table)
         guard !channels.isEmpty, let table = await schema.table(change.table) else { return }
         let now = backend.clock.now().timeIntervalSince1970
+        var subscribed: [(channel: RealtimeChannel, bindings: [PostgresChangesBinding])] = []
         for channel in channels {
             let bindings = channel.bindings.filter { $0.table == change.table && $0.accepts(change.kind) }
             guard !bindings.isEmpty else { continue }
@@ -46,46 +49,37 @@ struct RealtimeDispatcher: Service {
                 await expire(channel)
                 continue
             }
+            subscribed.append((channel, bindings))
+        }
+        // An insert or update is read once per group of subscribers who would see it alike,
+        // however many bindings share that caller, claims and filter.
+        var rows: [RealtimeReadGroup: String] = [:]
+        if change.kind != .delete {
+            var groups: [RealtimeReadGroup: (claims: TokenClaims?, filter: FilterNode?)] = [:]
+            for (channel, bindings) in subscribed {
+                for binding in bindings {
+                    let group = RealtimeReadGroup(caller: channel.caller, claims: channel.claims, filterText: binding.filterText)
+                    if groups[group] == nil { groups[group] = (channel.claims, binding.filter) }
+                }
+            }
+            rows = await readRows(of: change, in: table, for: groups)
+        }
+        for (channel, bindings) in subscribed {
             var ids: [Int] = []
             var record: String?
-            switch change.kind {
-            case .delete:
-                ids = bindings.filter { deleteVisible(change, to: channel, binding: $0, table: table) }.map(\.id)
-            case .insert, .update:
-                for binding in bindings {
-                    if let row = await row(of: change, in: table, as: channel, filter: binding.filter) {
-                        ids.append(binding.id)
-                        record = row
-                    }
+            for binding in bindings {
+                switch change.kind {
+                case .delete:
+                    if deleteVisible(change, to: channel, binding: binding, table: table) { ids.append(binding.id) }
+                case .insert, .update:
+                    guard let row = rows[RealtimeReadGroup(caller: channel.caller, claims: channel.claims, filterText: binding.filterText)] else { continue }
+                    ids.append(binding.id)
+                    record = row
                 }
             }
             guard !ids.isEmpty else { continue }
             channel.connection.push(topic: channel.topic, event: "postgres_changes",
                                     payloadJSON: Self.payload(change, table: table, ids: ids, record: record))
-        }
-    }
-
-    /// The changed row as the subscriber would read it, or `nil` when it is hidden from them,
-    /// fails their filter, or is already gone.
-    private func row(of change: CapturedChange, in table: TableSchema, as channel: RealtimeChannel, filter: FilterNode?) async -> String? {
-        guard let key = change.key, !key.isEmpty else { return nil }
-        var plan = ReadPlan()
-        plan.filters = key.sorted { $0.key < $1.key }.map { .predicate(column: $0.key, negated: false, op: .eq, value: .scalar($0.value)) }
-        if let filter { plan.filters.append(filter) }
-        plan.limit = 1
-        do {
-            let builder = RESTSQLBuilder(table: table, dialect: backend.database.dialect, caller: channel.caller)
-            let columns = try builder.outputColumns(plan)
-            let select = try builder.select(plan, columns: columns)
-            let (body, count) = try await CallerTransaction(database: backend.database).run(caller: channel.caller, claims: channel.claims) {
-                try await CallerTransaction.jsonArray(select, columns: columns, on: $0)
-            }
-            return count == 1 ? String(body.dropFirst().dropLast()) : nil
-        } catch {
-            // A role without a grant, or a filter value the column's type refuses: nothing
-            // this subscriber may see.
-            logger.debug("realtime: row not delivered", metadata: ["table": "\(table.name)", "error": "\(error)"])
-            return nil
         }
     }
 

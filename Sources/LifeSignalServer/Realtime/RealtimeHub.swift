@@ -37,19 +37,32 @@ struct RealtimeChannel: Sendable {
     var bindings: [PostgresChangesBinding]
 }
 
-/// Every joined channel of this server, by connection and topic.
+/// Every joined channel of this server, by connection and topic, and the counts the
+/// ``RealtimeLimits`` are checked against.
 actor RealtimeHub {
     private struct Key: Hashable {
         let connection: UUID
         let topic: String
     }
 
+    let limits: RealtimeLimits
+    nonisolated let counters: RealtimeCounters
     private var channels: [Key: RealtimeChannel] = [:]
-    private var connections: Set<UUID> = []
+    /// Open connections and the client address each came from (`nil`: not an IP client).
+    private var connections: [UUID: String?] = [:]
+    private var socketsByAddress: [String: Int] = [:]
+    private var channelsByConnection: [UUID: Int] = [:]
+    /// For each signed-in person, the sockets with channels joined as them (and how many).
+    private var userSockets: [Caller: [UUID: Int]] = [:]
     private let bindingIDs = BindingIDs()
     /// Whether the dispatcher receives changes yet. A join is answered only once it does, so
     /// a client that writes right after joining never misses its own change.
     private(set) var isReady = false
+
+    init(limits: RealtimeLimits = RealtimeLimits(), counters: RealtimeCounters = RealtimeCounters()) {
+        self.limits = limits
+        self.counters = counters
+    }
 
     func markReady() { isReady = true }
 
@@ -64,30 +77,77 @@ actor RealtimeHub {
     /// A fresh id for a `postgres_changes` binding, unique on this server.
     nonisolated func nextBindingID() -> Int { bindingIDs.next() }
 
-    func connect(_ connection: RealtimeConnection) { connections.insert(connection.id) }
+    /// Whether `address` may open another socket (`nil`, a client without an IP address, always may).
+    func hasRoom(for address: String?) -> Bool {
+        guard let address else { return true }
+        return socketsByAddress[address, default: 0] < limits.socketsPerAddress
+    }
 
-    /// Joins (or re-joins, replacing the earlier bindings) a channel.
-    func join(_ channel: RealtimeChannel) {
-        channels[Key(connection: channel.connection.id, topic: channel.topic)] = channel
+    static func addressRefusal(_ limits: RealtimeLimits) -> String {
+        "Too many sockets from this address: at most \(limits.socketsPerAddress)"
+    }
+
+    /// Counts a new socket from `address`; the reason it is refused when that address already
+    /// has ``RealtimeLimits/socketsPerAddress`` open.
+    func connect(_ connection: RealtimeConnection, address: String?) -> String? {
+        connections[connection.id] = address
+        guard let address else { return nil }
+        let open = socketsByAddress[address, default: 0]
+        guard open < limits.socketsPerAddress else {
+            connections[connection.id] = nil
+            counters.refused(.socketsPerAddress)
+            return Self.addressRefusal(limits)
+        }
+        socketsByAddress[address] = open + 1
+        return nil
+    }
+
+    /// Joins (or re-joins, replacing the earlier bindings) a channel; the reason it is refused
+    /// when the socket has too many channels or its person too many sockets.
+    func join(_ channel: RealtimeChannel) -> String? {
+        let key = Key(connection: channel.connection.id, topic: channel.topic)
+        let earlier = channels[key]
+        if earlier == nil, channelsByConnection[key.connection, default: 0] >= limits.channelsPerSocket {
+            counters.refused(.channelsPerSocket)
+            return "Too many channels on this socket: at most \(limits.channelsPerSocket)"
+        }
+        if earlier?.caller != channel.caller, let refusal = admitUser(channel.caller, on: key.connection) { return refusal }
+        if let earlier { remove(key, earlier) }
+        add(key, channel)
+        return nil
     }
 
     @discardableResult
     func leave(connection: UUID, topic: String) -> RealtimeChannel? {
-        channels.removeValue(forKey: Key(connection: connection, topic: topic))
+        let key = Key(connection: connection, topic: topic)
+        guard let channel = channels[key] else { return nil }
+        remove(key, channel)
+        return channel
     }
 
     func channel(connection: UUID, topic: String) -> RealtimeChannel? {
         channels[Key(connection: connection, topic: topic)]
     }
 
-    func updateIdentity(connection: UUID, topic: String, caller: Caller, claims: TokenClaims?) {
-        channels[Key(connection: connection, topic: topic)]?.caller = caller
-        channels[Key(connection: connection, topic: topic)]?.claims = claims
+    /// A refreshed token; the reason it is refused when it names a person who already has
+    /// ``RealtimeLimits/socketsPerUser`` sockets (the channel is left as it was).
+    func updateIdentity(connection: UUID, topic: String, caller: Caller, claims: TokenClaims?) -> String? {
+        let key = Key(connection: connection, topic: topic)
+        guard var channel = channels[key] else { return nil }
+        if channel.caller != caller, let refusal = admitUser(caller, on: connection) { return refusal }
+        remove(key, channel)
+        channel.caller = caller
+        channel.claims = claims
+        add(key, channel)
+        return nil
     }
 
     func disconnect(_ connection: UUID) {
-        connections.remove(connection)
-        channels = channels.filter { $0.key.connection != connection }
+        for (key, channel) in channels where key.connection == connection { remove(key, channel) }
+        if case let address?? = connections.removeValue(forKey: connection) {
+            let open = socketsByAddress[address, default: 1] - 1
+            socketsByAddress[address] = open > 0 ? open : nil
+        }
     }
 
     /// Channels with at least one binding on `table`.
@@ -97,6 +157,29 @@ actor RealtimeHub {
 
     var connectionCount: Int { connections.count }
     var channelCount: Int { channels.count }
+
+    private func admitUser(_ caller: Caller, on connection: UUID) -> String? {
+        guard case .user = caller, let sockets = userSockets[caller], sockets[connection] == nil,
+              sockets.count >= limits.socketsPerUser else { return nil }
+        counters.refused(.socketsPerUser)
+        return "Too many sockets for this user: at most \(limits.socketsPerUser)"
+    }
+
+    private func add(_ key: Key, _ channel: RealtimeChannel) {
+        channels[key] = channel
+        channelsByConnection[key.connection, default: 0] += 1
+        if case .user = channel.caller { userSockets[channel.caller, default: [:]][key.connection, default: 0] += 1 }
+    }
+
+    private func remove(_ key: Key, _ channel: RealtimeChannel) {
+        channels[key] = nil
+        let left = channelsByConnection[key.connection, default: 1] - 1
+        channelsByConnection[key.connection] = left > 0 ? left : nil
+        guard case .user = channel.caller, var sockets = userSockets[channel.caller] else { return }
+        let count = sockets[key.connection, default: 1] - 1
+        sockets[key.connection] = count > 0 ? count : nil
+        userSockets[channel.caller] = sockets.isEmpty ? nil : sockets
+    }
 }
 
 /// Binding ids are handed out while a join is parsed, outside the hub's isolation.

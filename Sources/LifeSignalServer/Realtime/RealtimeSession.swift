@@ -68,6 +68,11 @@ struct RealtimeSession: Sendable {
         case .array(let items)?: entries = items
         default: return refuse(message, reason: "config.postgres_changes must be an array")
         }
+        // Counted before any filter is parsed: each binding costs work on every change.
+        guard entries.count <= hub.limits.bindingsPerJoin else {
+            hub.counters.refused(.bindingsPerJoin)
+            return refuse(message, reason: "Too many postgres_changes in one join: at most \(hub.limits.bindingsPerJoin)")
+        }
         let bindings: [PostgresChangesBinding]
         do {
             bindings = try PostgresChangesBinding.parse(entries, nextID: hub.nextBindingID)
@@ -81,8 +86,10 @@ struct RealtimeSession: Sendable {
         guard await hub.waitUntilReady() else {
             return refuse(message, reason: "Realtime is not receiving database changes yet; try again")
         }
-        await hub.join(RealtimeChannel(connection: connection, topic: message.topic, joinRef: message.joinRef,
-                                       caller: caller, claims: claims, bindings: bindings))
+        if let refusal = await hub.join(RealtimeChannel(connection: connection, topic: message.topic, joinRef: message.joinRef,
+                                                        caller: caller, claims: claims, bindings: bindings)) {
+            return refuse(message, reason: refusal)
+        }
         connection.reply(to: message, status: "ok",
                          responseJSON: "{\"postgres_changes\":[" + bindings.map(\.replyJSON).joined(separator: ",") + "]}")
         if !bindings.isEmpty {
@@ -111,15 +118,31 @@ struct RealtimeSession: Sendable {
     private func refreshToken(_ message: PhoenixMessage) async {
         guard await hub.channel(connection: connection.id, topic: message.topic) != nil,
               let token = message.payload["access_token"]?.stringValue else { return }
+        let refusal: String
         do {
             let claims = try auth.verify(token)
-            await hub.updateIdentity(connection: connection.id, topic: message.topic, caller: try auth.caller(claims: claims), claims: claims)
+            guard let refused = await hub.updateIdentity(connection: connection.id, topic: message.topic,
+                                                         caller: try auth.caller(claims: claims), claims: claims) else { return }
+            refusal = refused
         } catch {
-            await hub.leave(connection: connection.id, topic: message.topic)
-            connection.push(topic: message.topic, event: "system", payloadJSON:
-                "{\"extension\":\"system\",\"message\":\(JSONRenderer.quote(Self.describe(error))),\"status\":\"error\"}")
-            connection.push(topic: message.topic, event: "phx_close", payloadJSON: "{}", joinRef: message.joinRef)
+            refusal = Self.describe(error)
         }
+        await hub.leave(connection: connection.id, topic: message.topic)
+        connection.push(topic: message.topic, event: "system", payloadJSON:
+            "{\"extension\":\"system\",\"message\":\(JSONRenderer.quote(refusal)),\"status\":\"error\"}")
+        connection.push(topic: message.topic, event: "phx_close", payloadJSON: "{}", joinRef: message.joinRef)
+    }
+
+    /// Answers a message that came over ``RealtimeLimits/messagesPerSecond`` without acting
+    /// on it; a frame that is not a Phoenix message closes the socket, as always.
+    func refuseOverRate(_ text: String) -> Outcome {
+        let message: PhoenixMessage
+        do { message = try PhoenixMessage.decode(text) } catch {
+            return .close(reason: error.description)
+        }
+        hub.counters.refused(.messagesPerSecond)
+        refuse(message, reason: "Too many messages: at most \(hub.limits.messagesPerSecond) a second")
+        return .keepOpen
     }
 
     private func refuse(_ message: PhoenixMessage, reason: String) {

@@ -19,6 +19,11 @@ struct ServeCommand: AsyncParsableCommand {
     var database: String?
     @Flag(help: "Print the service_role key at start. It bypasses every access policy, so it is not shown unless asked for.")
     var showServiceRoleKey = false
+    @Option(help: "Seconds a client has to send a request head (default 10).") var headTimeout: Int?
+    @Option(help: "Seconds a client has to send a request body (default 30).") var bodyTimeout: Int?
+    @Option(help: "Seconds an idle keep-alive connection stays open (default 60).") var idleTimeout: Int?
+    @Option(help: "Most connections one client address may hold; 0 sets no cap, as behind a proxy (default 256).")
+    var maxConnectionsPerAddress: Int?
     @Option(help: "A reverse proxy whose X-Forwarded-For is believed (repeat for several). Without one, limits per client address count the proxy's address for every client.")
     var trustedProxy: [String] = []
 
@@ -35,6 +40,10 @@ struct ServeCommand: AsyncParsableCommand {
         let serviceRoleKey = showServiceRoleKey ? backend.auth.apiKey(role: .serviceRole) : "not shown (--show-service-role-key prints it)"
         var serverConfiguration = ServerConfiguration(host: host, port: port, sweepInterval: sweepInterval > 0 ? .seconds(sweepInterval) : nil)
         serverConfiguration.reloadSignal = .sighup
+        if let headTimeout { serverConfiguration.connectionLimits.headTimeout = .seconds(max(headTimeout, 1)) }
+        if let bodyTimeout { serverConfiguration.connectionLimits.bodyTimeout = .seconds(max(bodyTimeout, 1)) }
+        if let idleTimeout { serverConfiguration.connectionLimits.idleTimeout = .seconds(max(idleTimeout, 1)) }
+        if let maxConnectionsPerAddress { serverConfiguration.connectionLimits.maxConnectionsPerAddress = maxConnectionsPerAddress > 0 ? maxConnectionsPerAddress : nil }
         serverConfiguration.clientLimits.trustedProxies = trustedProxy
         let app = try await LifeSignalHTTPServer.makeApplication(
             backend: backend, configuration: serverConfiguration,
