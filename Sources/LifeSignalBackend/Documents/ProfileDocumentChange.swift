@@ -70,7 +70,7 @@ struct ProfileDocumentChange {
             case .double(let number) where number.rounded() == number: number
             default: throw .invalidArgument("checkInInterval is a whole number of seconds")
             }
-            interval = try CheckInInterval(seconds: seconds)
+            interval = try CheckInInterval.seconds(seconds, field: "checkInInterval")
         }
     }
 

@@ -12,7 +12,9 @@ extension BackendFunctions {
         },
         "update-check-in-settings": { backend, caller, body in
             let request = try decode(UpdateCheckInSettingsRequest.self, from: body)
-            let interval = try request.checkInInterval.map { (seconds) throws(DomainError) in try CheckInInterval(seconds: seconds) }
+            let interval = try request.checkInInterval.map { (seconds) throws(DomainError) in
+                try CheckInInterval.seconds(seconds, field: "checkInInterval")
+            }
             let lead = try request.reminderLead.map { (name) throws(DomainError) -> ReminderLead in
                 guard let lead = ReminderLead(rawValue: name) else {
                     throw .invalidArgument("reminderLead is none, 30_minutes or 2_hours, not \"\(name)\"")
@@ -97,6 +99,7 @@ public struct ProfileResponse: Codable, Sendable, Hashable {
     }
 }
 
+/// `batchSize`: people claimed per transaction (1…``CheckInSweep/maximumBatchSize``).
 public struct ProcessCheckInsRequest: Codable, Sendable { public var batchSize: Int? }
 
 public struct ProcessCheckInsResponse: Codable, Sendable, Hashable {

@@ -67,6 +67,9 @@ extension BackendFunctions {
     /// The most records one `list-content` call returns: Supabase's default `max_rows`, so a
     /// client pages the same way over either wire.
     public static let contentPageLimit = 1000
+    /// The furthest page `list-content` starts at: far past any real table, and it keeps a
+    /// client's offset from making the database walk an unbounded number of rows.
+    public static let contentOffsetLimit = 1_000_000
 
     static func table(_ text: String) throws(DomainError) -> ContentTable {
         guard let table = ContentTable(rawValue: text) else {
@@ -92,7 +95,9 @@ extension BackendFunctions {
         guard (1...contentPageLimit).contains(limit) else {
             throw .invalidArgument("limit must be between 1 and \(contentPageLimit), not \(limit)")
         }
-        guard offset >= 0 else { throw .invalidArgument("offset must be 0 or more, not \(offset)") }
+        guard (0...contentOffsetLimit).contains(offset) else {
+            throw .invalidArgument("offset must be between 0 and \(contentOffsetLimit), not \(offset)")
+        }
         return (limit, offset)
     }
 }

@@ -39,6 +39,10 @@ public struct BackendFunctions: Sendable {
     static func decode<T: Decodable>(_ type: T.Type, from body: Data) throws -> T {
         let data = body.isEmpty ? Data("{}".utf8) : body
         do { return try JSONDecoder().decode(T.self, from: data) } catch {
+            if case DecodingError.dataCorrupted(let context) = error, context.codingPath.isEmpty,
+               let failure = unwholeNumberFailure(in: data) {
+                throw failure
+            }
             throw Failure.badRequest(describe(error))
         }
     }

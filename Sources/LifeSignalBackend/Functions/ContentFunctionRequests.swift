@@ -3,8 +3,8 @@ import LifeSignalDomain
 
 /// `list-content`: the contract's fetch of one table (`locations`, `events`, `routes`).
 /// `search` is matched case-insensitively in names when its trimmed text is not empty;
-/// `from`/`to` (`YYYY-MM-DD`) are the events' day window; `offset` and `limit` (1…1000,
-/// default 1000) take one page of the contract's order. Replies `{"records": [...]}`.
+/// `from`/`to` (`YYYY-MM-DD`) are the events' day window; `offset` (0…1,000,000) and `limit`
+/// (1…1000, default 1000) take one page of the contract's order. Replies `{"records": [...]}`.
 public struct ListContentRequest: Codable, Sendable, Hashable {
     public var table: String
     public var search: String?

@@ -35,7 +35,9 @@ public struct SQLRow: Sendable, Hashable {
     public func optionalInt(_ column: String) -> Int? {
         switch self[column] {
         case .int(let value): Int(value)
-        case .double(let value): Int(value)
+        // SQLite keeps a REAL written into an INTEGER column (`1e300`, by any path that
+        // does not check types); `Int(_:)` would trap on it, so it reads as no integer.
+        case .double(let value): Int(exactly: value.rounded(.towardZero))
         case .bool(let value): value ? 1 : 0
         case .text(let text), .literal(let text): Int(text)
         default: nil

@@ -8,9 +8,23 @@ import LifeSignalDomain
 /// timestamps stored as text. Microseconds are what PostgreSQL keeps, so a value survives a
 /// round trip through either engine unchanged.
 public enum Timestamp {
+    /// The instants the form can write and ``parse(_:)`` reads back, in microseconds since
+    /// 1970: four-digit years, 0001-01-01T00:00:00 to 9999-12-31T23:59:59.999999.
+    static let representableMicros: ClosedRange<Int64> =
+        CivilCalendar.days(year: 1, month: 1, day: 1) * 86_400_000_000
+        ... CivilCalendar.days(year: 10_000, month: 1, day: 1) * 86_400_000_000 - 1
+
+    /// An instant outside ``representableMicros`` is written as the nearest end of that range.
+    /// Such instants do reach here: PostgreSQL stores years up to 294276, years BC and
+    /// `±infinity`, which anyone may write into a content row through `/rest/v1`, and
+    /// `Int64(_:)` of their microseconds would trap.
     public static func format(_ date: Date) -> String {
         let totalMicros = (date.timeIntervalSince1970 * 1_000_000).rounded()
-        let micros = Int64(totalMicros)
+        let bounds = representableMicros
+        let micros = totalMicros.isNaN ? 0
+            : totalMicros <= Double(bounds.lowerBound) ? bounds.lowerBound
+            : totalMicros >= Double(bounds.upperBound) ? bounds.upperBound
+            : Int64(totalMicros)
         var seconds = micros >= 0 ? micros / 1_000_000 : (micros - 999_999) / 1_000_000
         let fraction = micros - seconds * 1_000_000
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400

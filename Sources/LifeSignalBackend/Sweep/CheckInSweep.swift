@@ -38,15 +38,21 @@ public struct CheckInSweep: Sendable {
     let notifier: Notifier
 
     public static let defaultBatchSize = 1000
+    /// A batch is one transaction holding its rows (and SQLite's writer) until it commits.
+    public static let maximumBatchSize = 10_000
 
-    /// Runs every phase until nothing is due. Only the service role may sweep.
+    /// Runs every phase until nothing is due. Only the service role may sweep; `batchSize`
+    /// is 1…``maximumBatchSize``.
     public func run(caller: Caller, batchSize: Int = defaultBatchSize) async throws -> SweepReport {
         switch caller {
         case .anonymous: throw DomainError.unauthenticated
         case .user: throw DomainError.forbidden("Only the service role may process check-ins")
         case .service: break
         }
-        let batch = max(1, batchSize)
+        guard (1...Self.maximumBatchSize).contains(batchSize) else {
+            throw DomainError.invalidArgument("batchSize must be between 1 and \(Self.maximumBatchSize), not \(batchSize)")
+        }
+        let batch = batchSize
         let now = clock.now()
         var report = SweepReport()
         while try await escalate(now: now, batch: batch, into: &report) == batch {}

@@ -15,6 +15,15 @@ public struct CheckInInterval: Hashable, Codable, Sendable, Comparable {
         self.seconds = seconds
     }
 
+    /// The interval a request's `field` gives in seconds, refused with the field and the
+    /// allowed range named; any `Double` may arrive (`1e300`, `-0`), none of them traps.
+    public static func seconds(_ seconds: Double, field: String) throws(DomainError) -> CheckInInterval {
+        guard seconds.isFinite, (minimum...maximum).contains(seconds) else {
+            throw .invalidArgument("\(field) must be between 1 hour and 7 days (\(Int(minimum)) to \(Int(maximum)) seconds), not \(seconds)")
+        }
+        return CheckInInterval(uncheckedSeconds: seconds)
+    }
+
     public static func hours(_ hours: Double) throws(DomainError) -> CheckInInterval {
         try CheckInInterval(seconds: hours * 3600)
     }

@@ -9,12 +9,20 @@ public struct CalendarDay: Sendable, Hashable, Comparable, Codable, CustomString
     public let month: Int
     public let day: Int
 
-    /// Parses `YYYY-MM-DD`, refusing days that do not exist (`2026-02-30`).
+    /// The years a day may have: what a `date` column and the four-digit form both hold
+    /// (PostgreSQL refuses year 0, and a fifth digit would break the text order).
+    public static let years = 1...9999
+
+    /// Parses `YYYY-MM-DD`, refusing days that do not exist (`2026-02-30`) and years outside
+    /// ``years``.
+    ///
+    /// Only ASCII digits count: `Int(_:)` alone would also take a sign (`+999-+1-+1`), and a
+    /// `Character` count would measure graphemes, not the bytes a database reads.
     public init(_ text: String) throws {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        let parts = text.utf8.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-              (1...12).contains(month), (1...Self.days(inMonth: month, year: year)).contains(day)
+              let year = Self.number(parts[0]), let month = Self.number(parts[1]), let day = Self.number(parts[2]),
+              Self.years.contains(year), (1...12).contains(month), (1...Self.days(inMonth: month, year: year)).contains(day)
         else { throw DomainError.invalidArgument("\"\(text)\" is not a day in YYYY-MM-DD form") }
         self.year = year
         self.month = month
@@ -55,6 +63,17 @@ public struct CalendarDay: Sendable, Hashable, Comparable, Codable, CustomString
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)
+    }
+
+    /// The value of at most four ASCII digits, or `nil` for anything else.
+    private static func number(_ digits: Substring.UTF8View) -> Int? {
+        guard !digits.isEmpty, digits.count <= 4 else { return nil }
+        var value = 0
+        for byte in digits {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value
     }
 
     private static func days(inMonth month: Int, year: Int) -> Int {

@@ -121,8 +121,12 @@ extension ContentRules {
     /// A time of day as a `time` column returns it (`HH:MM:SS`), from `HH:MM` or `HH:MM:SS`.
     public static func timeOfDay(_ text: String?) throws -> ContentValue {
         guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return .null }
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        let numbers = parts.compactMap { $0.count == 2 ? Int($0) : nil }
+        let parts = text.utf8.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
+        // Two ASCII digits each: `Int(_:)` alone takes a sign, so `-1:+1` would pass as a time.
+        let numbers = parts.compactMap { part -> Int? in
+            guard part.count == 2, part.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else { return nil }
+            return part.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+        }
         guard (2...3).contains(parts.count), numbers.count == parts.count,
               numbers[0] < 24, numbers[1] < 60, numbers.count == 2 || numbers[2] < 60
         else { throw DomainError.invalidArgument("\"\(text)\" is not a time of day (HH:MM or HH:MM:SS)") }

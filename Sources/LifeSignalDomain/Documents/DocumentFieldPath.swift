@@ -9,8 +9,14 @@ import Foundation
 public struct DocumentFieldPath: Sendable, Hashable, CustomStringConvertible {
     public let segments: [String]
 
+    /// Refuses an empty path, one deeper than a document may nest (``DocumentRules/maximumDepth``
+    /// segments) and bad names. The depth bound is also what keeps writing along a path from
+    /// recursing once per segment of a client's `a.a.a.…` hundreds of thousands long.
     public init(segments: [String]) throws(DomainError) {
         guard !segments.isEmpty else { throw .invalidArgument("A field path cannot be empty") }
+        guard segments.count <= DocumentRules.maximumDepth else {
+            throw .invalidArgument("A field path has at most \(DocumentRules.maximumDepth) segments (maps nest at most that deep), not \(segments.count)")
+        }
         for segment in segments { try DocumentRules.validateFieldName(segment) }
         self.segments = segments
     }

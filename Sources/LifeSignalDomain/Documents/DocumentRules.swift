@@ -89,9 +89,13 @@ public enum DocumentRules {
         var paths: [(DocumentFieldPath, DocumentValue)] = []
         for (text, value) in fields { paths.append((try DocumentFieldPath(dotted: text), value)) }
         paths.sort { $0.0.description < $1.0.description }
-        for (index, (path, _)) in paths.enumerated() {
-            for (other, _) in paths[(index + 1)...] where path.isPrefix(of: other) || other.isPrefix(of: path) {
-                throw .invalidArgument("The field paths \(path) and \(other) overlap")
+        // Each path's proper prefixes (at most ``maximumDepth`` - 1) are looked up, not every
+        // other path: a body may name tens of thousands of fields, and comparing pairs would
+        // cost the square of that.
+        let written = Set(paths.map(\.0.segments))
+        for (path, _) in paths {
+            for length in 1..<path.segments.count where written.contains(Array(path.segments.prefix(length))) {
+                throw .invalidArgument("The field paths \(path.segments.prefix(length).joined(separator: ".")) and \(path) overlap")
             }
         }
         var result = stored
