@@ -18,6 +18,10 @@ public struct ServerConfiguration: Sendable {
     public var sweepInterval: Duration?
     /// How often Realtime reads SQLite's change log (PostgreSQL pushes changes instead).
     public var realtimePollInterval: Duration = .milliseconds(100)
+    /// On PostgreSQL, the longest a request waits for a database connection before it is
+    /// answered 503 with `Retry-After`; while the database is known to be down, requests are
+    /// answered so at once (docs/security.md, "Database outages").
+    public var databaseUnavailableAfter: Duration = .seconds(5)
     /// Bounds on Realtime sockets, channels, bindings and inbound messages.
     public var realtimeLimits = RealtimeLimits()
     /// A signal that makes the server re-read the exposed schema (`lifesignal serve` uses
@@ -61,11 +65,20 @@ public enum LifeSignalHTTPServer {
         router.get("health") { _, _ in JSONResponse.make(.ok, ["status": "ok"]) }
         let hub = RealtimeHub(limits: configuration.realtimeLimits, counters: RealtimeCounters(registry: metrics.registry))
         // Readiness, apart from liveness: 503 until Realtime receives database changes (joins
-        // before then are refused), so a load balancer or a test waits instead of failing.
+        // before then are refused), and while PostgreSQL cannot be reached (a check of at most
+        // a second old, or a new one within two seconds), so a load balancer sends requests
+        // elsewhere or waits instead of failing.
+        let postgres = backend.database as? PostgresDatabase
+        postgres?.unavailableAfter = configuration.databaseUnavailableAfter
         router.get("ready") { _, _ in
-            await hub.isReady
-                ? JSONResponse.make(.ok, ["status": "ready"])
-                : JSONResponse.make(.serviceUnavailable, ["status": "starting", "message": "Realtime is not receiving database changes yet"])
+            guard await hub.isReady else {
+                return JSONResponse.make(.serviceUnavailable, ["status": "starting", "message": "Realtime is not receiving database changes yet"])
+            }
+            if let postgres, !(await postgres.isReachable()) {
+                return JSONResponse.make(.serviceUnavailable, ["status": "unavailable", "message": "The database cannot be reached"],
+                                         headers: DatabaseError.retryAfterHeaders)
+            }
+            return JSONResponse.make(.ok, ["status": "ready"])
         }
         AuthRoutes<LifeSignalRequestContext>(backend: backend, bodyLimit: configuration.bodyLimit,
                                              addresses: ClientAddressResolver(trustedProxies: configuration.clientLimits.trustedProxies)).register(on: router)

@@ -28,11 +28,13 @@ public struct CapturedChange: Sendable, Hashable {
 /// Row-change capture for Realtime, installed by triggers on the published tables.
 ///
 /// Every write path — `/rest/v1`, the functions, the sweep, `psql` — is seen, because the
-/// database reports the change, not the code that made it. On PostgreSQL the trigger sends a
-/// `NOTIFY` on ``postgresChannel``, delivered after commit and in commit order to every server
-/// listening on that database, which is how several servers share one database without a
-/// cluster of their own. SQLite has no notifications, so its triggers append to a private
-/// table that the one embedded server reads in rowid order; the table keeps only the newest
+/// database reports the change, not the code that made it. On both engines the trigger appends
+/// the change to a private log, `lifesignal_realtime_changes`, which each server reads from its
+/// own position (``CapturedChanges``), so a change committed while a server was not reading (a
+/// database restart) is read when it reads again. On PostgreSQL the trigger also sends a
+/// `NOTIFY` on ``postgresChannel`` as a wake-up to every server on that database, which is how
+/// several servers share one database without a cluster of their own; the log is pruned by
+/// age (``postgresRetention``, migration 160). SQLite's log keeps only the newest
 /// ``sqliteRetainedChanges`` rows, so it stays small even when nobody reads it.
 public enum ChangeCapture {
     public static let postgresChannel = "lifesignal_realtime"

@@ -29,4 +29,26 @@ public enum DatabaseError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     public var isUniqueViolation: Bool { sqlState == "23505" }
+
+    /// The database could not be reached, or dropped the connection mid-statement (a restart's
+    /// `57P01`, a connection-class `08…` state): the request may succeed when retried, so it is
+    /// answered 503 with `Retry-After`, never 500.
+    public var isUnavailable: Bool {
+        switch self {
+        case .unavailable: true
+        case .statement(let state, _, _, _): Self.isConnectionState(state)
+        case .decoding, .configuration: false
+        }
+    }
+
+    /// SQLSTATEs that mean the server or the connection went away, not that the statement was
+    /// wrong: class 08 (connection exception), `57P01`–`57P03` (admin, crash or pending
+    /// shutdown; cannot connect now) and `53300` (too many connections).
+    static func isConnectionState(_ state: String) -> Bool {
+        state.hasPrefix("08") || ["57P01", "57P02", "57P03", "53300"].contains(state)
+    }
+
+    /// The seconds a client is told to wait (`Retry-After`) while the database is unreachable:
+    /// about how often the server checks whether it is back.
+    public static let retryAfterSeconds = 1
 }

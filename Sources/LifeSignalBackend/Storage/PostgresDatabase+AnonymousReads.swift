@@ -5,7 +5,7 @@ extension PostgresDatabase {
     /// Runs one page read for a caller without a user — role `anon`, as every public read of
     /// locations, events and routes is — with `claims` as `request.jwt.claims`.
     ///
-    /// It runs on connections that logged in as `anon` in UTC (``anonymousClient``), so the
+    /// It runs on connections that logged in as `anon` in UTC (the anonymous pool of ``PostgresPools``), so the
     /// statement goes as it is, with bound parameters: no `lifesignal_run_as` wrapper, whose
     /// PL/pgSQL call, `EXECUTE` and result copy cost PostgreSQL about 1.7 times the read itself
     /// (pgbench, `docs/performance.md`). Grants and row-level security decide exactly as in
@@ -17,19 +17,15 @@ extension PostgresDatabase {
     public func readPageAsAnonymous(claims: String, statement: SQL) async throws -> (body: String, rows: Int, total: Int?) {
         let logger = self.logger
         let settings = anonymousClaims
-        do {
-            return try await anonymousClient.withConnection { connection in
-                if settings.claims(of: connection.id) != claims {
-                    // Forgotten first: if setting fails the connection's claims are unknown.
-                    settings.set(nil, for: connection.id)
-                    _ = try await connection.query("SELECT set_config('request.jwt.claims', \(claims), false)", logger: logger)
-                    settings.set(claims, for: connection.id)
-                }
-                let row = try await PostgresTransactionConnection(connection: connection, logger: logger).query(statement).first
-                return (try row?.string("body") ?? "[]", try row?.int("n") ?? 0, row?.optionalInt("total"))
+        return try await withLease(.anonymous) { connection in
+            if settings.claims(of: connection.id) != claims {
+                // Forgotten first: if setting fails the connection's claims are unknown.
+                settings.set(nil, for: connection.id)
+                _ = try await connection.query("SELECT set_config('request.jwt.claims', \(claims), false)", logger: logger)
+                settings.set(claims, for: connection.id)
             }
-        } catch let error as PSQLError {
-            throw PostgresTransactionConnection.map(error)
+            let row = try await PostgresTransactionConnection(connection: connection, logger: logger).query(statement).first
+            return (try row?.string("body") ?? "[]", try row?.int("n") ?? 0, row?.optionalInt("total"))
         }
     }
 }

@@ -17,15 +17,14 @@ extension PostgresDatabase {
     /// - Parameter statement: a query returning one row of `body text, n bigint, total bigint`.
     public func readPageAsCaller(role: String, claims: String, statement: SQL) async throws -> (body: String, rows: Int, total: Int?)? {
         guard let text = statement.inlined() else { return nil }
-        do {
+        let logger = self.logger
+        return try await withLease { connection in
             // Read to the end (one row), so the connection goes back to the pool idle.
             var page: (body: String, rows: Int, total: Int?) = ("[]", 0, nil)
-            for try await row in try await client.execute(CallerPageStatement(role: role, claims: claims, statement: text), logger: logger) {
+            for try await row in try await connection.execute(CallerPageStatement(role: role, claims: claims, statement: text), logger: logger) {
                 page = (row.0 ?? "[]", Int(row.1 ?? 0), row.2.map(Int.init))
             }
             return page
-        } catch let error as PSQLError {
-            throw PostgresTransactionConnection.map(error)
         }
     }
 

@@ -7,14 +7,14 @@ import PostgresNIO
 public final class PostgresDatabase: Database {
     public let dialect = SQLDialect.postgres
     public let location: String
-    let client: PostgresClient
+    /// The pools: ``PostgresPools/Clients/main`` for everything, and connections logged in
+    /// as `anon` for reads by callers without a user (``readPageAsAnonymous(claims:statement:)``).
+    /// Requests lease through ``withLease(_:_:)``, which fails fast while the database is away.
+    let pools: PostgresPools
+    /// Whether PostgreSQL answers, and the checks that tell.
+    let availability: DatabaseAvailability
     /// For connections outside the pool (a `LISTEN` holds its connection for good).
     let connectionConfiguration: PostgresConnection.Configuration
-    private let runTask: Task<Void, Never>
-    /// Connections logged in as `anon`, for reads by callers without a user
-    /// (``readPageAsAnonymous(claims:statement:)``); opened on first use.
-    let anonymousClient: PostgresClient
-    private let anonymousRunTask: Task<Void, Never>
     /// The `request.jwt.claims` each anonymous connection has, so they are set only on change.
     let anonymousClaims = ConnectionSettings()
     let logger: Logger
@@ -22,7 +22,10 @@ public final class PostgresDatabase: Database {
     /// Connects to `postgres://user:password@host:port/database` (TLS off, as for a local or
     /// private-network server) and checks the connection before returning, so a wrong URL fails
     /// here with a clear message rather than on the first request.
-    public init(url: String, maximumConnections: Int = 20) async throws {
+    ///
+    /// - Parameter unavailableAfter: the longest a request waits for a connection before it
+    ///   fails with ``DatabaseError/unavailable(_:)`` (see ``DatabaseAvailability``).
+    public init(url: String, maximumConnections: Int = 20, unavailableAfter: Duration = .seconds(5)) async throws {
         guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty else {
             throw DatabaseError.configuration("cannot parse PostgreSQL URL (expected postgres://user:password@host:port/database)")
         }
@@ -40,9 +43,6 @@ public final class PostgresDatabase: Database {
         var logger = Logger(label: "lifesignal.postgres")
         logger.logLevel = .error
         self.logger = logger
-        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        self.client = client
-        self.runTask = Task { await client.run() }
         // The role and time zone are startup settings, as if each connection had begun with
         // `SET ROLE anon; SET TIME ZONE 'UTC'`: reads on it need no wrapper to switch them.
         var anonymous = configuration
@@ -51,54 +51,57 @@ public final class PostgresDatabase: Database {
         // four busy backends than with ten (pgbench on 2 cores: 5,050 tps at 4 clients, 4,500
         // at 10, 3,900 at 64).
         anonymous.options.maximumConnections = min(4, maximumConnections)
-        let anonymousClient = PostgresClient(configuration: anonymous, backgroundLogger: logger)
-        self.anonymousClient = anonymousClient
-        self.anonymousRunTask = Task { await anonymousClient.run() }
+        let (main, anonymousMain, poolLogger) = (configuration, anonymous, logger)
+        let pools = PostgresPools {
+            let client = PostgresClient(configuration: main, backgroundLogger: poolLogger)
+            let anonymousClient = PostgresClient(configuration: anonymousMain, backgroundLogger: poolLogger)
+            return .init(main: client, anonymous: anonymousClient,
+                         runs: [Task { await client.run() }, Task { await anonymousClient.run() }])
+        }
+        self.pools = pools
+        let direct = connectionConfiguration
+        self.availability = DatabaseAvailability(
+            leaseTimeout: unavailableAfter, logger: logger,
+            probe: { timeout in await Self.probe(direct, timeout: timeout, logger: poolLogger) },
+            onRecovered: { pools.replace() })
         self.location = "postgres://\(host):\(components.port ?? 5432)/\(database)"
         do {
             _ = try await transaction { try await $0.query("SELECT 1") }
         } catch {
-            runTask.cancel()
-            anonymousRunTask.cancel()
+            availability.stop()
+            pools.close()
             throw DatabaseError.unavailable("cannot reach PostgreSQL at \(location): \(error)")
         }
     }
 
     public func transaction<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
         let logger = self.logger
-        do {
-            return try await client.withConnection { connection in
-                let wrapped = PostgresTransactionConnection(connection: connection, logger: logger)
-                _ = try await wrapped.query("BEGIN")
-                do {
-                    let result = try await body(wrapped)
-                    _ = try await wrapped.query("COMMIT")
-                    return result
-                } catch {
-                    _ = try? await wrapped.query("ROLLBACK")
-                    throw error
-                }
+        return try await withLease { connection in
+            let wrapped = PostgresTransactionConnection(connection: connection, logger: logger)
+            _ = try await wrapped.query("BEGIN")
+            do {
+                let result = try await body(wrapped)
+                _ = try await wrapped.query("COMMIT")
+                return result
+            } catch {
+                _ = try? await wrapped.query("ROLLBACK")
+                throw error
             }
-        } catch let error as PSQLError {
-            throw PostgresTransactionConnection.map(error)
         }
     }
 
     /// Runs one statement outside any transaction, for the few that refuse to run inside one
     /// (`CREATE DATABASE`, `VACUUM`).
     public func executeOutsideTransaction(_ statement: String) async throws {
-        do {
-            try await client.withConnection { connection in
-                _ = try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
-            }
-        } catch let error as PSQLError {
-            throw PostgresTransactionConnection.map(error)
+        let logger = self.logger
+        try await withLease { connection in
+            _ = try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
         }
     }
 
     public func close() async throws {
-        runTask.cancel()
-        anonymousRunTask.cancel()
+        availability.stop()
+        pools.close()
     }
 }
 
@@ -177,6 +180,9 @@ struct PostgresTransactionConnection: SQLConnection {
         guard let info = error.serverInfo, let state = info[.sqlState] else {
             return .unavailable(String(reflecting: error.code))
         }
+        // A restart's "terminating connection" and its kin: the statement was fine, the
+        // server went away, so it is the one kind of failure every route answers 503.
+        if DatabaseError.isConnectionState(state) { return .unavailable("\(info[.message] ?? "connection lost") (\(state))") }
         return .statement(sqlState: state, message: info[.message] ?? "", detail: info[.detail], hint: info[.hint])
     }
 }

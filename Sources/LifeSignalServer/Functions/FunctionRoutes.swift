@@ -33,6 +33,8 @@ struct FunctionRoutes<Context: RequestContext> {
             return JSONResponse.make(.ok, data: reply)
         } catch let error as DomainError {
             return error.response
+        } catch let error as DatabaseError where error.isUnavailable {
+            return DatabaseError.functionUnavailableResponse
         } catch BackendFunctions.Failure.badRequest(let why) {
             return JSONResponse.error(.badRequest, code: "invalid_argument", message: why)
         } catch is BodyTooLarge {

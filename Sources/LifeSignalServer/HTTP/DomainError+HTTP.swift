@@ -1,4 +1,5 @@
 import Hummingbird
+import LifeSignalBackend
 import LifeSignalDomain
 
 extension DomainError {
@@ -27,5 +28,18 @@ extension DomainError {
             extra["retry_after"] = seconds
         }
         return JSONResponse.error(httpStatus, code: code, message: message, extra: extra, headers: headers)
+    }
+}
+
+extension DatabaseError {
+    /// `Retry-After` for an answer given while the database cannot be reached.
+    static var retryAfterHeaders: HTTPFields { [.retryAfter: String(retryAfterSeconds)] }
+
+    /// A function's answer while the database cannot be reached (``isUnavailable``): 503 in
+    /// the functions' shape, `{"code":"unavailable","message",…}` with `Retry-After`, so a
+    /// client retries instead of reporting a failure of the function itself.
+    static var functionUnavailableResponse: Response {
+        JSONResponse.error(.serviceUnavailable, code: "unavailable", message: "The database is unavailable; try again shortly",
+                           extra: ["retry_after": String(retryAfterSeconds)], headers: retryAfterHeaders)
     }
 }

@@ -23,9 +23,16 @@ struct RealtimeDispatcher: Service {
     func run() async throws {
         while !Task.isCancelled && !Task.isShuttingDownGracefully {
             do {
-                try await cancelWhenGracefulShutdown {
-                    for try await change in ChangeCapture.changes(from: backend.database, pollInterval: pollInterval, onReady: { Task { await hub.markReady() } }) {
-                        await dispatch(change)
+                // The feed keeps its place in the change log and retries from it, so changes
+                // committed while the database restarts are delivered once it is back. The
+                // subscribers' row reads wait for the database too (they would otherwise fail
+                // fast and that subscriber would miss the change): a read may run twice, a
+                // change is never skipped.
+                try await DatabasePatience.$waitsForDatabase.withValue(true) {
+                    try await cancelWhenGracefulShutdown {
+                        for try await change in ChangeCapture.changes(from: backend.database, pollInterval: pollInterval, onReady: { Task { await hub.markReady() } }) {
+                            await dispatch(change)
+                        }
                     }
                 }
             } catch is CancellationError {
