@@ -32,6 +32,8 @@ public struct ServerConfiguration: Sendable {
     public var connectionLimits: ConnectionLimits = .standard
     /// Anonymous requests per client address, and which proxies' `X-Forwarded-For` is believed.
     public var clientLimits = ClientLimits()
+    /// Bounds on `/rest/v1` queries and Realtime filters, and the most rows a read returns.
+    public var queryLimits: QueryLimits = .standard
 
     public init(host: String = "127.0.0.1", port: Int = 54321, bodyLimit: Int = 1 << 20, sweepInterval: Duration? = .seconds(60)) {
         self.host = host
@@ -84,7 +86,8 @@ public enum LifeSignalHTTPServer {
                                              addresses: ClientAddressResolver(trustedProxies: configuration.clientLimits.trustedProxies)).register(on: router)
         FunctionRoutes<LifeSignalRequestContext>(backend: backend, bodyLimit: configuration.bodyLimit).register(on: router)
         StorageRoutes<LifeSignalRequestContext>(backend: backend).register(on: router)
-        RESTRoutes<LifeSignalRequestContext>(backend: backend, schema: schema, bodyLimit: configuration.bodyLimit).register(on: router)
+        RESTRoutes<LifeSignalRequestContext>(backend: backend, schema: schema, bodyLimit: configuration.bodyLimit, limits: configuration.queryLimits)
+            .register(on: router)
         let realtime = RealtimeRoutes<LifeSignalRequestContext>(hub: hub, backend: backend, schema: schema, logger: logger,
                                                                 addresses: ClientAddressResolver(trustedProxies: configuration.clientLimits.trustedProxies))
         realtime.register(on: router)

@@ -75,3 +75,30 @@ struct PostgRESTOddRequestTests {
         #expect(past.json?["details"] as? String == "An offset of 10 was requested, but there are only 3 rows.")
     }
 }
+
+@Suite("/rest/v1/ OpenAPI description")
+struct RESTOpenAPITests {
+    @Test("GET /rest/v1/ describes the tables and verbs the caller's role may use, as Swagger 2.0", arguments: Engine.allCases)
+    func description(engine: Engine) async throws {
+        let test = try await TestDatabases.backend(engine)
+        let server = try await TestServer.start(test.backend)
+        defer { Task { await server.stop() } }
+        let anonymous = try await server.request("GET", "/rest/v1/")
+        #expect(anonymous.status == 200, "\(anonymous.status) \(anonymous.text)")
+        #expect(anonymous.header("content-type")?.hasPrefix("application/openapi+json") == true)
+        #expect(anonymous.json?["swagger"] as? String == "2.0")
+        #expect(anonymous.json?["basePath"] as? String == "/rest/v1")
+        let paths = try #require(anonymous.json?["paths"] as? [String: any Sendable])
+        let locations = try #require(paths["/locations"] as? [String: any Sendable])
+        #expect(locations["get"] != nil, "anon reads content")
+        #expect(locations["post"] == nil, "anon may not insert content, so the verb is not described")
+        let definitions = try #require(anonymous.json?["definitions"] as? [String: any Sendable])
+        let location = try #require(definitions["locations"] as? [String: any Sendable])
+        #expect((location["properties"] as? [String: any Sendable])?["name"] != nil)
+        let service = try await server.request("GET", "/rest/v1/", bearer: server.serviceKey)
+        let servicePaths = try #require(service.json?["paths"] as? [String: any Sendable])
+        #expect(servicePaths.count >= paths.count)
+        #expect((servicePaths["/locations"] as? [String: any Sendable])?["post"] != nil)
+        #expect(try await server.request("GET", "/rest/v1/", bearer: "garbage").status == 401)
+    }
+}

@@ -16,6 +16,7 @@ struct RESTRoutes<Context: RequestContext> {
     var limits: QueryLimits = .standard
 
     func register(on router: Router<Context>) {
+        router.get("rest/v1") { request, _ in await self.openAPI(request) }
         router.get("rest/v1/:table") { request, context in
             await self.read(request, table: context.parameters.get("table") ?? "", head: false)
         }
@@ -92,6 +93,18 @@ struct RESTRoutes<Context: RequestContext> {
         }
     }
 
+    /// `GET /rest/v1/`: the OpenAPI description of what this caller's role may use.
+    private func openAPI(_ request: Request) async -> Response {
+        let caller: Caller
+        do { (caller, _) = try identify(request) } catch { return error.response }
+        let document = RESTOpenAPI.document(tables: await schema.all, role: caller.role, host: request.head.authority)
+        guard let data = try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]) else {
+            return RESTError(status: .internalServerError, code: "PGRST000", message: "Could not describe the schema").response
+        }
+        return Response(status: .ok, headers: [.contentType: "application/openapi+json; charset=utf-8"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
     /// The caller of a request: its bearer JWT, or anonymous without one. A bad token is a
     /// 401, never a silent downgrade to anonymous.
     func identify(_ request: Request) throws(RESTError) -> (Caller, TokenClaims?) {
@@ -163,4 +176,6 @@ actor SchemaCache {
     func reload() async throws { tables = try await Introspection.tables(in: database) }
 
     func table(_ name: String) -> TableSchema? { tables[name] }
+
+    var all: [TableSchema] { Array(tables.values) }
 }
