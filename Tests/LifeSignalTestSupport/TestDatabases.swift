@@ -22,6 +22,11 @@ public struct TestEnvironmentError: Error, CustomStringConvertible {
 public enum TestDatabases {
     public static let postgresURLVariable = "LIFESIGNAL_TEST_POSTGRES_URL"
 
+    /// How long a test's request may wait for a pooled PostgreSQL connection before a 503.
+    /// The whole suite runs in parallel on two cores, where a lease can take longer than the
+    /// server's 5 s default with the database perfectly well; the outage tests set their own.
+    public static let leaseWait: Duration = .seconds(60)
+
     public static func make(_ engine: Engine) async throws -> any Database {
         switch engine {
         case .sqlite:
@@ -35,7 +40,7 @@ public enum TestDatabases {
                 throw TestEnvironmentError(description: "\(postgresURLVariable) is not a URL")
             }
             components.path = "/" + name
-            return try await PostgresDatabase(url: components.string ?? "", maximumConnections: 4)
+            return try await PostgresDatabase(url: components.string ?? "", maximumConnections: 4, unavailableAfter: leaseWait)
         }
     }
 
@@ -49,7 +54,7 @@ public enum TestDatabases {
         components.path = "/" + name
         let sms = RecordingSMSSender()
         let backend = try await LifeSignalBackend.open(
-            database: try await PostgresDatabase(url: components.string ?? "", maximumConnections: 4),
+            database: try await PostgresDatabase(url: components.string ?? "", maximumConnections: 4, unavailableAfter: leaseWait),
             configuration: .init(jwtSecret: secret, clock: .manual(test.clock), smsSender: sms, testOTPs: TestOTPs()))
         return TestBackend(backend: backend, clock: test.clock, sms: sms)
     }

@@ -36,6 +36,7 @@ public final class TestServer: Sendable {
         // address is out of the way unless a test sets it (`ClientAddressLimitTests`).
         configuration.clientLimits.anonymousPerMinute = 1_000_000
         configuration.clientLimits.anonymousBurst = 1_000_000
+        configuration.databaseUnavailableAfter = TestDatabases.leaseWait
         configure(&configuration)
         let app = try await LifeSignalHTTPServer.makeApplication(
             backend: backend, configuration: configuration, logger: logger,
