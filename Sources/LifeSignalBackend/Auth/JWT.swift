@@ -88,7 +88,8 @@ public struct JWTSigner: Sendable {
         guard let payload = Self.decodeBase64URL(parts[1]),
               let claims = try? JSONDecoder().decode(TokenClaims.self, from: payload)
         else { throw .malformed("JWT claims are not valid JSON") }
-        if let exp = claims.exp, Int(now.timeIntervalSince1970) > exp + Self.leeway { throw .expired }
+        // Subtracted from now, not added to `exp`: a signed `exp` near `Int.max` must not overflow.
+        if let exp = claims.exp, Int(now.timeIntervalSince1970) - Self.leeway > exp { throw .expired }
         return claims
     }
 
