@@ -95,7 +95,7 @@ final class ConnectionGuard {
             becomeIdle()  // answered before the body was read (a refusal): the body was drained
         } else {
             phase = .answering
-            cancelTimer()
+            arm(limits.answerTimeout)
         }
     }
 
@@ -163,9 +163,27 @@ final class ConnectionGuard {
         case .awaitingHead(started: false), .idle:
             phase = .closing
             socketContext?.close(promise: nil)
-        case .answering, .upgraded, .closing:
+        case .answering:
+            logger.warning("No answer within \(limits.answerTimeout); answering 503 and closing")
+            answerLate()
+        case .upgraded, .closing:
             break
         }
+    }
+
+    /// The handler did not answer in time: the connection answers 503 for it when nothing of
+    /// an answer is on the wire yet and this is the only request waiting, then closes. The
+    /// handler's own answer, if it ever comes, goes nowhere.
+    private func answerLate() {
+        let canAnswer = answersStarted == answersFinished && answersFinished == requestsRead - 1
+        phase = .closing
+        cancelTimer()
+        guard let context = socketContext else { return }
+        let bytes = canAnswer
+            ? ConnectionAnswer.bytes(.serviceUnavailable, "The server did not answer within \(limits.answerTimeout); the request may still complete",
+                                     retryAfter: 1, allocator: context.channel.allocator)
+            : nil
+        Self.finish(context: context, answer: bytes, owner: self)
     }
 
     /// Whether a raw answer fits in the exchange now: no answer is half written, and every

@@ -21,6 +21,12 @@ public struct ConnectionLimits: Sendable, Hashable {
     /// Time an open keep-alive connection may wait for its next request after an answer; then
     /// it is closed without a word, as HTTP/1.1 allows.
     public var idleTimeout: Duration
+    /// Time the server has to answer a request once it is read. A handler stuck past it (a
+    /// statement waiting on a lock, a database that stopped answering mid-query) gets 503
+    /// with `Retry-After` from the connection itself, and the connection is closed; the work
+    /// may still finish. An answer still being written when it passes (a client that does
+    /// not read) is cut off. This bounds every answer, wherever a wait hides.
+    public var answerTimeout: Duration
     /// Largest request head in bytes, request line included; a larger one gets 431.
     public var maxHeadBytes: Int
     /// Most connections (HTTP and WebSocket) one client address may hold open at once; the next
@@ -30,8 +36,9 @@ public struct ConnectionLimits: Sendable, Hashable {
 
     public init(
         headTimeout: Duration = .seconds(10), bodyTimeout: Duration = .seconds(30), idleTimeout: Duration = .seconds(60),
-        maxHeadBytes: Int = 32 * 1024, maxConnectionsPerAddress: Int? = 256
+        answerTimeout: Duration = .seconds(60), maxHeadBytes: Int = 32 * 1024, maxConnectionsPerAddress: Int? = 256
     ) {
+        self.answerTimeout = answerTimeout
         self.headTimeout = headTimeout
         self.bodyTimeout = bodyTimeout
         self.idleTimeout = idleTimeout
@@ -39,7 +46,7 @@ public struct ConnectionLimits: Sendable, Hashable {
         self.maxConnectionsPerAddress = maxConnectionsPerAddress
     }
 
-    /// The defaults: 10 s for a head, 30 s for a body, 60 s idle, 32 KiB heads, 256
+    /// The defaults: 10 s for a head, 30 s for a body, 60 s idle, 60 s to answer, 32 KiB heads, 256
     /// connections per address.
     public static let standard = ConnectionLimits()
 }
