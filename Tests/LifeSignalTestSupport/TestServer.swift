@@ -37,6 +37,11 @@ public final class TestServer: Sendable {
         configuration.clientLimits.anonymousPerMinute = 1_000_000
         configuration.clientLimits.anonymousBurst = 1_000_000
         configuration.databaseUnavailableAfter = TestDatabases.leaseWait
+        // The whole suite in parallel on two cores can hold a handler off its request's body
+        // (which the connection then counts as slow to arrive) or off its answer for tens of
+        // seconds; the tests of those deadlines set their own short ones.
+        configuration.connectionLimits.bodyTimeout = .seconds(120)
+        configuration.connectionLimits.answerTimeout = .seconds(300)
         configure(&configuration)
         let app = try await LifeSignalHTTPServer.makeApplication(
             backend: backend, configuration: configuration, logger: logger,
