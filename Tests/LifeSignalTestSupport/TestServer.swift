@@ -100,6 +100,9 @@ public final class TestServer: Sendable {
             throw TestEnvironmentError(description: "bad path \(path)")
         }
         var request = URLRequest(url: url)
+        // A bound against a hang, not a speed check: URLSession's 60 s default was reached by
+        // answers held up under the whole suite running in parallel on two cores.
+        request.timeoutInterval = 300
         request.httpMethod = method
         let key: String? = switch apiKey { case .none: anonKey; case .some(let value): value }
         if let key { request.setValue(key, forHTTPHeaderField: "apikey") }
