@@ -26,6 +26,10 @@ public enum TestDatabases {
     /// The whole suite runs in parallel on two cores, where a lease can take longer than the
     /// server's 5 s default with the database perfectly well; the outage tests set their own.
     public static let leaseWait: Duration = .seconds(60)
+    /// Each test opens its own databases and never closes their pools: idle connections close
+    /// after this, so the test process stays far below 1,024 descriptors (Foundation's
+    /// `Process.run` crashed past that) and PostgreSQL below its connection limit.
+    public static let idleTimeout: Duration = .seconds(2)
 
     public static func make(_ engine: Engine) async throws -> any Database {
         switch engine {
@@ -40,7 +44,7 @@ public enum TestDatabases {
                 throw TestEnvironmentError(description: "\(postgresURLVariable) is not a URL")
             }
             components.path = "/" + name
-            return try await PostgresDatabase(url: components.string ?? "", maximumConnections: 4, unavailableAfter: leaseWait)
+            return try await PostgresDatabase(url: components.string ?? "", maximumConnections: 4, unavailableAfter: leaseWait, idleTimeout: idleTimeout)
         }
     }
 
@@ -54,7 +58,7 @@ public enum TestDatabases {
         components.path = "/" + name
         let sms = RecordingSMSSender()
         let backend = try await LifeSignalBackend.open(
-            database: try await PostgresDatabase(url: components.string ?? "", maximumConnections: 4, unavailableAfter: leaseWait),
+            database: try await PostgresDatabase(url: components.string ?? "", maximumConnections: 4, unavailableAfter: leaseWait, idleTimeout: idleTimeout),
             configuration: .init(jwtSecret: secret, clock: .manual(test.clock), smsSender: sms, testOTPs: TestOTPs()))
         return TestBackend(backend: backend, clock: test.clock, sms: sms)
     }

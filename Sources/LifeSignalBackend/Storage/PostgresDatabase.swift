@@ -25,7 +25,10 @@ public final class PostgresDatabase: Database {
     ///
     /// - Parameter unavailableAfter: the longest a request waits for a connection before it
     ///   fails with ``DatabaseError/unavailable(_:)`` (see ``DatabaseAvailability``).
-    public init(url: String, maximumConnections: Int = 20, unavailableAfter: Duration = .seconds(5)) async throws {
+    /// - Parameter idleTimeout: how long an unused pooled connection stays open (postgres-nio's
+    ///   default, 60 s); a process with many databases (the tests) keeps fewer open with less.
+    public init(url: String, maximumConnections: Int = 20, unavailableAfter: Duration = .seconds(5),
+                idleTimeout: Duration = .seconds(60)) async throws {
         guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty else {
             throw DatabaseError.configuration("cannot parse PostgreSQL URL (expected postgres://user:password@host:port/database)")
         }
@@ -39,6 +42,7 @@ public final class PostgresDatabase: Database {
             host: configuration.host ?? host, port: configuration.port ?? 5432, username: configuration.username,
             password: configuration.password, database: configuration.database, tls: .disable)
         configuration.options.maximumConnections = maximumConnections
+        configuration.options.connectionIdleTimeout = idleTimeout
         configuration.options.connectTimeout = .seconds(5)
         var logger = Logger(label: "lifesignal.postgres")
         logger.logLevel = .error
