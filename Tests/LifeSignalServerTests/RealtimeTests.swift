@@ -21,6 +21,16 @@ struct RealtimeTests {
         return try #require(reply["payload"] as? [String: any Sendable])
     }
 
+    /// Inserts a system notification for `owner` with the service key; returns the status.
+    static func notify(_ owner: IssuedSession, _ title: String, server: TestServer, test: TestBackend) async throws -> Int {
+        let row: [String: any Sendable] = [
+            "user_id": owner.user.id.description, "type": "system", "title": title, "body": "b",
+            "created_at": Timestamp.format(test.clock.now),
+        ]
+        return try await server.request("POST", "/rest/v1/notifications", apiKey: .some(server.serviceKey), bearer: server.serviceKey,
+                                        body: try JSONSerialization.data(withJSONObject: row)).status
+    }
+
     static func change(_ frame: [String: any Sendable]) -> [String: any Sendable]? {
         guard frame["event"] as? String == "postgres_changes", let payload = frame["payload"] as? [String: any Sendable] else { return nil }
         return payload["data"] as? [String: any Sendable]
@@ -144,13 +154,7 @@ struct RealtimeTests {
         #expect(reply["status"] as? String == "ok")
 
         for (owner, title) in [(bob, "for bob"), (alice, "for alice")] {
-            let row: [String: any Sendable] = [
-                "user_id": owner.user.id.description, "type": "system", "title": title, "body": "b",
-                "created_at": Timestamp.format(test.clock.now),
-            ]
-            let made = try await server.request("POST", "/rest/v1/notifications", apiKey: .some(server.serviceKey), bearer: server.serviceKey,
-                                                body: try JSONSerialization.data(withJSONObject: row))
-            #expect(made.status == 201)
+            #expect(try await Self.notify(owner, title, server: server, test: test) == 201)
         }
         // Commit order is delivery order: had Bob's row leaked, it would come first.
         let change = try await Self.nextChange(socket)
@@ -272,13 +276,7 @@ struct RealtimeTests {
         }
         let before = try await Self.rowReads(server)
         for (owner, title) in [(alice, "for alice"), (bob, "for bob")] {
-            let row: [String: any Sendable] = [
-                "user_id": owner.user.id.description, "type": "system", "title": title, "body": "b",
-                "created_at": Timestamp.format(test.clock.now),
-            ]
-            let made = try await server.request("POST", "/rest/v1/notifications", apiKey: .some(server.serviceKey), bearer: server.serviceKey,
-                                                body: try JSONSerialization.data(withJSONObject: row))
-            #expect(made.status == 201)
+            #expect(try await Self.notify(owner, title, server: server, test: test) == 201)
         }
         for socket in aliceSockets {
             var topics: Set<String> = []

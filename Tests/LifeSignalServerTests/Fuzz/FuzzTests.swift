@@ -133,8 +133,9 @@ struct FuzzTests {
         return Int(statusLine.dropFirst(9).prefix(3))
     }
 
-    /// The fuzz test sends thousands of requests from one address as a handful of people:
-    /// the per-caller rate limits would answer most of them 429 and test nothing else.
+    /// The fuzz test sends thousands of requests from one address: the anonymous limit per
+    /// address would answer most of them 429 and test nothing else. (The per-person limit
+    /// cannot be set; under the tests' hand-driven clock it answers 429 after a person's burst.)
     static func unthrottled(_ configuration: inout ServerConfiguration) {
         configuration.clientLimits.anonymousPerMinute = 1_000_000
         configuration.clientLimits.anonymousBurst = 1_000_000
