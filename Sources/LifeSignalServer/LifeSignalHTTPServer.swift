@@ -16,12 +16,18 @@ public struct ServerConfiguration: Sendable {
     /// How often the server runs the missed-check-in sweep; `nil` leaves it to callers of
     /// `process-check-ins` (tests drive it by hand).
     public var sweepInterval: Duration?
+    /// The longest one sweep may run before the timer cancels it and goes on without it.
+    public var sweepTimeout: Duration = .seconds(300)
     /// How often Realtime reads SQLite's change log (PostgreSQL pushes changes instead).
     public var realtimePollInterval: Duration = .milliseconds(100)
     /// On PostgreSQL, the longest a request waits for a database connection before it is
     /// answered 503 with `Retry-After`; while the database is known to be down, requests are
     /// answered so at once (docs/security.md, "Database outages").
     public var databaseUnavailableAfter: Duration = .seconds(5)
+    /// On PostgreSQL, the longest the work of one request may hold a database connection; past
+    /// it the connection is closed and the request answered 503 (a statement left unanswered by
+    /// a restarting database would otherwise hold the request for good).
+    public var databaseStatementDeadline: Duration = .seconds(15)
     /// Bounds on Realtime sockets, channels, bindings and inbound messages.
     public var realtimeLimits = RealtimeLimits()
     /// A signal that makes the server re-read the exposed schema (`lifesignal serve` uses
@@ -72,6 +78,7 @@ public enum LifeSignalHTTPServer {
         // elsewhere or waits instead of failing.
         let postgres = backend.database as? PostgresDatabase
         postgres?.unavailableAfter = configuration.databaseUnavailableAfter
+        postgres?.statementDeadline = configuration.databaseStatementDeadline
         router.get("ready") { _, _ in
             guard await hub.isReady else {
                 return JSONResponse.make(.serviceUnavailable, ["status": "starting", "message": "Realtime is not receiving database changes yet"])
@@ -101,7 +108,10 @@ public enum LifeSignalHTTPServer {
             RealtimeDispatcher(hub: hub, backend: backend, schema: schema, pollInterval: configuration.realtimePollInterval, logger: logger),
         ]
         services.append(SchemaReloader(schema: schema, database: backend.database, signal: configuration.reloadSignal, logger: logger))
-        if let interval = configuration.sweepInterval { services.append(SweepScheduler(backend: backend, interval: interval, logger: logger)) }
+        if let interval = configuration.sweepInterval {
+            services.append(SweepScheduler(backend: backend, interval: interval, tickTimeout: configuration.sweepTimeout,
+                                           monitor: SweepMonitor(registry: metrics.registry), logger: logger))
+        }
         return Application(
             router: router,
             server: .guardedHTTP1WebSocketUpgrade(webSocketRouter: realtime.webSocketRouter(), webSocket: realtime.webSocketConfiguration,

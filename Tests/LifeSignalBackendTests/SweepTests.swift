@@ -25,7 +25,7 @@ private struct CrashingDatabase: Database {
         }
     }
 
-    func transaction<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
         let failOn = self.failOn
         return try await base.transaction { try await body(Connection(base: $0, failOn: failOn)) }
     }

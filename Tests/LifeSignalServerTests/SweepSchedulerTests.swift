@@ -1,43 +1,73 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalDomain
-import LifeSignalServer
 import LifeSignalTestSupport
-import Logging
 import Testing
 
-@Suite("Sweep on a timer")
+/// The sweep timer goes on whatever one run does: a run that cannot finish is cancelled at its
+/// timeout and the next one starts, and `/metrics` says so.
+@Suite("sweep timer")
 struct SweepSchedulerTests {
-    @Test("a running server escalates a missed deadline by itself, once", arguments: [Engine.sqlite])
-    func escalatesOnItsOwn(engine: Engine) async throws {
-        let test = try await TestDatabases.backend(engine)
-        let ann = try await test.signIn("+15550001111")
-        let bob = try await test.signIn("+15550002222")
-        let annCaller = Caller.user(ann.user.id), bobCaller = Caller.user(bob.user.id)
-        // Bob becomes Ann's responder.
-        let annProfile = try await test.backend.profiles.profile(caller: annCaller)
-        _ = try await test.backend.contacts.addContact(caller: bobCaller, qrCodeID: annProfile.qrCodeID, roles: .dependent)
-        _ = try await test.backend.checkIns.checkIn(caller: annCaller)
-        test.clock.advance(by: 24 * 3600 + 1)
-
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
-        let app = try await LifeSignalHTTPServer.makeApplication(
-            backend: test.backend, configuration: .init(port: 0, sweepInterval: .milliseconds(50)), logger: logger)
-        let server = Task { try await app.run() }
-        defer { server.cancel() }
-
-        var escalated: [NotificationRecord] = []
-        for _ in 0..<600 {  // a 30 s bound against a hang, not a speed check
-            escalated = try await test.backend.notifications.notifications(caller: bobCaller, limit: 50)
-                .filter { $0.type == .nonResponsiveDependent }
-            if !escalated.isEmpty { break }
-            try await Task.sleep(for: .milliseconds(50))
+    @Test("a run stuck behind a held SQLite writer times out; once the writer is free, runs succeed again")
+    func stuckRunIsLeftBehind() async throws {
+        let test = try await TestDatabases.backend(.sqlite)
+        let server = try await TestServer.start(test.backend) {
+            $0.sweepInterval = .milliseconds(100)
+            $0.sweepTimeout = .milliseconds(500)
         }
-        #expect(escalated.count == 1)
-        // Several more ticks pass; the deadline is escalated once.
-        try await Task.sleep(for: .milliseconds(300))
-        let again = try await test.backend.notifications.notifications(caller: bobCaller, limit: 50).filter { $0.type == .nonResponsiveDependent }
-        #expect(again.count == 1)
+        defer { Task { await server.stop() } }
+        // Wait for a first good run, so the counts below are the writer's doing.
+        try await waitFor(server, "succeeded", atLeast: 1)
+        let held = AsyncStream<Void>.makeStream()
+        let holder = Task {
+            try await test.backend.database.transaction { _ in
+                held.continuation.yield()
+                try await Task.sleep(for: .seconds(3))
+            }
+        }
+        var waiting = held.stream.makeAsyncIterator()
+        _ = await waiting.next()
+        try await waitFor(server, "timed_out", atLeast: 1)
+        try await holder.value
+        let before = try await count(server, "succeeded")
+        try await waitFor(server, "succeeded", atLeast: before + 2)
+    }
+
+    @Test("TimeLimit answers at its bound while the task is still running, and cancels it")
+    func timeLimit() async throws {
+        let started = ContinuousClock.now
+        let cancelled = AsyncStream<Void>.makeStream()
+        let stuck = Task<Int, any Error> {
+            await withTaskCancellationHandler {
+                // Ignores cancellation for a while, like a statement the database never answers.
+                try? await Task.sleep(for: .seconds(30))
+            } onCancel: { cancelled.continuation.yield() }
+            return 1
+        }
+        let outcome = await TimeLimit.result(of: stuck, within: .milliseconds(200))
+        #expect(outcome == nil)
+        #expect(started.duration(to: .now) < .seconds(20))
+        var signal = cancelled.stream.makeAsyncIterator()
+        _ = await signal.next()
+        let quick = Task<Int, any Error> { 7 }
+        let value = try #require(await TimeLimit.result(of: quick, within: .seconds(30)))
+        #expect(try value.get() == 7)
+    }
+
+    private func count(_ server: TestServer, _ outcome: String) async throws -> Int {
+        let text = try await server.request("GET", "/metrics").text
+        let prefix = "sweep_runs_total{outcome=\"\(outcome)\"} "
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) else { return 0 }
+        return Int(Double(line.dropFirst(prefix.count)) ?? 0)
+    }
+
+    /// Polls `/metrics` (a 120 s bound against a hang, not a speed check).
+    private func waitFor(_ server: TestServer, _ outcome: String, atLeast wanted: Int) async throws {
+        var seen = 0
+        for _ in 0..<1_200 {
+            seen = try await count(server, outcome)
+            if seen >= wanted { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        Issue.record("sweep_runs_total{outcome=\"\(outcome)\"} stayed at \(seen), wanted \(wanted)")
     }
 }

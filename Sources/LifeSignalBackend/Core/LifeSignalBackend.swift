@@ -79,7 +79,8 @@ public final class LifeSignalBackend: Sendable {
     }
 
     public static func open(database: any Database, configuration: Configuration) async throws -> LifeSignalBackend {
-        try await Migrator.migrate(database)
+        // A migration may rewrite a big table: no request-sized deadline on it.
+        try await DatabasePatience.$statementDeadline.withValue(.seconds(24 * 3600)) { try await Migrator.migrate(database) }
         if database.dialect == .sqlite {
             // SQLite plans without statistics unless asked; without them it prefers any
             // equality index over an index in ORDER BY order. 0x10002 analyses what needs it

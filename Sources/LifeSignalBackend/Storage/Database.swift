@@ -28,7 +28,7 @@ public protocol Database: Sendable {
     var location: String { get }
     /// Runs `body` in a transaction. On SQLite transactions are serialised; on PostgreSQL
     /// they run concurrently at READ COMMITTED, so rules that read-then-write lock their rows.
-    func transaction<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T
     /// Closes every connection. Further use fails.
     func close() async throws
 }

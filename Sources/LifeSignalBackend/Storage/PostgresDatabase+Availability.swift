@@ -22,6 +22,7 @@ final class DatabaseAvailability: @unchecked Sendable {
     private let lock = NSLock()
     private var down = false
     private var leaseTimeoutValue: Duration
+    private var statementDeadlineValue = Duration.seconds(600)
     private var probing: Task<Bool, Never>?
     private var recovering: Task<Void, Never>?
     private var lastPass: ContinuousClock.Instant?
@@ -43,6 +44,12 @@ final class DatabaseAvailability: @unchecked Sendable {
     var leaseTimeout: Duration {
         get { lock.withLock { leaseTimeoutValue } }
         set { lock.withLock { leaseTimeoutValue = newValue } }
+    }
+
+    /// See ``PostgresDatabase/statementDeadline``.
+    var statementDeadline: Duration {
+        get { lock.withLock { statementDeadlineValue } }
+        set { lock.withLock { statementDeadlineValue = newValue } }
     }
 
     /// The timeout of one check: short, since a reachable database answers in milliseconds.
@@ -127,6 +134,33 @@ final class DatabaseAvailability: @unchecked Sendable {
 /// work (reads) may run there.
 public enum DatabasePatience {
     @TaskLocal public static var waitsForDatabase = false
+
+    /// The longest work on one leased PostgreSQL connection may take before the connection is
+    /// closed under it (``PostgresDatabase/statementDeadline``); `nil` keeps the database's
+    /// own. Migrations and the sweep, which may rightly take long, set a longer one.
+    @TaskLocal public static var statementDeadline: Duration?
+}
+
+/// Closes a leased connection whose work outlives its deadline.
+///
+/// A statement sent just as PostgreSQL restarts can be left with no answer: the request that
+/// sent it, or Realtime's dispatcher, would wait for good. Closing the connection makes the
+/// pool drop it; it usually fails the statement too (answered 503, like any lost connection),
+/// but not always — postgres-nio 1.33 was seen to leave a statement pending after the close,
+/// which is why ``PostgresDatabase/withLease(_:_:)`` also stops waiting for it. Work that
+/// merely runs long is cut too, so the deadline is far above any request's normal database time.
+private struct StatementWatchdog {
+    let task: Task<Void, Never>
+
+    init(_ connection: PostgresConnection, deadline: Duration, logger: Logger) {
+        task = Task {
+            do { try await Task.sleep(for: deadline) } catch { return }
+            logger.error("PostgreSQL work ran past \(deadline); closing its connection")
+            try? await connection.close()
+        }
+    }
+
+    func disarm() { task.cancel() }
 }
 
 /// Who got there first: the lease or the timeout.
@@ -143,9 +177,13 @@ private final class LeaseRace: @unchecked Sendable {
 
 private struct LeaseTimedOut: Error {}
 
-private enum LeaseOutcome<T: Sendable>: Sendable {
-    case value(T)
-    case leased
+/// How the wait for leased work ended.
+private enum LeaseWait<T: Sendable>: Sendable {
+    case finished(Result<T, any Error>)
+    /// No connection came within the lease timeout.
+    case noLease
+    /// The work outlived its deadline and the watchdog's close.
+    case stuck
 }
 
 extension PostgresDatabase {
@@ -155,7 +193,7 @@ extension PostgresDatabase {
     /// down, and with ``DatabaseError/unavailable(_:)`` when no connection is leased within the
     /// lease timeout (the body itself is not timed: a long sweep may take its time).
     /// Connection-class failures become `.unavailable` and start an availability check.
-    func withLease<T: Sendable>(_ pool: Pool = .main, _ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    func withLease<T: Sendable>(_ pool: Pool = .main, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         guard DatabasePatience.waitsForDatabase else { return try await leaseOnce(pool, body) }
         while true {
             do {
@@ -168,34 +206,55 @@ extension PostgresDatabase {
         }
     }
 
-    private func leaseOnce<T: Sendable>(_ pool: Pool, _ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    /// The lease and the work run in a task of their own, and the caller waits for whichever
+    /// comes first: the work's end, no lease within the lease timeout, or — past the statement
+    /// deadline and a little grace — work the watchdog could not end. A task group would not
+    /// do: it awaits its children, so a lease request or a statement the pool never answers
+    /// would hold the request for good (seen around fast PostgreSQL restarts: 1 request in
+    /// about 1,300 waited past the client's 120 s). Work given up on is cancelled and left to
+    /// end on its own; if its lease comes later, it is handed straight back.
+    private func leaseOnce<T: Sendable>(_ pool: Pool, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         if availability.isDown { throw DatabaseError.unavailable("PostgreSQL at \(location) is unreachable") }
         let clients = pools.current
         let client = pool == .main ? clients.main : clients.anonymous
         let timeout = availability.leaseTimeout
+        let deadline = DatabasePatience.statementDeadline ?? statementDeadline
+        let logger = self.logger
         let race = LeaseRace()
-        do {
-            return try await withoutActuallyEscaping(body) { body in
-                try await withThrowingTaskGroup(of: LeaseOutcome<T>.self) { group in
-                    group.addTask {
-                        .value(try await client.withConnection { connection in
-                            guard race.lease() else { throw LeaseTimedOut() }
-                            return try await body(connection)
-                        })
-                    }
-                    group.addTask {
-                        try await Task.sleep(for: timeout)
-                        guard race.expire() else { return .leased }
-                        throw LeaseTimedOut()
-                    }
-                    while let outcome = try await group.next() {
-                        if case .value(let value) = outcome {
-                            group.cancelAll()
-                            return value
-                        }
-                    }
-                    throw CancellationError()
+        let work = Task { () async throws -> T in
+            try await client.withConnection { connection in
+                guard race.lease() else { throw LeaseTimedOut() }
+                let watchdog = StatementWatchdog(connection, deadline: deadline, logger: logger)
+                defer { watchdog.disarm() }
+                return try await body(connection)
+            }
+        }
+        let first = FirstResume<LeaseWait<T>>()
+        let outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                first.set(continuation)
+                Task { first.resume(.finished(await work.result)) }
+                let timer = Task {
+                    try? await Task.sleep(for: timeout)
+                    if race.expire() { return first.resume(.noLease) }
+                    try? await Task.sleep(for: deadline + Self.abandonGrace)
+                    first.resume(.stuck)
                 }
+                first.onResume { timer.cancel() }
+            }
+        } onCancel: {
+            work.cancel()
+        }
+        do {
+            switch outcome {
+            case .finished(let result): return try result.get()
+            case .noLease:
+                work.cancel()
+                throw failure(.unavailable("no PostgreSQL connection within \(timeout)"))
+            case .stuck:
+                work.cancel()
+                logger.error("PostgreSQL work still running \(Self.abandonGrace) after its connection was closed; giving up on it")
+                throw failure(.unavailable("PostgreSQL did not answer within \(deadline)"))
             }
         } catch let error as PSQLError {
             throw failure(PostgresTransactionConnection.map(error))
@@ -209,6 +268,10 @@ extension PostgresDatabase {
             throw failure(.unavailable("PostgreSQL pool: \(error)"))
         }
     }
+
+    /// How long past the statement deadline a caller still waits for work whose connection
+    /// the watchdog closed.
+    static let abandonGrace = Duration.seconds(2)
 
     private func failure(_ error: DatabaseError) -> DatabaseError {
         if error.isUnavailable { availability.suspect() }
@@ -225,19 +288,28 @@ extension PostgresDatabase {
         set { availability.leaseTimeout = newValue }
     }
 
-    /// Connects once outside the pools and runs `SELECT 1`.
+    /// The longest work on one leased connection may take before the connection is closed
+    /// under it and the work fails with ``DatabaseError/unavailable(_:)`` (see
+    /// ``DatabasePatience/statementDeadline``).
+    public var statementDeadline: Duration {
+        get { availability.statementDeadline }
+        set { availability.statementDeadline = newValue }
+    }
+
+    /// Connects once outside the pools and runs `SELECT 1`, all within `timeout`: a check that
+    /// could hang (a peer that accepts the connection and then says nothing) would hold `/ready`
+    /// and keep the database marked down for good.
     static func probe(_ configuration: PostgresConnection.Configuration, timeout: Duration, logger: Logger) async -> Bool {
         var configuration = configuration
         let (seconds, attoseconds) = timeout.components
         configuration.options.connectTimeout = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-        do {
+        let check = Task {
             let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
             defer { Task { try? await connection.close() } }
             _ = try await connection.query("SELECT 1", logger: logger)
-            return true
-        } catch {
-            return false
         }
+        if case .success? = await TimeLimit.result(of: check, within: timeout) { return true }
+        return false
     }
 }
 

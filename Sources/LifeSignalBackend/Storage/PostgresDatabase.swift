@@ -78,7 +78,7 @@ public final class PostgresDatabase: Database {
         }
     }
 
-    public func transaction<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
+    public func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
         let logger = self.logger
         return try await withLease { connection in
             let wrapped = PostgresTransactionConnection(connection: connection, logger: logger)

@@ -34,7 +34,7 @@ public final class SQLiteDatabase: Database {
         readers = path == ":memory:" || path.isEmpty ? nil : try await SQLiteReaders(path: path)
     }
 
-    public func transaction<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
+    public func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
         let connection = SQLiteTransactionConnection(connection: self.connection)
         return try await lock.withLock {
             // IMMEDIATE takes the write lock up front, so two processes never both read and

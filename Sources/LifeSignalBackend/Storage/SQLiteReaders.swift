@@ -9,7 +9,7 @@ extension SQLiteDatabase {
     /// transactions in turn; a read queued behind every write and every other read is what
     /// made the embedded engine slow under load. A statement that tries to write fails
     /// (`query_only`). An in-memory database has no readers: its reads take the writer's turn.
-    public func read<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
         guard let readers else { return try await transaction(body) }
         return try await readers.read(body)
     }
@@ -43,7 +43,7 @@ final class SQLiteReaders: Sendable {
         locks = connections.map { _ in AsyncLock() }
     }
 
-    func read<T: Sendable>(_ body: @Sendable (any SQLConnection) async throws -> T) async throws -> T {
+    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
         let index = turn.next() % connections.count
         let connection = SQLiteTransactionConnection(connection: connections[index])
         return try await locks[index].withLock { try await connection.inTransaction("BEGIN DEFERRED", body) }

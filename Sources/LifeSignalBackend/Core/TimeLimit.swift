@@ -1,0 +1,56 @@
+import Foundation
+
+/// Waiting for work with a bound, without being held by work that never ends.
+///
+/// A task group would not do: it awaits every child before it returns, so a child stuck on a
+/// socket whose peer vanished would hold the caller exactly as long as the bound was meant to
+/// spare it. Here the caller is resumed by whichever comes first, the task's end or the
+/// deadline, and a task past its deadline is cancelled and left to end on its own.
+public enum TimeLimit {
+    /// `task`'s result, or `nil` when `limit` passes first (the task is then cancelled).
+    public static func result<T: Sendable>(of task: Task<T, any Error>, within limit: Duration) async -> Result<T, any Error>? {
+        let first = FirstResume<Result<T, any Error>?>()
+        let outcome = await withCheckedContinuation { continuation in
+            first.set(continuation)
+            Task { first.resume(await task.result) }
+            Task {
+                try? await Task.sleep(for: limit)
+                first.resume(nil)
+            }
+        }
+        if outcome == nil { task.cancel() }
+        return outcome
+    }
+}
+
+/// A continuation resumed once, by whichever caller comes first; later ones are ignored.
+final class FirstResume<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<Value, Never>?
+    private var resumed = false
+    private var afterwards: [@Sendable () -> Void] = []
+
+    func set(_ continuation: CheckedContinuation<Value, Never>) { lock.withLock { self.continuation = continuation } }
+
+    /// Runs `action` once the continuation is resumed (at once if it already was).
+    func onResume(_ action: @escaping @Sendable () -> Void) {
+        let now: Bool = lock.withLock {
+            if resumed { return true }
+            afterwards.append(action)
+            return false
+        }
+        if now { action() }
+    }
+
+    func resume(_ value: Value) {
+        let (waiting, actions): (CheckedContinuation<Value, Never>?, [@Sendable () -> Void]) = lock.withLock {
+            guard !resumed, let continuation else { return (nil, []) }
+            resumed = true
+            self.continuation = nil
+            defer { afterwards = [] }
+            return (continuation, afterwards)
+        }
+        waiting?.resume(returning: value)
+        actions.forEach { $0() }
+    }
+}
