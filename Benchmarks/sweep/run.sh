@@ -6,7 +6,7 @@
 #
 # PostgreSQL: with no URL, a throwaway cluster is started with scripts/postgres-cluster. A
 # fresh database `lifesignal_bench_sweep` is created on the cluster each run. USERS and DUE
-# override the sizes.
+# override the sizes; STALE (100,000) notifications past retention are seeded for the clean-up.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -23,11 +23,11 @@ postgres)
     fi
     psql "$url" -q -c "DROP DATABASE IF EXISTS lifesignal_bench_sweep" -c "CREATE DATABASE lifesignal_bench_sweep"
     bench_url="${url%/*}/lifesignal_bench_sweep"
-    "$binary" "$bench_url" "${USERS:-1000000}" "${DUE:-10000}"
+    "$binary" "$bench_url" "${USERS:-1000000}" "${DUE:-10000}" "${STALE:-100000}"
     ;;
 sqlite)
     file="$(mktemp -d /tmp/lifesignal-bench.XXXXXX)/sweep.sqlite"
-    "$binary" "$file" "${USERS:-100000}" "${DUE:-10000}"
+    "$binary" "$file" "${USERS:-100000}" "${DUE:-10000}" "${STALE:-100000}"
     ;;
 *)
     echo "usage: $0 postgres [url] | sqlite" >&2

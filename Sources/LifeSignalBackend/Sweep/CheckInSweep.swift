@@ -38,7 +38,9 @@ public struct CheckInSweep: Sendable {
     let notifier: Notifier
 
     public static let defaultBatchSize = 1000
-    /// A batch is one transaction holding its rows (and SQLite's writer) until it commits.
+    /// A batch is one transaction holding its rows (and SQLite's writer) until it commits; a
+    /// write waiting for the writer gets it between two batches (``AsyncLock`` is first come,
+    /// first served), so the sweep holds it in slices of at most one batch.
     public static let maximumBatchSize = 10_000
 
     /// Runs every phase until nothing is due. Only the service role may sweep; `batchSize`
@@ -58,7 +60,7 @@ public struct CheckInSweep: Sendable {
         while try await escalate(now: now, batch: batch, into: &report) == batch {}
         while try await resume(now: now, batch: batch, into: &report) == batch {}
         while try await remind(now: now, batch: batch, into: &report) == batch {}
-        try await cleanUp(now: now, into: &report)
+        try await cleanUp(now: now, batch: batch, into: &report)
         return report
     }
 
@@ -173,19 +175,28 @@ public struct CheckInSweep: Sendable {
         return claimed
     }
 
-    /// Retention: answered or cleared pings after 24 h, notifications after 7 days.
-    private func cleanUp(now: Date, into report: inout SweepReport) async throws {
-        let (pings, notifications): (Int, Int) = try await database.transaction { connection in
-            let pings = try await connection.query("""
-                DELETE FROM pings WHERE status <> 'pending' AND resolved_at < \(now.addingTimeInterval(-Retention.pings)) RETURNING id
-                """).count
-            let notifications = try await connection.query("""
-                DELETE FROM notifications WHERE created_at < \(now.addingTimeInterval(-Retention.notifications)) RETURNING id
-                """).count
-            return (pings, notifications)
+    /// Retention: answered or cleared pings after 24 h, notifications after 7 days, deleted
+    /// `batch` rows a transaction like every other phase: a month of notifications gone stale
+    /// at once would otherwise hold SQLite's writer (and every sign-in behind it) for seconds.
+    private func cleanUp(now: Date, batch: Int, into report: inout SweepReport) async throws {
+        let pings: SQL = """
+            DELETE FROM pings WHERE id IN (SELECT id FROM pings
+                WHERE status <> 'pending' AND resolved_at < \(now.addingTimeInterval(-Retention.pings)) LIMIT \(batch))
+            """
+        let notifications: SQL = """
+            DELETE FROM notifications WHERE id IN (SELECT id FROM notifications
+                WHERE created_at < \(now.addingTimeInterval(-Retention.notifications)) LIMIT \(batch))
+            """
+        var deleted = batch
+        while deleted == batch {
+            deleted = try await database.transaction { try await $0.query(pings + " RETURNING id").count }
+            report.deletedPings += deleted
         }
-        report.deletedPings += pings
-        report.deletedNotifications += notifications
+        deleted = batch
+        while deleted == batch {
+            deleted = try await database.transaction { try await $0.query(notifications + " RETURNING id").count }
+            report.deletedNotifications += deleted
+        }
     }
 
     /// (responder, dependent) pairs for the responders of `dependents` who want to hear about
