@@ -38,7 +38,7 @@ for statement in Seed.statements(for: database.dialect, users: users, due: due, 
     try await database.transaction { try await $0.query(SQL(statement)) }
 }
 let old = clock.now.addingTimeInterval(-8 * 24 * 3600)
-try await database.query("INSERT INTO notifications (user_id, type, title, body, created_at) SELECT id, 'system', 'old', 'old', \(old) FROM users LIMIT \(stale)")
+try await database.query("INSERT INTO notifications (user_id, type, title, body, created_at) SELECT id, 'system', 'old', 'old', \(SQLValue.timestamp(old)) FROM users LIMIT \(SQLValue.int(Int64(stale)))")
 print("seeded in \(seconds(ContinuousClock.now - clockStart)) (\(stale) stale notifications)")
 
 print("plan of the escalation claim:")
@@ -54,7 +54,7 @@ let writer = Task<[Duration], Never> {
         n += 1
         let phone = String(15550000000 + (n % max(1, users)) + 1)
         let began = ContinuousClock.now
-        _ = try? await database.query("UPDATE auth_users SET updated_at = \(clock.now) WHERE phone = \(phone)")
+        _ = try? await database.query("UPDATE auth_users SET updated_at = \(SQLValue.timestamp(clock.now)) WHERE phone = \(SQLValue.text(phone))")
         waits.append(ContinuousClock.now - began)
         try? await Task.sleep(for: .milliseconds(10))
     }
