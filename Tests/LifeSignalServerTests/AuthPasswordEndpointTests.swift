@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalBackend
+import LifeSignalDomain
 import LifeSignalTestSupport
 import Testing
 
@@ -74,12 +75,16 @@ struct AuthPasswordEndpointTests {
         let byEmail = try await server.json("POST", "/auth/v1/token?grant_type=password", headers: Self.version, ["email": "phone.person@example.org", "password": "a-long-pass"])
         #expect(byEmail.status == 200)
 
-        // Another account cannot take that phone number.
+        // Another account cannot take that phone number; it learns so only with the code sent
+        // to that phone (AuthSessionLifetimeEndpointTests.phoneChangePrivacy).
         let other = try await server.json("POST", "/auth/v1/signup", headers: Self.version, ["email": "other@example.org", "password": "other-pass"])
         let otherToken = try #require(other.json?["access_token"] as? String)
         let taken = try await server.json("PUT", "/auth/v1/user", bearer: otherToken, headers: Self.version, ["phone": "+15550002222"])
-        #expect(taken.status == 422)
-        #expect(taken.json?["code"] as? String == "phone_exists")
+        #expect(taken.status == 200)
+        let code = try #require(await test.sms.lastCode(for: try PhoneNumber("+15550002222"))).value
+        let verify = try await server.json("POST", "/auth/v1/verify", headers: Self.version, ["type": "phone_change", "phone": "+15550002222", "token": code])
+        #expect(verify.status == 422)
+        #expect(verify.json?["code"] as? String == "phone_exists")
         let users = try await test.backend.database.query("SELECT phone FROM users ORDER BY phone")
         #expect(try users.map { try $0.string("phone") } == ["", "+15550002222"], "the email-only account keeps its empty phone")
     }

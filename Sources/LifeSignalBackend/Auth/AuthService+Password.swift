@@ -10,6 +10,15 @@ public enum AuthRefusal: Error, Sendable, Equatable {
     case emailExists
     case phoneExists
     case userNotFound
+    /// The refresh token's session was not used for ``AuthPolicy/refreshTokenInactivity``.
+    case sessionExpired
+    /// Changing the password, email or phone needs a recent sign-in or a `nonce`.
+    case reauthenticationNeeded
+    /// The `nonce` is wrong, used or expired.
+    case reauthenticationNotValid
+    /// A reauthentication code has nowhere to go: the account has no phone (and no mail is sent).
+    case reauthenticationUnavailable
+    case phoneNotConfirmed
 }
 
 /// Email and password accounts, beside phone sign-in: GoTrue's `signup`,
@@ -20,11 +29,9 @@ public enum AuthRefusal: Error, Sendable, Equatable {
 /// (`AuthService+PhoneChange.swift`). A person who signs up by email has no phone yet; their
 /// `users` row carries an empty phone until they add one.
 extension AuthService {
-    public static let minimumPasswordLength = 6
-
     public func signUp(email text: String, password: String, metadataJSON: String = "{}") async throws -> IssuedSession {
         let email = try Self.normalizedEmail(text)
-        guard password.count >= Self.minimumPasswordLength else { throw AuthRefusal.weakPassword }
+        guard password.count >= policy.minimumPasswordLength else { throw AuthRefusal.weakPassword }
         let hash = try await hashPassword(password)
         let now = clock.now()
         do {
@@ -86,9 +93,16 @@ extension AuthService {
             throw error
         }
         guard let row, matches else { throw AuthRefusal.invalidCredentials }
+        // A hash made with fewer rounds than configured is replaced now, while the password
+        // is at hand: raising ``PasswordHasher/defaultIterations`` reaches every account that
+        // signs in. A failure here must not refuse a correct password: the old hash stays.
+        let upgraded: String? = if let stored, passwords.needsUpgrade(stored) {
+            try? await passwordHashing.run { [passwords] in passwords.hash(password) }
+        } else { nil }
         return try await database.transaction { connection in
             guard let updated = try await connection.first("""
-                UPDATE auth_users SET last_sign_in_at = \(SQLValue(now)), updated_at = \(SQLValue(now))
+                UPDATE auth_users SET last_sign_in_at = \(SQLValue(now)), updated_at = \(SQLValue(now)),
+                    encrypted_password = coalesce(CAST(\(upgraded.map(SQLValue.text) ?? .null) AS text), encrypted_password)
                 WHERE id = \(SQLValue(try row.uuid("id"))) RETURNING *
                 """) else { throw AuthRefusal.invalidCredentials }
             try await clearPasswordFailures(for: identifier, in: connection)
@@ -99,13 +113,18 @@ extension AuthService {
     /// `PUT /user`: changes what is given; `metadata` keys replace earlier ones and a `null`
     /// value removes its key, as GoTrue merges `data`. A new phone goes through
     /// ``requestPhoneChange(user:phone:)`` instead: it must be proven by a code first.
-    public func updateUser(id: UserID, email: String?, password: String?, metadata: [String: Any]?) async throws -> AuthUser {
+    ///
+    /// A new password ends every other session of the person (all of them when `session`, the
+    /// caller's own, is `nil`), as GoTrue's `UpdatePassword` does. Whether the caller may make
+    /// the change at all is ``ensureReauthenticated(user:session:nonce:)``'s to say, first.
+    public func updateUser(id: UserID, email: String?, password: String?, metadata: [String: Any]?,
+                           keepingSession session: UUID? = nil) async throws -> AuthUser {
         let newEmail = try email.map(Self.normalizedEmail)
-        if let password, password.count < Self.minimumPasswordLength { throw AuthRefusal.weakPassword }
+        if let password, password.count < policy.minimumPasswordLength { throw AuthRefusal.weakPassword }
         let hash: String? = if let password { try await hashPassword(password) } else { nil }
         let now = clock.now()
         let mergeJSON = metadata.flatMap { try? JSONSerialization.data(withJSONObject: $0) }.map { String(decoding: $0, as: UTF8.self) }
-        return try await database.transaction { connection in
+        let user: AuthUser = try await database.transaction { connection in
             let lock = connection.dialect == .postgres ? " FOR UPDATE" : ""
             guard let current = try await connection.first(SQL("SELECT * FROM auth_users WHERE id = $1" + lock, bindings: [SQLValue(id.rawValue)]))
             else { throw AuthRefusal.userNotFound }
@@ -121,8 +140,11 @@ extension AuthService {
                     user_metadata = \(metadataText), updated_at = \(SQLValue(now))
                 WHERE id = \(SQLValue(id.rawValue)) RETURNING *
                 """) else { throw AuthRefusal.userNotFound }
+            if hash != nil { try await endOtherSessions(of: id, keeping: session, in: connection) }
             return try AuthUser(row: row)
         }
+        if password != nil { sessionCache.forgetActive() }
+        return user
     }
 
     /// A new password's stored form, computed on the hashing pool.
@@ -131,7 +153,7 @@ extension AuthService {
     }
 
     /// Lower-cased, trimmed, and shaped like an address (GoTrue checks no more than that).
-    static func normalizedEmail(_ text: String) throws(AuthRefusal) -> String {
+    public static func normalizedEmail(_ text: String) throws(AuthRefusal) -> String {
         let email = text.trimmingCharacters(in: .whitespaces).lowercased()
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
         guard email.count <= 255, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),

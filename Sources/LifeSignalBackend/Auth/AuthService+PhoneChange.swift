@@ -15,10 +15,14 @@ extension AuthService {
             "ALTER TABLE auth_one_time_codes ADD COLUMN user_id uuid REFERENCES auth_users(id) ON DELETE CASCADE",
         ])
 
-    /// Sends a code to `phone` for `user` to confirm the move. Nothing changes yet; a number
-    /// another account signs in with is refused at once (``AuthRefusal/phoneExists``). The code
-    /// counts against the same caps as a sign-in code, `clientAddress` included.
-    public func requestPhoneChange(user: UserID, phone text: String, clientAddress: String? = nil) async throws {
+    /// Sends a code to `phone` for `user` to confirm the move. Nothing changes yet. A number
+    /// another account signs in with is refused at once (``AuthRefusal/phoneExists``) when
+    /// `revealingTakenNumber`; otherwise the code is sent all the same and the refusal comes
+    /// when it returns (``verifyPhoneChange(phone:code:)``), so only whoever holds that phone
+    /// learns it has an account — what the server does over HTTP. The code counts against the
+    /// same caps as a sign-in code, `clientAddress` included.
+    public func requestPhoneChange(user: UserID, phone text: String, clientAddress: String? = nil,
+                                   revealingTakenNumber: Bool = true) async throws {
         let phone = try PhoneNumber(text.hasPrefix("+") ? text : "+" + text)
         var generator = SystemRandomNumberGenerator()
         let code = testOTPs.codes[phone] ?? OneTimeCode.random(using: &generator)
@@ -29,7 +33,8 @@ extension AuthService {
             else { throw AuthRefusal.userNotFound }
             // Already this account's number: nothing to prove, and no SMS to pay for.
             if current.optionalString("phone") == phone.digits { return false }
-            if try await connection.first("SELECT 1 AS taken FROM auth_users WHERE phone = \(phone.digits) AND id <> \(SQLValue(user.rawValue))") != nil {
+            if revealingTakenNumber,
+               try await connection.first("SELECT 1 AS taken FROM auth_users WHERE phone = \(phone.digits) AND id <> \(SQLValue(user.rawValue))") != nil {
                 throw AuthRefusal.phoneExists
             }
             try await ensureCodeMayBeSent(to: phone, from: clientAddress, now: now, in: connection)

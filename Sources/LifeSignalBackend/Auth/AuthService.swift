@@ -15,11 +15,14 @@ public struct AuthService: Sendable {
     let issuer: String
     let passwords: PasswordHasher
     let limits: SignInLimits
+    /// Password length, the reauthentication window, refresh-token inactivity, session checks.
+    public let policy: AuthPolicy
+    let sessionCache: SessionCache
     /// Where every password hash runs (`PasswordHashingPool`): off the cooperative pool, bounded.
     public let passwordHashing: PasswordHashingPool
 
     init(database: any Database, clock: BackendClock, secret: String, sms: any SMSSender, testOTPs: TestOTPs, issuer: String,
-         passwords: PasswordHasher = PasswordHasher(), limits: SignInLimits = SignInLimits()) {
+         passwords: PasswordHasher = PasswordHasher(), limits: SignInLimits = SignInLimits(), policy: AuthPolicy = AuthPolicy()) {
         self.database = database
         self.clock = clock
         self.signer = JWTSigner(secret: secret)
@@ -29,6 +32,8 @@ public struct AuthService: Sendable {
         self.issuer = issuer
         self.passwords = passwords
         self.limits = limits
+        self.policy = policy
+        self.sessionCache = SessionCache(staleness: policy.sessionCheckStaleness)
         self.passwordHashing = PasswordHashingPool(maximumInFlight: limits.passwordHashConcurrency, maximumWaiting: limits.passwordHashWaiting)
     }
 
@@ -116,10 +121,12 @@ public struct AuthService: Sendable {
     ///
     /// A refresh token works once. Presenting one that was already used means it leaked (or a
     /// client raced itself): the whole session is revoked, as GoTrue's reuse detection does.
+    /// A session not refreshed for ``AuthPolicy/refreshTokenInactivity`` has ended: it is
+    /// removed and refused with ``AuthRefusal/sessionExpired`` (GoTrue's inactivity timeout).
     public func refresh(refreshToken: String) async throws -> IssuedSession {
         let now = clock.now()
         let hash = Self.sha256(refreshToken)
-        enum Outcome: Sendable { case issued(IssuedSession), unknown, reused }
+        enum Outcome: Sendable { case issued(IssuedSession), unknown, reused, expired }
         let outcome: Outcome = try await database.transaction { connection in
             let lock = connection.dialect == .postgres ? " FOR UPDATE" : ""
             guard let token = try await connection.first(SQL(
@@ -130,11 +137,17 @@ public struct AuthService: Sendable {
                 try await connection.query("DELETE FROM auth_sessions WHERE id = \(SQLValue(sessionID))")
                 return .reused
             }
-            try await connection.query("UPDATE auth_refresh_tokens SET revoked = \(true) WHERE token_hash = \(hash)")
             guard let userRow = try await connection.first("""
-                SELECT u.*, s.sign_in_method AS session_sign_in_method, s.created_at AS session_created_at
+                SELECT u.*, s.sign_in_method AS session_sign_in_method, s.created_at AS session_created_at,
+                       s.refreshed_at AS session_refreshed_at
                 FROM auth_users u JOIN auth_sessions s ON s.user_id = u.id WHERE s.id = \(SQLValue(sessionID))
                 """) else { return .unknown }
+            let lastActive = try userRow.optionalDate("session_refreshed_at") ?? userRow.date("session_created_at")
+            if now.timeIntervalSince(lastActive) > policy.refreshTokenInactivity {
+                try await connection.query("DELETE FROM auth_sessions WHERE id = \(SQLValue(sessionID))")
+                return .expired
+            }
+            try await connection.query("UPDATE auth_refresh_tokens SET revoked = \(true) WHERE token_hash = \(hash)")
             try await connection.query("UPDATE auth_sessions SET refreshed_at = \(SQLValue(now)) WHERE id = \(SQLValue(sessionID))")
             let method = AuthenticationMethod(method: userRow.optionalString("session_sign_in_method") ?? "otp",
                                               timestamp: Int((userRow.optionalDate("session_created_at") ?? now).timeIntervalSince1970))
@@ -144,13 +157,13 @@ public struct AuthService: Sendable {
         switch outcome {
         case .issued(let session): return session
         case .unknown: throw DomainError.notFound("Refresh token")
-        case .reused: throw DomainError.forbidden("Refresh token already used; the session was revoked")
+        case .reused:
+            sessionCache.forgetActive()
+            throw DomainError.forbidden("Refresh token already used; the session was revoked")
+        case .expired:
+            sessionCache.forgetActive()
+            throw AuthRefusal.sessionExpired
         }
-    }
-
-    /// Ends a session: its refresh tokens stop working.
-    public func signOut(sessionID: UUID) async throws {
-        try await database.query("DELETE FROM auth_sessions WHERE id = \(SQLValue(sessionID))")
     }
 
     /// The account with this id, or `nil` when it does not exist (any more).

@@ -9,9 +9,11 @@ import Foundation
 /// scrypt or argon2; the iteration count is in the stored string, so it can be raised later
 /// without invalidating existing passwords. Never log what this type takes or returns.
 public struct PasswordHasher: Sendable {
-    /// OWASP's floor for PBKDF2-HMAC-SHA256 is higher for offline attacks on stolen hashes;
-    /// 100,000 keeps a sign-in to a few tens of milliseconds on these 2-core machines.
-    public static let defaultIterations = 100_000
+    /// OWASP's Password Storage Cheat Sheet count for PBKDF2-HMAC-SHA256 (600,000). A hash
+    /// costs a few hundred milliseconds of one core in a release build; the hashing pool
+    /// (`PasswordHashingPool`) keeps that off the request threads and bounded. Hashes stored
+    /// with fewer rounds still verify and are rehashed at the next correct sign-in.
+    public static let defaultIterations = 600_000
     public let iterations: Int
 
     public init(iterations: Int = PasswordHasher.defaultIterations) { self.iterations = max(1, iterations) }
@@ -32,6 +34,14 @@ public struct PasswordHasher: Sendable {
               !expected.isEmpty else { return false }
         let derived = Self.pbkdf2(password: Data(password.utf8), salt: salt, iterations: rounds, length: expected.count)
         return derived.count == expected.count && zip(derived, expected).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
+    /// Whether `stored` was made with fewer rounds than this hasher uses (or is not in the
+    /// stored form at all), so a correct sign-in should store a fresh hash.
+    public func needsUpgrade(_ stored: String) -> Bool {
+        let parts = stored.split(separator: "$")
+        guard parts.count == 4, parts[0] == "pbkdf2-sha256", let rounds = Int(parts[1]) else { return true }
+        return rounds < iterations
     }
 
     /// Spends what ``verify(_:against:)`` spends on a hash made with this hasher, and fails:

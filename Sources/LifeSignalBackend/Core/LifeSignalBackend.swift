@@ -20,6 +20,8 @@ public final class LifeSignalBackend: Sendable {
         public var passwordIterations = PasswordHasher.defaultIterations
         /// Password hashes at once, codes per number and per client address (`SignInLimits`).
         public var signInLimits = SignInLimits()
+        /// Minimum password length, reauthentication window, refresh-token inactivity (`AuthPolicy`).
+        public var authPolicy = AuthPolicy()
 
         public init(
             jwtSecret: String, clock: BackendClock = .system, smsSender: any SMSSender = LogSMSSender(),
@@ -58,7 +60,8 @@ public final class LifeSignalBackend: Sendable {
         self.auth = AuthService(
             database: database, clock: configuration.clock, secret: configuration.jwtSecret,
             sms: configuration.smsSender, testOTPs: configuration.testOTPs, issuer: configuration.issuer,
-            passwords: PasswordHasher(iterations: configuration.passwordIterations), limits: configuration.signInLimits)
+            passwords: PasswordHasher(iterations: configuration.passwordIterations), limits: configuration.signInLimits,
+            policy: configuration.authPolicy)
         let changes = ChangeFeed()
         let notifier = Notifier(database: database, changes: changes, push: configuration.pushSender)
         self.checkIns = CheckInService(database: database, clock: configuration.clock, notifier: notifier)

@@ -16,7 +16,7 @@ extension AuthRoutes {
             throw AuthFailure(status: .badRequest, code: "validation_failed", message: "Signup requires a valid password")
         }
         let metadata = try Self.metadataObject(body.data)
-        return try await Self.refusals {
+        return try await refusals {
             try await Self.hashingThrottle {
                 JSONResponse.make(.ok, GoTrueSession(try await backend.auth.signUp(email: email, password: password, metadataJSON: metadata?.jsonText ?? "{}")))
             }
@@ -31,7 +31,7 @@ extension AuthRoutes {
         guard let password = body.password, body.email != nil || body.phone != nil else {
             throw AuthFailure(status: .badRequest, code: "invalid_credentials", message: "Invalid login credentials")
         }
-        return try await Self.refusals {
+        return try await refusals {
             try await Self.hashingThrottle {
                 JSONResponse.make(.ok, GoTrueSession(try await backend.auth.signIn(email: body.email, phone: body.phone, password: password)))
             }
@@ -49,19 +49,36 @@ extension AuthRoutes {
         }
     }
 
+    /// GoTrue's `PUT /user`. Changing the password, email or phone needs a sign-in within
+    /// ``AuthPolicy/reauthenticationWindow`` or a `nonce` from `GET /reauthenticate`
+    /// (``AuthService/ensureReauthenticated(user:session:nonce:)``); a new password ends every
+    /// other session.
     func updateUser(_ request: Request, context: Context) async throws -> Response {
-        let id = try signedInUser(request)
+        let caller = try await signedIn(request)
         let body: UserUpdateRequest = try await decode(request)
         let metadata = try Self.metadataObject(body.data)
         let merge = metadata.flatMap { try? JSONSerialization.jsonObject(with: Data($0.jsonText.utf8)) as? [String: Any] }
-        return try await Self.refusals {
+        return try await refusals {
+            guard let current = try await backend.auth.user(id: caller.user) else { throw AuthRefusal.userNotFound }
+            // Refused before a nonce is spent on it.
+            if let password = body.password, password.count < backend.auth.policy.minimumPasswordLength { throw AuthRefusal.weakPassword }
+            let newEmail = try body.email.map(AuthService.normalizedEmail)
+            let newPhone = try body.phone.map { try PhoneNumber($0.hasPrefix("+") ? $0 : "+" + $0).digits }
+            let changesSignIn = body.password != nil || (newEmail != nil && newEmail != current.email)
+                || (newPhone != nil && newPhone != current.phone?.digits)
+            if changesSignIn {
+                try await backend.auth.ensureReauthenticated(user: caller.user, session: caller.session, nonce: body.nonce)
+            }
             // As GoTrue: a new phone is not set but sent a `phone_change` code; it changes when
-            // that code comes back through `POST /verify`.
+            // that code comes back through `POST /verify`. Whether another account has that
+            // number is said only then, to whoever holds the phone (docs/security.md, "Sessions").
             if let phone = body.phone {
-                try await backend.auth.requestPhoneChange(user: id, phone: phone, clientAddress: clientAddress(request, context))
+                try await backend.auth.requestPhoneChange(user: caller.user, phone: phone, clientAddress: clientAddress(request, context),
+                                                          revealingTakenNumber: false)
             }
             let user = try await Self.hashingThrottle {
-                try await backend.auth.updateUser(id: id, email: body.email, password: body.password, metadata: merge)
+                try await backend.auth.updateUser(id: caller.user, email: body.email, password: body.password, metadata: merge,
+                                                  keepingSession: caller.session)
             }
             return JSONResponse.make(.ok, GoTrueUser(user))
         }
@@ -77,7 +94,7 @@ extension AuthRoutes {
     }
 
     /// The backend's refusals in GoTrue's words.
-    static func refusals<T>(_ body: () async throws -> T) async throws -> T {
+    func refusals<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
         } catch let refusal as AuthRefusal {
@@ -86,7 +103,7 @@ extension AuthRoutes {
                 throw AuthFailure(status: .badRequest, code: "validation_failed", message: "Unable to validate email address: invalid format")
             case .weakPassword:
                 throw AuthFailure(status: .unprocessableContent, code: "weak_password",
-                                  message: "Password should be at least \(AuthService.minimumPasswordLength) characters.",
+                                  message: "Password should be at least \(backend.auth.policy.minimumPasswordLength) characters.",
                                   weakPasswordReasons: ["length"])
             case .userAlreadyExists:
                 throw AuthFailure(status: .unprocessableContent, code: "user_already_exists", message: "User already registered")
@@ -99,6 +116,18 @@ extension AuthRoutes {
                 throw AuthFailure(status: .unprocessableContent, code: "phone_exists", message: "A user with this phone number has already been registered")
             case .userNotFound:
                 throw AuthFailure(status: .forbidden, code: "user_not_found", message: "User from sub claim in JWT does not exist")
+            case .sessionExpired:
+                throw AuthFailure(status: .badRequest, code: "session_expired", message: "Invalid Refresh Token: Session Expired (Inactivity)")
+            case .reauthenticationNeeded:
+                throw AuthFailure(status: .badRequest, code: "reauthentication_needed",
+                                  message: "Password update requires reauthentication")
+            case .reauthenticationNotValid:
+                throw AuthFailure(status: .unprocessableContent, code: "reauthentication_not_valid", message: "Nonce has expired or is invalid")
+            case .reauthenticationUnavailable:
+                throw AuthFailure(status: .unprocessableContent, code: "reauthentication_not_valid",
+                                  message: "Reauthentication needs a confirmed phone number (this server sends no mail): sign in again with your password instead")
+            case .phoneNotConfirmed:
+                throw AuthFailure(status: .unprocessableContent, code: "phone_not_confirmed", message: "Please verify your phone first.")
             }
         }
     }

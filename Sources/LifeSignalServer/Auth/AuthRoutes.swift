@@ -19,6 +19,7 @@ struct AuthRoutes<Context: RemoteAddressRequestContext> {
         group.post("signup") { request, _ in await self.respond(request) { try await self.signUp(request) } }
         group.post("token") { request, _ in await self.respond(request) { try await self.token(request) } }
         group.post("logout") { request, _ in await self.respond(request) { try await self.logout(request) } }
+        group.get("reauthenticate") { request, context in await self.respond(request) { try await self.reauthenticate(request, context: context) } }
         group.get("health") { _, _ in JSONResponse.make(.ok, ["name": "GoTrue", "description": "LifeSignal auth"]) }
     }
 
@@ -41,7 +42,7 @@ struct AuthRoutes<Context: RemoteAddressRequestContext> {
         let number = phone.hasPrefix("+") ? phone : "+" + phone
         let session = body.type == "sms"
             ? try await backend.auth.verifyCode(phone: number, code: body.token)
-            : try await Self.refusals { try await backend.auth.verifyPhoneChange(phone: number, code: body.token) }
+            : try await refusals { try await backend.auth.verifyPhoneChange(phone: number, code: body.token) }
         return JSONResponse.make(.ok, GoTrueSession(session))
     }
 
@@ -55,6 +56,8 @@ struct AuthRoutes<Context: RemoteAddressRequestContext> {
         let body: RefreshRequest = try await decode(request)
         do {
             return JSONResponse.make(.ok, GoTrueSession(try await backend.auth.refresh(refreshToken: body.refreshToken)))
+        } catch AuthRefusal.sessionExpired {
+            throw AuthFailure(status: .badRequest, code: "session_expired", message: "Invalid Refresh Token: Session Expired (Inactivity)")
         } catch DomainError.notFound {
             throw AuthFailure(status: .badRequest, code: "refresh_token_not_found", message: "Invalid Refresh Token: Refresh Token Not Found")
         } catch DomainError.forbidden {
@@ -62,38 +65,66 @@ struct AuthRoutes<Context: RemoteAddressRequestContext> {
         }
     }
 
-    /// Ends the session named by the token's `session_id`; 204 with no body.
+    /// GoTrue's `logout`: `scope=global` (the default) ends every session of the person,
+    /// `local` the token's own, `others` all but it; 204 with no body.
     private func logout(_ request: Request) async throws -> Response {
-        guard let token = request.bearerToken else {
-            throw AuthFailure(status: .unauthorized, code: "no_authorization", message: "This endpoint requires a valid Bearer token")
+        let caller = try await signedIn(request)
+        let scopeText = RESTQueryParser.pairs(request.uri.query).first { $0.0 == "scope" }?.1 ?? ""
+        let scope: SignOutScope? = scopeText.isEmpty ? .global : SignOutScope(rawValue: scopeText)
+        guard let scope else {
+            throw AuthFailure(status: .badRequest, code: "validation_failed", message: "Unsupported logout scope \"\(scopeText)\"")
         }
-        guard let claims = try? backend.auth.verify(token), let session = claims.sessionID.flatMap(UUID.init(uuidString:)) else {
-            throw AuthFailure(status: .forbidden, code: "bad_jwt", message: "invalid JWT: unable to parse or verify signature")
-        }
-        try await backend.auth.signOut(sessionID: session)
+        try await backend.auth.signOut(user: caller.user, session: caller.session, scope: scope)
         return Response(status: .noContent)
     }
 
     private func user(_ request: Request) async throws -> Response {
-        guard let user = try await backend.auth.user(id: try signedInUser(request)) else {
+        guard let user = try await backend.auth.user(id: try await signedIn(request).user) else {
             throw AuthFailure(status: .forbidden, code: "user_not_found", message: "User from sub claim in JWT does not exist")
         }
         return JSONResponse.make(.ok, GoTrueUser(user))
     }
 
-    /// The person a `/user` request's bearer token names, refused as GoTrue refuses it.
-    func signedInUser(_ request: Request) throws -> UserID {
+    /// GoTrue's `reauthenticate`: a code for `PUT /user`'s `nonce`, sent to the confirmed phone.
+    private func reauthenticate(_ request: Request, context: Context) async throws -> Response {
+        let caller = try await signedIn(request)
+        try await refusals {
+            do {
+                try await backend.auth.requestReauthentication(user: caller.user, clientAddress: clientAddress(request, context))
+            } catch DomainError.rateLimited(let wait) {
+                throw AuthFailure.throttled("over_sms_send_rate_limit", wait: wait)
+            }
+        }
+        return JSONResponse.make(.ok, [String: String]())
+    }
+
+    /// The person and session a request's bearer token names, refused as GoTrue's
+    /// `requireAuthentication` refuses it: no token 401, a bad one 403 `bad_jwt`, a token of a
+    /// session that has ended 403 `session_not_found`.
+    func signedIn(_ request: Request) async throws -> (user: UserID, session: UUID?) {
         guard let token = request.bearerToken else {
             throw AuthFailure(status: .unauthorized, code: "no_authorization", message: "This endpoint requires a valid Bearer token")
         }
+        let claims: TokenClaims
         let caller: Caller
-        do { caller = try backend.auth.caller(bearer: token) } catch {
+        do {
+            claims = try backend.auth.verify(token)
+            caller = try backend.auth.caller(claims: claims)
+        } catch {
             throw AuthFailure(status: .forbidden, code: "bad_jwt", message: "invalid JWT: unable to parse or verify signature, \(error)")
         }
         guard case .user(let id) = caller else {
             throw AuthFailure(status: .forbidden, code: "bad_jwt", message: "invalid claim: missing sub claim")
         }
-        return id
+        guard try await backend.auth.isSessionActive(claims) else {
+            // GoTrue looks the person up before the session: a deleted account (whose sessions
+            // went with it) is `user_not_found`.
+            guard try await backend.auth.user(id: id) != nil else {
+                throw AuthFailure(status: .forbidden, code: "user_not_found", message: "User from sub claim in JWT does not exist")
+            }
+            throw AuthFailure(status: .forbidden, code: "session_not_found", message: "Session from session_id claim in JWT does not exist")
+        }
+        return (id, AuthService.sessionID(of: claims))
     }
 
     func clientAddress(_ request: Request, _ context: Context) -> String? {

@@ -106,10 +106,11 @@ struct PasswordRequest: Decodable {
     var data: JSONValue?
 }
 
-/// `PUT /user`.
+/// `PUT /user`; `nonce` is a code from `GET /reauthenticate`.
 struct UserUpdateRequest: Decodable {
     var email: String?
     var phone: String?
     var password: String?
+    var nonce: String?
     var data: JSONValue?
 }

@@ -24,10 +24,19 @@ struct FunctionRoutes<Context: RequestContext> {
             return JSONResponse.error(.unauthorized, code: "unauthenticated", message: "Missing authorization header")
         }
         let caller: Caller
-        do { caller = try backend.auth.caller(bearer: token) } catch {
+        let claims: TokenClaims
+        do {
+            claims = try backend.auth.verify(token)
+            caller = try backend.auth.caller(claims: claims)
+        } catch {
             return JSONResponse.error(.unauthorized, code: "unauthenticated", message: "Invalid JWT")
         }
         do {
+            // A token of a session that has ended (signed out, password changed) is refused
+            // before it expires, as GoTrue refuses it (docs/security.md, "Sessions").
+            guard try await backend.auth.isSessionActive(claims) else {
+                return JSONResponse.error(.unauthorized, code: "session_not_found", message: "Session from session_id claim in JWT does not exist")
+            }
             let body = try await request.collectBody(limit: bodyLimit)
             let reply = try await backend.functions.call(name, caller: caller, body: body)
             return JSONResponse.make(.ok, data: reply)

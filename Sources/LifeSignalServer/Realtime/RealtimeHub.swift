@@ -52,6 +52,9 @@ actor RealtimeHub {
     private var connections: [UUID: String?] = [:]
     private var socketsByAddress: [String: Int] = [:]
     private var channelsByConnection: [UUID: Int] = [:]
+    /// The topics each connection has joined, so a heartbeat's session check reads its own
+    /// channels rather than every channel of the server.
+    private var topicsByConnection: [UUID: Set<String>] = [:]
     /// For each signed-in person, the sockets with channels joined as them (and how many).
     private var userSockets: [Caller: [UUID: Int]] = [:]
     private let bindingIDs = BindingIDs()
@@ -129,6 +132,11 @@ actor RealtimeHub {
         channels[Key(connection: connection, topic: topic)]
     }
 
+    /// Every channel `connection` has joined (its heartbeat checks their sessions).
+    func channels(of connection: UUID) -> [RealtimeChannel] {
+        (topicsByConnection[connection] ?? []).compactMap { channels[Key(connection: connection, topic: $0)] }
+    }
+
     /// A refreshed token; the reason it is refused when it names a person who already has
     /// ``RealtimeLimits/socketsPerUser`` sockets (the channel is left as it was).
     func updateIdentity(connection: UUID, topic: String, caller: Caller, claims: TokenClaims?) -> String? {
@@ -168,6 +176,7 @@ actor RealtimeHub {
     private func add(_ key: Key, _ channel: RealtimeChannel) {
         channels[key] = channel
         channelsByConnection[key.connection, default: 0] += 1
+        topicsByConnection[key.connection, default: []].insert(key.topic)
         if case .user = channel.caller { userSockets[channel.caller, default: [:]][key.connection, default: 0] += 1 }
     }
 
@@ -175,6 +184,8 @@ actor RealtimeHub {
         channels[key] = nil
         let left = channelsByConnection[key.connection, default: 1] - 1
         channelsByConnection[key.connection] = left > 0 ? left : nil
+        topicsByConnection[key.connection]?.remove(key.topic)
+        if topicsByConnection[key.connection]?.isEmpty == true { topicsByConnection[key.connection] = nil }
         guard case .user = channel.caller, var sockets = userSockets[channel.caller] else { return }
         let count = sockets[key.connection, default: 1] - 1
         sockets[key.connection] = count > 0 ? count : nil

@@ -32,6 +32,7 @@ struct RealtimeSession: Sendable {
         switch (message.topic, message.event) {
         case ("phoenix", "heartbeat"):
             connection.reply(to: message, status: "ok", responseJSON: "{}")
+            await closeEndedSessions()
         case (_, "phx_join"):
             await join(message)
         case (_, "phx_leave"):
@@ -62,6 +63,7 @@ struct RealtimeSession: Sendable {
         } catch {
             return refuse(message, reason: Self.describe(error))
         }
+        if let refusal = await sessionRefusal(claims) { return refuse(message, reason: refusal) }
         let entries: [JSONValue]
         switch message.payload["config"]?["postgres_changes"] {
         case nil, .null?: entries = []
@@ -121,11 +123,14 @@ struct RealtimeSession: Sendable {
         let refusal: String
         do {
             let claims = try auth.verify(token)
+            if let ended = await sessionRefusal(claims) { throw SessionEnded(reason: ended) }
             guard let refused = await hub.updateIdentity(connection: connection.id, topic: message.topic,
                                                          caller: try auth.caller(claims: claims), claims: claims) else { return }
             refusal = refused
-        } catch {
+        } catch let error as TokenError {
             refusal = Self.describe(error)
+        } catch {
+            refusal = (error as? SessionEnded)?.reason ?? "Invalid token"
         }
         await hub.leave(connection: connection.id, topic: message.topic)
         connection.push(topic: message.topic, event: "system", payloadJSON:
