@@ -179,7 +179,7 @@ struct SupabaseLiveTests {
         defer { Task { await server.stop() } }
         let (client, me) = try await Self.client(test, server)
         let path = "\(me.uuidString.lowercased())/avatar.png"
-        let bytes = Data([0x89, 0x50, 0x4E, 0x47]) + Data(repeating: 1, count: 64)
+        let bytes = TestImages.png(width: 4, height: 4)
         let uploaded = try await client.storage.from("avatars").upload(path, data: bytes, options: FileOptions(contentType: "image/png"))
         #expect(uploaded.fullPath == "avatars/\(path)")
         #expect(try await client.storage.from("avatars").download(path: path) == bytes)
@@ -193,11 +193,16 @@ struct SupabaseLiveTests {
         await #expect(throws: StorageError(statusCode: "409", error: "Duplicate", message: "The resource already exists")) {
             try await client.storage.from("avatars").upload(path, data: bytes, options: FileOptions(contentType: "image/png"))
         }
-        let second = bytes + Data([2])
+        let second = TestImages.png(width: 4, height: 4, shade: 2)
         try await client.storage.from("avatars").upload(path, data: second, options: FileOptions(contentType: "image/png", upsert: true))
         #expect(try await client.storage.from("avatars").download(path: path) == second)
-        let third = bytes + Data([3, 3])
-        #expect(try await client.storage.from("avatars").update(path, data: third, options: FileOptions(contentType: "image/png")).fullPath == "avatars/\(path)")
+        let third = TestImages.jpeg
+        #expect(try await client.storage.from("avatars").update(path, data: third, options: FileOptions(contentType: "image/jpeg")).fullPath == "avatars/\(path)")
+        #expect(try await client.storage.from("avatars").download(path: path) == third)
+        // Markup sent as a picture is refused in Storage's shape, and the picture stays.
+        let svg = Data(#"<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>"#.utf8)
+        await #expect { try await client.storage.from("avatars").update(path, data: svg, options: FileOptions(contentType: "image/png")) }
+            throws: { ($0 as? StorageError)?.statusCode == "415" && ($0 as? StorageError)?.error == "invalid_mime_type" }
         #expect(try await client.storage.from("avatars").download(path: path) == third)
 
         #expect(try await client.storage.from("avatars").remove(paths: [path]) == [path])

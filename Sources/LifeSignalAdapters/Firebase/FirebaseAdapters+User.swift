@@ -17,6 +17,8 @@ extension FirebaseAdapters {
             update: { changes in try await adapters.updateProfile(changes) },
             uploadAvatar: { image, contentType in
                 try UserClient.validateAvatar(image, contentType: contentType)
+                // Firebase Storage's rules see only the declared type: the bytes are checked here.
+                try FileRules.validate(bucket: "avatars", data: image, contentType: contentType)
                 let storage = try adapters.requireStorage()
                 let path = Self.avatarObject(for: try await adapters.me())
                 let url: String = try await Self.mapped {

@@ -61,6 +61,7 @@ extension LocalAdapters {
             switch failure {
             case .tooLarge(let limit): throw DomainError.invalidArgument("The file is larger than \(limit) bytes")
             case .unsupportedType(let type): throw DomainError.invalidArgument("Files of type \(type) are not accepted here")
+            case .rejectedImage(let why): throw DomainError.invalidArgument(why.message)
             case .objectNotFound(let path): throw DomainError.notFound("File \(path)")
             case .bucketNotFound(let name): throw DomainError.notFound("Bucket \(name)")
             case .invalidPath(let path): throw DomainError.invalidArgument("Invalid file path \(path)")

@@ -15,5 +15,12 @@ enum FileRules {
         guard rules.accepts(contentType) else {
             throw .invalidArgument("Files of type \(contentType) are not accepted here")
         }
+        // The bytes, as the storage server judges them: Firebase Storage's rules cannot read
+        // them at all. The pixel limit is the server's setting, so it is left to the server.
+        let anySize = ImageLimits(maximumWidth: .max, maximumHeight: .max)
+        do throws(StorageFailure) { _ = try FileStorageService.image(data, declared: contentType, limits: anySize) } catch {
+            guard case .rejectedImage(let why) = error else { throw .invalidArgument("Files of type \(contentType) are not accepted here") }
+            throw .invalidArgument(why.message)
+        }
     }
 }

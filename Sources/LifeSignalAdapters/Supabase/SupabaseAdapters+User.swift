@@ -22,7 +22,8 @@ extension SupabaseAdapters {
                     let me = try await client.auth.session.user.id
                     let path = UserClient.avatarPath(for: UserID(me))
                     let bucket = client.storage.from("avatars")
-                    try await bucket.upload(path, data: image, options: FileOptions(contentType: contentType, upsert: true))
+                    // Storage's own refusals (415 for bytes that are no picture) in the domain's words.
+                    _ = try await Self.files { try await bucket.upload(path, data: image, options: FileOptions(contentType: contentType, upsert: true)) }
                     return try bucket.getPublicURL(path: path)
                 }
                 // A new query string per upload, so caches do not keep showing the old picture.

@@ -20,6 +20,8 @@ public final class LifeSignalBackend: Sendable {
         public var passwordIterations = PasswordHasher.defaultIterations
         /// Password hashes at once, codes per number and per client address (`SignInLimits`).
         public var signInLimits = SignInLimits()
+        /// The widest and tallest picture storage takes (`ImageLimits`, 4096 × 4096).
+        public var imageLimits = ImageLimits.standard
         /// Minimum password length, reauthentication window, refresh-token inactivity (`AuthPolicy`).
         public var authPolicy = AuthPolicy()
 

@@ -15,9 +15,20 @@ public struct StoredObject: Sendable, Hashable {
 ///
 /// A signed-in person writes only under a folder named by their own id (`<uid>/avatar.png`),
 /// as Supabase's usual storage policy `auth.uid()::text = (storage.foldername(name))[1]`.
+/// Every bucket holds pictures only, and only ones whose bytes are a PNG, JPEG, WebP or HEIC
+/// image of the type declared and within ``imageLimits``: a file that a browser could run as
+/// a page (SVG, HTML) is never stored, whatever its `Content-Type` says.
 public struct FileStorageService: Sendable {
     let database: any Database
     let clock: BackendClock
+    /// The widest and tallest picture stored.
+    public let imageLimits: ImageLimits
+
+    public init(database: any Database, clock: BackendClock, imageLimits: ImageLimits = .standard) {
+        self.database = database
+        self.clock = clock
+        self.imageLimits = imageLimits
+    }
 
     public func upload(caller: Caller, bucket bucketName: String, path: String, data: Data, contentType: String, upsert: Bool) async throws -> StoredObject {
         let bucket = try Self.bucket(bucketName)
@@ -25,6 +36,8 @@ public struct FileStorageService: Sendable {
         let owner = try Self.requireWriter(caller, path: path)
         guard data.count <= bucket.maximumBytes else { throw StorageFailure.tooLarge(limit: bucket.maximumBytes) }
         guard bucket.accepts(contentType) else { throw StorageFailure.unsupportedType(contentType) }
+        // Stored as the type the bytes are, never as the uploader's words for it.
+        let contentType = try Self.image(data, declared: contentType, limits: imageLimits).format.mimeType
         let now = clock.now()
         let ownerValue: SQLValue = owner.map { .uuid($0.rawValue) } ?? .null
         let conflict = upsert
@@ -57,8 +70,26 @@ public struct FileStorageService: Sendable {
             }
         }
         guard case .bytes(let data) = row["data"] else { throw DatabaseError.decoding("storage_objects.data is not bytes") }
-        return (data, StoredObject(bucket: bucket.name, name: path, contentType: try row.string("content_type"),
+        // Served as what the bytes are: an object stored before uploads were sniffed (an SVG
+        // recorded as image/svg+xml) comes back as opaque bytes, never as markup.
+        let type = ImageSniffer.format(of: data)?.mimeType ?? "application/octet-stream"
+        return (data, StoredObject(bucket: bucket.name, name: path, contentType: type,
                                    size: try row.int("size"), owner: owner, updatedAt: try row.date("updated_at")))
+    }
+
+    /// The upload's bytes as a picture a bucket takes. The declared type must name one of the
+    /// formats taken and agree with the bytes (a client that calls a PNG `image/jpeg` has a
+    /// bug worth hearing about); the bytes must be that format through their header, and the
+    /// picture within `limits`. Public so that clients can check a file before sending it.
+    public static func image(_ data: Data, declared: String, limits: ImageLimits) throws(StorageFailure) -> ImageInfo {
+        guard let named = ImageFormat(declared: declared) else { throw .unsupportedType(declared) }
+        let image: ImageInfo
+        do throws(ImageRejection) { image = try ImageSniffer.inspect(data, declared: declared) } catch { throw .rejectedImage(error) }
+        guard image.format == named else { throw .rejectedImage(.mismatch(declared: declared, actual: image.format)) }
+        guard image.width <= limits.maximumWidth, image.height <= limits.maximumHeight else {
+            throw .rejectedImage(.tooLarge(width: image.width, height: image.height, limit: limits))
+        }
+        return image
     }
 
     /// Removes the caller's objects among `paths`; returns the names removed.
@@ -107,5 +138,5 @@ public struct FileStorageService: Sendable {
 
 extension LifeSignalBackend {
     /// Files in buckets (avatars).
-    public var files: FileStorageService { FileStorageService(database: database, clock: clock) }
+    public var files: FileStorageService { FileStorageService(database: database, clock: clock, imageLimits: configuration.imageLimits) }
 }

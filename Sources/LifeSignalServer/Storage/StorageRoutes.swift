@@ -45,7 +45,11 @@ struct StorageRoutes<Context: RequestContext> {
             let name = path(context)
             try Self.requireWriter(who, path: name)
             let contentType = request.headers[.contentType] ?? "application/octet-stream"
-            guard bucket.accepts(contentType) else { throw StorageFailure.unsupportedType(contentType) }
+            // The declared type only lets a body be read: the backend then stores the upload
+            // only if its bytes are that image type (docs/security.md, "Uploads").
+            guard bucket.accepts(contentType), ImageFormat(declared: contentType) != nil else {
+                throw StorageFailure.unsupportedType(contentType)
+            }
             if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > bucket.maximumBytes {
                 throw StorageFailure.tooLarge(limit: bucket.maximumBytes)
             }
@@ -72,13 +76,37 @@ struct StorageRoutes<Context: RequestContext> {
         }
     }
 
+    /// An object is served as the type its bytes are (``FileStorageService/download``), and
+    /// with headers that keep a browser from treating it as anything but a picture, even one
+    /// that reaches the API's origin directly: `nosniff` forbids guessing another type,
+    /// `sandbox` runs a document opened from it with no script and a unique origin. Anything
+    /// not an image taken is sent as an attachment, and `?download[=name]` asks for one, as on
+    /// Supabase.
     private func download(_ request: Request, _ context: Context, anonymous: Bool) async -> Response {
         await respond {
             let who: Caller = anonymous ? .anonymous : try caller(request)
-            let (data, object) = try await backend.files.download(caller: who, bucket: context.parameters.get("bucket") ?? "", path: path(context))
-            return Response(status: .ok, headers: [.contentType: object.contentType, .cacheControl: "max-age=3600"],
-                            body: .init(byteBuffer: ByteBuffer(bytes: data)))
+            let name = path(context)
+            let (data, object) = try await backend.files.download(caller: who, bucket: context.parameters.get("bucket") ?? "", path: name)
+            var headers: HTTPFields = [.contentType: object.contentType, .cacheControl: "max-age=3600"]
+            headers[.xContentTypeOptions] = "nosniff"
+            headers[.contentSecurityPolicy] = "sandbox"
+            let asked = request.uri.queryParameters["download"].map(String.init)
+            if asked != nil || ImageFormat(declared: object.contentType) == nil {
+                let file = asked.flatMap { $0.isEmpty ? nil : $0 } ?? String(name.split(separator: "/").last ?? "download")
+                headers[.contentDisposition] = Self.attachment(named: file)
+            }
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
         }
+    }
+
+    /// `attachment` with the name twice (RFC 6266): an ASCII stand-in that no quote, control
+    /// character or line break survives into, and the exact name percent-encoded (RFC 8187).
+    static func attachment(named name: String) -> String {
+        let plain = String(name.unicodeScalars.map { scalar -> Character in
+            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "._-".unicodeScalars.contains(scalar)) ? Character(scalar) : "_"
+        })
+        let exact = name.addingPercentEncoding(withAllowedCharacters: .attachmentNameCharacters) ?? plain
+        return "attachment; filename=\"\(plain)\"; filename*=UTF-8''\(exact)"
     }
 
     private func removeOne(_ request: Request, _ context: Context) async -> Response {
@@ -114,7 +142,9 @@ struct StorageRoutes<Context: RequestContext> {
             case .unauthenticated: (.unauthorized, "Unauthorized", "Invalid or missing token")
             case .forbidden(let why): (.forbidden, "Unauthorized", "new row violates row-level security policy: \(why)")
             case .tooLarge(let limit): (.contentTooLarge, "Payload too large", "The object exceeded the maximum allowed size of \(limit) bytes")
-            case .unsupportedType(let type): (.unsupportedMediaType, "invalid_mime_type", "mime type \(type) is not supported")
+            case .unsupportedType(let type):
+                (.unsupportedMediaType, "invalid_mime_type", "mime type \(type) is not supported: send a PNG, JPEG, WebP or HEIC image")
+            case .rejectedImage(let why): Self.status(of: why)
             case .alreadyExists: (.conflict, "Duplicate", "The resource already exists")
             }
             return JSONResponse.make(status, ["statusCode": String(status.code), "error": error, "message": message])
@@ -125,6 +155,23 @@ struct StorageRoutes<Context: RequestContext> {
             return JSONResponse.make(.internalServerError, ["statusCode": "500", "error": "internal", "message": "Internal error"])
         }
     }
+}
+
+extension StorageRoutes {
+    /// A picture refused for its bytes: 415 when they are not the image type declared, 422
+    /// when they begin as it but their header cannot be read, 413 when it has too many pixels.
+    static func status(of rejection: ImageRejection) -> (HTTPResponse.Status, String, String) {
+        switch rejection {
+        case .notAnAllowedImage, .mismatch: (.unsupportedMediaType, "invalid_mime_type", rejection.message)
+        case .malformed: (.unprocessableContent, "invalid_image", rejection.message)
+        case .tooLarge: (.contentTooLarge, "Payload too large", rejection.message)
+        }
+    }
+}
+
+extension CharacterSet {
+    /// RFC 8187's `attr-char`: what a `filename*` value may hold without percent-encoding.
+    static var attachmentNameCharacters: CharacterSet { CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$&+-.^_`|~") }
 }
 
 struct RemoveRequest: Decodable {

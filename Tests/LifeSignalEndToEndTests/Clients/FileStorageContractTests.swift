@@ -12,7 +12,7 @@ import Testing
 /// write only their own folder, anyone reads, refusals in the domain's words.
 @Suite("FileStorageClient contract", .serialized)
 struct FileStorageContractTests {
-    static let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3])
+    static let png = TestImages.png(width: 3, height: 3)
 
     @Test("upload, read back, overwrite, link, delete", arguments: AdapterBackend.withFirebase)
     func lifecycle(backend: AdapterBackend) async throws {
@@ -25,7 +25,7 @@ struct FileStorageContractTests {
         // Public read: Bob sees it too.
         #expect(try await bob.download("avatars", path) == Self.png)
 
-        let second = Data([0x89, 0x50, 9, 9, 9])
+        let second = TestImages.png(width: 3, height: 3, shade: 9)
         _ = try await alice.upload("avatars", path, second, "image/png")
         #expect(try await alice.download("avatars", path) == second)
         let stored = try #require(try await harness.test.backend.database.query(
@@ -63,6 +63,10 @@ struct FileStorageContractTests {
         #expect(await ErrorCodes.of { _ = try await alice.upload("avatars", own, Data("hi".utf8), "text/plain") } == "invalid_argument")
         let huge = Data(count: 5 * 1024 * 1024 + 1)
         #expect(await ErrorCodes.of { _ = try await alice.upload("avatars", own, huge, "image/png") } == "invalid_argument")
+        // Markup sent as a picture, and a picture sent as another type, are refused from their bytes.
+        let svg = Data(#"<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>"#.utf8)
+        #expect(await ErrorCodes.of { _ = try await alice.upload("avatars", own, svg, "image/png") } == "invalid_argument")
+        #expect(await ErrorCodes.of { _ = try await alice.upload("avatars", own, TestImages.jpeg, "image/png") } == "invalid_argument")
         #expect(await ErrorCodes.of { _ = try await alice.download("avatars", own) } == "not_found")
         #expect(try await harness.test.count("storage_objects") == 1)
     }

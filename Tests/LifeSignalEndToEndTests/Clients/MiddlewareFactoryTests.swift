@@ -34,8 +34,8 @@ struct MiddlewareFactoryTests {
         let session = try await set.auth.verifyCode(try PhoneNumber(phone), try OneTimeCode("314159"))
 
         let path = "\(session.userID)/avatar"
-        #expect(try await values.fileStorageClient.upload("avatars", path, Data([0x89, 0x50]), "image/png") == path)
-        #expect(try await values.fileStorageClient.download("avatars", path) == Data([0x89, 0x50]))
+        #expect(try await values.fileStorageClient.upload("avatars", path, TestImages.png(), "image/png") == path)
+        #expect(try await values.fileStorageClient.download("avatars", path) == TestImages.png())
         _ = try await values.cloudFunctionClient.call("register-push-token", Data(#"{"token":"mixed-token"}"#.utf8))
         let row = try #require(try await test.backend.database.query("SELECT user_id FROM push_tokens WHERE token = \("mixed-token")").first)
         #expect(try row.uuid("user_id") == session.userID.rawValue)

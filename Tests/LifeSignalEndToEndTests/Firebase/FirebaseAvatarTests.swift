@@ -31,12 +31,18 @@ struct FirebaseAvatarTests {
         #expect(downloaded.status == 200 && downloaded.body == png)
 
         await #expect(throws: DomainError.self) { _ = try await alice.uploadAvatar(Data("hello".utf8), "text/plain") }
+        // Firebase's rules cannot read bytes: the adapter refuses markup before sending it.
+        let svg = Data(#"<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>"#.utf8)
+        await #expect { _ = try await alice.uploadAvatar(svg, "image/png") } throws: { error in
+            guard case .invalidArgument = error as? DomainError else { return false }
+            return true
+        }
         await #expect(throws: DomainError.self) {
             _ = try await alice.uploadAvatar(Data(count: UserClient.maximumAvatarBytes + 1), "image/png")
         }
         #expect(try await alice.profile().avatarURL == withAvatar.avatarURL)
 
-        let second = png + Data([1, 2, 3])
+        let second = TestImages.png(width: 8, height: 8, shade: 3)
         let replaced = try await alice.uploadAvatar(second, "image/png")
         #expect(replaced.avatarURL != withAvatar.avatarURL, "a new version must not be hidden by a cached old one")
         #expect(try await harness.test.backend.files.download(caller: .anonymous, bucket: "avatars", path: path).data == second)

@@ -88,7 +88,7 @@ extension FirebaseReplayTransport {
         case .bucketNotFound, .objectNotFound: storageError(404, "Not Found.")
         case .invalidPath: storageError(400, "Invalid object name.")
         case .unauthenticated: storageError(401, "Unauthenticated.")
-        case .forbidden, .tooLarge, .unsupportedType: storageError(403, "Permission denied.")
+        case .forbidden, .tooLarge, .unsupportedType, .rejectedImage: storageError(403, "Permission denied.")
         case .alreadyExists: storageError(412, "Precondition failed.")
         }
     }

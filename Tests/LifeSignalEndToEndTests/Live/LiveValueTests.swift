@@ -4,6 +4,7 @@ import LifeSignalAdapters
 import LifeSignalBackend
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalTestSupport
 import Testing
 
 /// Every client's `liveValue` is ``LiveClients/shared``'s: in the live context, with no
@@ -53,7 +54,7 @@ struct LiveValueTests {
             #expect(try await documents.getDocument(note).exists)
             _ = try await functions.call("get-contacts", Data("{}".utf8))
             let avatar = "\(session.userID)/avatar"
-            #expect(try await files.upload("avatars", avatar, Data([0x89, 0x50]), "image/png") == avatar)
+            #expect(try await files.upload("avatars", avatar, TestImages.png(), "image/png") == avatar)
             #expect(try await messaging.token().hasPrefix("ls1."))
             return session
         }

@@ -9,8 +9,8 @@ import Testing
 /// on every adapter.
 @Suite("UserClient contract", .serialized)
 struct UserContractTests {
-    /// A few bytes with a PNG signature; the bucket checks the declared type, not the pixels.
-    static let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data(repeating: 7, count: 64)
+    /// A real picture: the bucket stores only bytes that are the image type declared.
+    static let png = TestImages.png(width: 8, height: 8)
 
     @Test("a profile reads back what was changed; a bad field changes nothing", arguments: AdapterBackend.withFirebase)
     func editProfile(backend: AdapterBackend) async throws {
@@ -64,12 +64,17 @@ struct UserContractTests {
         #expect(stored.data == Self.png && stored.object.contentType == "image/png")
 
         await #expect(throws: DomainError.self) { _ = try await alice.uploadAvatar(Data("hello".utf8), "text/plain") }
+        let svg = Data(#"<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>"#.utf8)
+        await #expect { _ = try await alice.uploadAvatar(svg, "image/png") } throws: { error in
+            guard case .invalidArgument = error as? DomainError else { return false }
+            return true
+        }
         await #expect(throws: DomainError.self) {
             _ = try await alice.uploadAvatar(Data(count: UserClient.maximumAvatarBytes + 1), "image/png")
         }
         #expect(try await alice.profile().avatarURL == withAvatar.avatarURL)
 
-        let second = Self.png + Data([1, 2, 3])
+        let second = TestImages.png(width: 8, height: 8, shade: 3)
         _ = try await alice.uploadAvatar(second, "image/png")
         #expect(try await harness.test.backend.files.download(caller: .anonymous, bucket: "avatars", path: path).data == second)
 
