@@ -108,9 +108,9 @@ final class PostgresChangeLog: ChangeLogReader {
         let rows = try await ChangeCapture.untilSuccess("reading the change log") {
             try await database.query(SQL("""
                 SELECT pg_current_snapshot()::text AS snapshot, NULL::bigint AS id, NULL AS table_name, NULL AS kind,
-                       NULL AS key, NULL AS old_key, NULL AS committed_at
+                       NULL AS key, NULL AS old_key, NULL AS old_row, NULL AS committed_at
                 UNION ALL
-                SELECT NULL, id, table_name, kind, key::text, old_key::text, committed_at FROM lifesignal_realtime_changes
+                SELECT NULL, id, table_name, kind, key::text, old_key::text, old_row::text, committed_at FROM lifesignal_realtime_changes
                 WHERE xid >= pg_snapshot_xmin($1::text::pg_snapshot) AND NOT pg_visible_in_snapshot(xid, $1::text::pg_snapshot)
                 ORDER BY id NULLS FIRST
                 """, bindings: [.text(previous)]))

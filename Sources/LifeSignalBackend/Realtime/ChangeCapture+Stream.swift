@@ -103,7 +103,7 @@ extension ChangeCapture {
         return CapturedChange(
             table: try row.string("table_name"), kind: kind,
             key: decodeKey(row.optionalString("key")), oldKey: decodeKey(row.optionalString("old_key")),
-            commitTimestamp: try row.string("committed_at"))
+            commitTimestamp: try row.string("committed_at"), oldRow: row.optionalString("old_row"))
     }
 }
 
@@ -135,7 +135,7 @@ final class SQLiteChangeLog: ChangeLogReader {
         let after = last
         let rows = try await ChangeCapture.untilSuccess("reading the change log") {
             try await database.query(SQL("""
-                SELECT id, table_name, kind, key, old_key, committed_at FROM lifesignal_realtime_changes
+                SELECT id, table_name, kind, key, old_key, old_row, committed_at FROM lifesignal_realtime_changes
                 WHERE id > $1 ORDER BY id LIMIT \(Self.batchSize)
                 """, bindings: [.int(after)]))
         }

@@ -2,8 +2,11 @@ import Foundation
 
 /// A committed row change, as captured by the database itself for Realtime.
 ///
-/// Only the primary key travels: a subscriber's copy of the row is read afterwards under that
-/// subscriber's own role and claims, so the database's policies decide what each one sees.
+/// Only the primary key travels to subscribers: a subscriber's copy of an inserted or updated
+/// row is read afterwards under that subscriber's own role and claims, so the database's
+/// policies decide what each one sees. A deleted row can no longer be read, so its delete also
+/// carries the columns its read policies look at (``oldRow``), against which each subscriber's
+/// policy is evaluated instead (``ChangeCapture/deletedRowColumns``).
 public struct CapturedChange: Sendable, Hashable {
     public enum Kind: String, Sendable, Hashable { case insert = "INSERT", update = "UPDATE", delete = "DELETE" }
 
@@ -15,13 +18,18 @@ public struct CapturedChange: Sendable, Hashable {
     public var oldKey: [String: String]?
     /// When the change happened, ISO 8601 in UTC with milliseconds.
     public var commitTimestamp: String
+    /// For a delete, the deleted row's key and policy columns as the trigger wrote them: a JSON
+    /// object of the stored values (PostgreSQL's `to_jsonb`, SQLite's `json_object`). Never
+    /// sent to anyone; `nil` for inserts, updates, and deletes logged before migration 200.
+    public var oldRow: String?
 
-    public init(table: String, kind: Kind, key: [String: String]?, oldKey: [String: String]?, commitTimestamp: String) {
+    public init(table: String, kind: Kind, key: [String: String]?, oldKey: [String: String]?, commitTimestamp: String, oldRow: String? = nil) {
         self.table = table
         self.kind = kind
         self.key = key
         self.oldKey = oldKey
         self.commitTimestamp = commitTimestamp
+        self.oldRow = oldRow
     }
 }
 

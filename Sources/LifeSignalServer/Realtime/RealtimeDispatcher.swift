@@ -10,9 +10,10 @@ import ServiceLifecycle
 /// ``CallerTransaction``): a subscriber receives exactly the rows a query of theirs would
 /// return, and nothing when policies hide the row. Subscribers who would read it alike share
 /// one read (``RealtimeReadGroup``), made on SQLite's read-only connections. A delete carries
-/// only the old primary key (as Supabase sends it without `REPLICA IDENTITY FULL`); it goes to
-/// subscribers whose role may read the table and whose filter, if any, is an `eq` on a key
-/// column that matches.
+/// only the old primary key (as Supabase sends it without `REPLICA IDENTITY FULL`), and goes
+/// only to subscribers who could have read the row before it was deleted and whose filter
+/// matches it: their policy is evaluated against the columns the change log kept of the old
+/// row, once per group too (``couldRead(deleted:in:as:claims:filter:)``).
 struct RealtimeDispatcher: Service {
     let hub: RealtimeHub
     let backend: LifeSignalBackend
@@ -58,44 +59,29 @@ struct RealtimeDispatcher: Service {
             }
             subscribed.append((channel, bindings))
         }
-        // An insert or update is read once per group of subscribers who would see it alike,
-        // however many bindings share that caller, claims and filter.
-        var rows: [RealtimeReadGroup: String] = [:]
-        if change.kind != .delete {
-            var groups: [RealtimeReadGroup: (claims: TokenClaims?, filter: FilterNode?)] = [:]
-            for (channel, bindings) in subscribed {
-                for binding in bindings {
-                    let group = RealtimeReadGroup(caller: channel.caller, claims: channel.claims, filterText: binding.filterText)
-                    if groups[group] == nil { groups[group] = (channel.claims, binding.filter) }
-                }
+        // A change is read (an insert or update) or checked (a delete) once per group of
+        // subscribers who would see it alike, however many bindings share that caller, claims
+        // and filter.
+        var groups: [RealtimeReadGroup: (claims: TokenClaims?, filter: FilterNode?)] = [:]
+        for (channel, bindings) in subscribed {
+            for binding in bindings {
+                let group = RealtimeReadGroup(caller: channel.caller, claims: channel.claims, filterText: binding.filterText)
+                if groups[group] == nil { groups[group] = (channel.claims, binding.filter) }
             }
-            rows = await readRows(of: change, in: table, for: groups)
         }
+        let rows = await readRows(of: change, in: table, for: groups)
         for (channel, bindings) in subscribed {
             var ids: [Int] = []
             var record: String?
             for binding in bindings {
-                switch change.kind {
-                case .delete:
-                    if deleteVisible(change, to: channel, binding: binding, table: table) { ids.append(binding.id) }
-                case .insert, .update:
-                    guard let row = rows[RealtimeReadGroup(caller: channel.caller, claims: channel.claims, filterText: binding.filterText)] else { continue }
-                    ids.append(binding.id)
-                    record = row
-                }
+                guard let row = rows[RealtimeReadGroup(caller: channel.caller, claims: channel.claims, filterText: binding.filterText)] else { continue }
+                ids.append(binding.id)
+                if change.kind != .delete { record = row }
             }
             guard !ids.isEmpty else { continue }
             channel.connection.push(topic: channel.topic, event: "postgres_changes",
                                     payloadJSON: Self.payload(change, table: table, ids: ids, record: record))
         }
-    }
-
-    private func deleteVisible(_ change: CapturedChange, to channel: RealtimeChannel, binding: PostgresChangesBinding, table: TableSchema) -> Bool {
-        guard channel.caller.role == .serviceRole || Schema.policy(for: table.name)?.isGranted(.select, to: channel.caller.role) == true
-        else { return false }
-        guard let filter = binding.filter else { return true }
-        guard case .predicate(let column, false, .eq, .scalar(let value)) = filter else { return false }
-        return change.oldKey?[column] == value
     }
 
     private func expire(_ channel: RealtimeChannel) async {

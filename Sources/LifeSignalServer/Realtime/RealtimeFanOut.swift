@@ -31,18 +31,27 @@ extension RealtimeDispatcher {
     static let concurrentReads = 4
 
     /// The changed row as each group reads it (`nil`: hidden from them, failing their filter,
-    /// or already gone). Each group is read once, as its first member, on the read path of
-    /// `GET /rest/v1` (``CallerTransaction/readPage(caller:claims:select:count:columns:)``): a
-    /// read-only connection on SQLite, never the writer's turn.
+    /// or already gone); for a delete, an empty string for each group that could have read
+    /// the deleted row (``couldRead(deleted:in:as:claims:filter:)``). Each group is read once,
+    /// as its first member, on the read path of `GET /rest/v1`
+    /// (``CallerTransaction/readPage(caller:claims:select:count:columns:)``): a read-only
+    /// connection on SQLite, never the writer's turn.
     func readRows(of change: CapturedChange, in table: TableSchema,
                   for groups: [RealtimeReadGroup: (claims: TokenClaims?, filter: FilterNode?)]) async -> [RealtimeReadGroup: String] {
-        guard let key = change.key, !key.isEmpty else { return [:] }
+        let key = change.key ?? [:]
+        guard change.kind == .delete || !key.isEmpty else { return [:] }
         var rows: [RealtimeReadGroup: String] = [:]
         var pending = groups.makeIterator()
         await withTaskGroup(of: (RealtimeReadGroup, String?).self) { tasks in
             func startNext() -> Bool {
                 guard let (group, member) = pending.next() else { return false }
-                tasks.addTask { (group, await readRow(key: key, in: table, as: group.caller, claims: member.claims, filter: member.filter)) }
+                tasks.addTask {
+                    if change.kind == .delete {
+                        let seen = await couldRead(deleted: change, in: table, as: group.caller, claims: member.claims, filter: member.filter)
+                        return (group, seen ? "" : nil)
+                    }
+                    return (group, await readRow(key: key, in: table, as: group.caller, claims: member.claims, filter: member.filter))
+                }
                 return true
             }
             for _ in 0..<Self.concurrentReads where !startNext() { break }
