@@ -8,6 +8,23 @@ import Testing
 /// storage layer reads back of values a client could store through `/rest/v1`.
 @Suite("Numbers in requests: the backend's bounds")
 struct BackendNumberBoundsTests {
+    @Test("a date past what postgres-nio can encode is bound as infinity, not a trap", arguments: Engine.allCases)
+    func farDatesBind(engine: Engine) async throws {
+        let test = try await TestDatabases.backend(engine)
+        for seconds in [1e15, -1e15, 1e300, Double.infinity, 9.1e12] {
+            let far = Date(timeIntervalSince1970: seconds)
+            let row = try await test.backend.database.query(engine == .postgres ? "SELECT \(SQLValue.timestamp(far))::timestamptz AS far" : "SELECT \(SQLValue.timestamp(far)) AS far").first
+            let stored = try #require(row).optionalDate("far")
+            if engine == .postgres {
+                // Both ends are PostgreSQL's infinities, read back as dates beyond any deadline.
+                let expected = seconds > 0 ? Date(timeIntervalSince1970: 9e12) : Date(timeIntervalSince1970: -9e12)
+                #expect(seconds > 0 ? (stored ?? .distantPast) > expected : (stored ?? .distantFuture) < expected, "\(seconds): \(String(describing: stored))")
+            } else {
+                #expect(row != nil)
+            }
+        }
+    }
+
     @Test("timestamps outside years 1…9999 format as the nearest end instead of trapping")
     func farInstants() {
         #expect(Timestamp.format(Date(timeIntervalSince1970: 1e300)) == "9999-12-31T23:59:59.999999+00:00")

@@ -34,12 +34,12 @@ enum ContactQueries {
 
     private static func summary(_ row: SQLRow, now: Date) throws -> ContactSummary {
         let roles = try ContactRoles(isResponder: try row.bool("is_responder"), isDependent: try row.bool("is_dependent"))
-        // A responder sees a dependent's check-in and alert; nobody else does.
+        // A responder sees a dependent's note, check-in and alert; nobody else does.
         let visible = roles.isDependent
         let deadline = visible ? row.optionalDate("check_in_deadline") : nil
         return ContactSummary(
             id: UserID(try row.uuid("contact_id")), name: PersonName.display(row), phone: try row.string("phone"),
-            roles: roles, emergencyNote: row.optionalString("emergency_note") ?? "", avatarURL: row.optionalString("avatar_url"),
+            roles: roles, emergencyNote: visible ? row.optionalString("emergency_note") ?? "" : "", avatarURL: row.optionalString("avatar_url"),
             addedAt: try row.date("added_at"), notifyOnExpiry: try row.bool("notify_on_expiry"),
             lastCheckIn: visible ? row.optionalDate("last_check_in_at") : nil, deadline: deadline,
             checkInIntervalSeconds: visible ? row.optionalInt("check_in_interval_seconds") : nil,

@@ -40,7 +40,16 @@ public struct ProfileService: Sendable {
         if let first = update.firstName { sets.append("first_name = \(try ProfileRules.name(first, field: "First name"))") }
         if let last = update.lastName { sets.append("last_name = \(try ProfileRules.name(last, field: "Last name"))") }
         if let note = update.emergencyNote { sets.append("emergency_note = \(try ProfileRules.note(note))") }
-        if let phone = update.phone { sets.append("phone = \(try PhoneNumber(phone).e164)") }
+        if let phone = update.phone {
+            // Others see this number, so it must be one the person proved with a code; a new
+            // number goes through the phone change (`PUT /auth/v1/user`), which sets it here.
+            let e164 = try PhoneNumber(phone).e164
+            let verified = try await database.transaction { try await ContactQueries.verifiedPhone(of: me, in: $0) }
+            guard e164 == verified else {
+                throw DomainError.failedPrecondition("The phone number must be the one you verified with a code; change it through the phone change, which sends a code to the new number")
+            }
+            sets.append("phone = \(e164)")
+        }
         if let avatar = update.avatarURL { sets.append("avatar_url = \(try ProfileRules.avatarURL(avatar))") }
         if let enabled = update.notificationsEnabled { sets.append("notifications_enabled = \(enabled)") }
         return try await write(me, sets)

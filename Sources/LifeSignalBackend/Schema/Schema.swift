@@ -1,6 +1,6 @@
 /// LifeSignal's tables, their migrations and their access policies.
 public enum Schema {
-    public static let migrations: [Migration] = [foundation, content, storage] + domainMigrations + [contactsReadUsers, userMetadata, ChangeCapture.migration, contentListIndexes, sessionSignInMethod, PostgresDatabase.callerStatementMigration, eventKeywords, sqliteStampInWriters, AuthService.phoneChangeMigration, messagingMigration, messagingRetentionMigration, DocumentService.migration, AuthService.throttleMigration, AuthService.sendingCapsMigration, sqliteLowSelectivityIndexes, ChangeCapture.changeLogMigration, ChangeCapture.deletedRowsMigration, AuthService.sessionsByUserMigration]
+    public static let migrations: [Migration] = [foundation, content, storage] + domainMigrations + [contactsReadUsers, userMetadata, ChangeCapture.migration, contentListIndexes, sessionSignInMethod, PostgresDatabase.callerStatementMigration, eventKeywords, sqliteStampInWriters, AuthService.phoneChangeMigration, messagingMigration, messagingRetentionMigration, DocumentService.migration, AuthService.throttleMigration, AuthService.sendingCapsMigration, sqliteLowSelectivityIndexes, ChangeCapture.changeLogMigration, peopleSeeOnlyTheirOwn, ChangeCapture.deletedRowsMigration, AuthService.sessionsByUserMigration]
 
     /// Every exposed table's policy; tables without one are not reachable through `/rest/v1`.
     public static let policies: [AccessPolicy] = [usersPolicy, checkInsPolicy] + contentPolicies + domainPolicies + [DocumentService.policy]
@@ -14,16 +14,17 @@ public enum Schema {
         table.hasPrefix("auth_") || table.hasPrefix("lifesignal_") || table.hasPrefix("sqlite_") || table.hasPrefix("storage_")
     }
 
-    /// A person reads their own row, and the rows of the people linked to them as contacts
-    /// (a responder needs a dependent's deadline and emergency note); nobody else's.
-    static let usersPolicy = AccessPolicy(
-        table: "users", grants: usersGrants, rules: usersRulesAtFoundation + [usersSelectContacts])
+    /// A person reads their own row and nobody else's: contacts see each other through
+    /// `get-contacts`, which shows each role what docs/security.md's model gives it
+    /// (``peopleSeeOnlyTheirOwn`` dropped the contacts' rule).
+    static let usersPolicy = AccessPolicy(table: "users", grants: usersGrants, rules: usersRulesAtFoundation)
 
     static let usersGrants: [DatabaseRole: Set<TableCommand>] = [.authenticated: [.select]]
     /// Frozen as migration 1 created them; later rules arrive in later migrations.
     static let usersRulesAtFoundation: [AccessPolicy.Rule] = [
         .init("users_select_own", .select, to: [.authenticated], using: "id = auth.uid()"),
     ]
+    /// Migration 102's rule, dropped by migration 170: kept so 102 still reads as it ran.
     static let usersSelectContacts = AccessPolicy.Rule(
         "users_select_contacts", .select, to: [.authenticated],
         using: "EXISTS (SELECT 1 FROM contacts c WHERE c.user_id = auth.uid() AND c.contact_id = users.id)")
@@ -31,7 +32,12 @@ public enum Schema {
     static let checkInsPolicy = AccessPolicy(
         table: "check_ins",
         grants: [.authenticated: [.select]],
-        rules: [.init("check_ins_select_own", .select, to: [.authenticated], using: "user_id = auth.uid()")])
+        rules: checkInsRulesAtFoundation + [checkInsSelectDependents])
+
+    /// Frozen as migration 1 created them; migration 170 adds the responders' rule.
+    static let checkInsRulesAtFoundation: [AccessPolicy.Rule] = [
+        .init("check_ins_select_own", .select, to: [.authenticated], using: "user_id = auth.uid()"),
+    ]
 
     /// Roles and the `auth` helpers Supabase provides; created here so the same policies run on
     /// a plain PostgreSQL.
@@ -145,5 +151,5 @@ public enum Schema {
             + ["auth_users", "auth_one_time_codes", "auth_sessions", "auth_refresh_tokens"]
                 .map { "ALTER TABLE \($0) ENABLE ROW LEVEL SECURITY" }
             + AccessPolicy(table: "users", grants: usersGrants, rules: usersRulesAtFoundation).postgresStatements
-            + checkInsPolicy.postgresStatements)
+            + AccessPolicy(table: "check_ins", grants: checkInsPolicy.grants, rules: checkInsRulesAtFoundation).postgresStatements)
 }

@@ -137,6 +137,9 @@ struct PostgresTransactionConnection: SQLConnection {
         }
     }
 
+    /// Seconds from 1970 that postgres-nio can encode (under 9.2e12 microseconds from 2000).
+    static let encodableSeconds: TimeInterval = 9.0e12
+
     static func bind(_ value: SQLValue, into bindings: inout PostgresBindings) {
         switch value {
         case .null: bindings.appendNull()
@@ -145,7 +148,15 @@ struct PostgresTransactionConnection: SQLConnection {
         case .double(let number): bindings.append(number)
         case .text(let text): bindings.append(text)
         case .uuid(let uuid): bindings.append(uuid)
-        case .timestamp(let date): bindings.append(date)
+        case .timestamp(let date):
+            // postgres-nio encodes a Date as Int64 microseconds since 2000, which traps past
+            // about ±292,000 years; PostgreSQL's own range ends at 294276 AD, so a date that far
+            // out can only mean "never" (or "always").
+            if abs(date.timeIntervalSince1970) < Self.encodableSeconds {
+                bindings.append(date)
+            } else {
+                bindings.append(UntypedLiteral(text: date.timeIntervalSince1970 > 0 ? "infinity" : "-infinity"))
+            }
         case .json(let text): bindings.append(JSONBText(text: text))
         case .literal(let text): bindings.append(UntypedLiteral(text: text))
         case .bytes(let data): bindings.append(ByteBuffer(bytes: data))

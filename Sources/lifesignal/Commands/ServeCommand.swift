@@ -26,6 +26,16 @@ struct ServeCommand: AsyncParsableCommand {
     var maxConnectionsPerAddress: Int?
     @Option(help: "A reverse proxy whose X-Forwarded-For is believed (repeat for several). Without one, limits per client address count the proxy's address for every client.")
     var trustedProxy: [String] = []
+    @Option(help: "Most rows one /rest/v1 read returns, after the caller's limit (PostgREST's db-max-rows; 0 sets none; default 1000).")
+    var dbMaxRows: Int?
+    @Option(help: "Anonymous requests per minute from one client address, sustained (default 300; bursts of 600).") var anonymousPerMinute: Double?
+    @Option(help: "PostgreSQL: seconds a request waits for a database connection before it is answered 503 (default 5).")
+    var databaseUnavailableAfter: Int?
+    @Option(help: "PostgreSQL: seconds one request's database work may take before its connection is closed and it is answered 503 (default 15).")
+    var statementDeadline: Int?
+    @Option(help: "Seconds one sweep may run before the timer cancels it and goes on (default 300).") var sweepTimeout: Int?
+    @Option(help: "Realtime channels one socket may join (default 100).") var realtimeChannelsPerSocket: Int?
+    @Option(help: "Realtime sockets one person may hold open (default 16).") var realtimeSocketsPerUser: Int?
 
     func run() async throws {
         LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
@@ -45,6 +55,13 @@ struct ServeCommand: AsyncParsableCommand {
         if let idleTimeout { serverConfiguration.connectionLimits.idleTimeout = .seconds(max(idleTimeout, 1)) }
         if let maxConnectionsPerAddress { serverConfiguration.connectionLimits.maxConnectionsPerAddress = maxConnectionsPerAddress > 0 ? maxConnectionsPerAddress : nil }
         serverConfiguration.clientLimits.trustedProxies = trustedProxy
+        if let dbMaxRows { serverConfiguration.queryLimits.maxRows = dbMaxRows > 0 ? dbMaxRows : nil }
+        if let anonymousPerMinute { serverConfiguration.clientLimits.anonymousPerMinute = max(anonymousPerMinute, 1) }
+        if let databaseUnavailableAfter { serverConfiguration.databaseUnavailableAfter = .seconds(max(databaseUnavailableAfter, 1)) }
+        if let statementDeadline { serverConfiguration.databaseStatementDeadline = .seconds(max(statementDeadline, 1)) }
+        if let sweepTimeout { serverConfiguration.sweepTimeout = .seconds(max(sweepTimeout, 1)) }
+        if let realtimeChannelsPerSocket { serverConfiguration.realtimeLimits.channelsPerSocket = max(realtimeChannelsPerSocket, 1) }
+        if let realtimeSocketsPerUser { serverConfiguration.realtimeLimits.socketsPerUser = max(realtimeSocketsPerUser, 1) }
         let app = try await LifeSignalHTTPServer.makeApplication(
             backend: backend, configuration: serverConfiguration,
             onRunning: { bound in
