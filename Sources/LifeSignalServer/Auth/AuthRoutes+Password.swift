@@ -67,7 +67,13 @@ extension AuthRoutes {
             let changesSignIn = body.password != nil || (newEmail != nil && newEmail != current.email)
                 || (newPhone != nil && newPhone != current.phone?.digits)
             if changesSignIn {
-                try await backend.auth.ensureReauthenticated(user: caller.user, session: caller.session, nonce: body.nonce)
+                do {
+                    try await backend.auth.ensureReauthenticated(user: caller.user, session: caller.session, nonce: body.nonce)
+                } catch AuthRefusal.reauthenticationNeeded where body.password == nil {
+                    // GoTrue's words name the password; an email or phone change gets its own.
+                    throw AuthFailure(status: .badRequest, code: "reauthentication_needed",
+                                      message: "Email or phone update requires reauthentication")
+                }
             }
             // As GoTrue: a new phone is not set but sent a `phone_change` code; it changes when
             // that code comes back through `POST /verify`. Whether another account has that
