@@ -81,6 +81,8 @@ struct StorageEndpointTests {
             (bob.accessToken, "\(alice.user.id)/a.png", "image/png", 4_000_000, 403),
             (alice.accessToken, "\(alice.user.id)/a.png", "image/png", 6 * 1024 * 1024, 413),
             (alice.accessToken, "\(alice.user.id)/a.txt", "text/plain", 4_000_000, 415),
+            (alice.accessToken, "\(alice.user.id)/a.svg", "image/svg+xml", 4_000_000, 415),
+            (alice.accessToken, "\(alice.user.id)/a.gif", "image/gif", 4_000_000, 415),
         ]
         for item in cases {
             let socket = try ConnectionTestSocket(port: server.port)
