@@ -130,6 +130,26 @@ struct RealtimeDeleteTests {
         for watcher in cast.watchers { await watcher.socket.close() }
     }
 
+    @Test("a delete logged without its old row (before migration 200) reaches only the service role", arguments: Engine.allCases)
+    func deleteWithoutOldRow(engine: Engine) async throws {
+        let test = try await TestDatabases.backend(engine)
+        let server = try await TestServer.start(test.backend)
+        defer { Task { await server.stop() } }
+        let owner = try await test.signIn("+15550001001")
+        let watchers = [try await DeleteWatcher.open("owner", token: owner.accessToken, server: server),
+                        try await DeleteWatcher.open("service role", token: server.serviceKey, server: server)]
+        let path = "users/\(owner.user.id.description)/notes/old"
+        // What migration 160's trigger wrote for a delete: the key alone.
+        try await test.backend.database.query("""
+            INSERT INTO lifesignal_realtime_changes (table_name, kind, key, old_key, committed_at)
+            VALUES ('documents', 'DELETE', NULL, \(SQLValue.json("{\"path\":\"\(path)\"}")), \(SQLValue.text(Timestamp.format(test.clock.now))))
+            """)
+        let heard = try await Self.round("Old", watchers, rows: DeleteFixtures(database: test.backend.database, now: test.clock.now))
+        #expect(heard["owner"] == [])
+        #expect(heard["service role"] == [DeletedRow("documents", path)])
+        for watcher in watchers { await watcher.socket.close() }
+    }
+
     @Test("a delete's filter is matched against the kept columns; alike subscribers share one check", arguments: Engine.allCases)
     func filtersAndGroups(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
