@@ -30,7 +30,15 @@ extension AuthService {
         guard let session = UUID(uuidString: text), let sub = claims.sub, let user = UUID(uuidString: sub) else { return false }
         if session == Self.nilUUID { return true }
         if let known = sessionCache.lookup(session, user: user) { return known }
-        let owner = try await database.query("SELECT user_id FROM auth_sessions WHERE id = \(SQLValue(session))").first?.optionalUUID("user_id")
+        let lookup: SQL = "SELECT user_id FROM auth_sessions WHERE id = \(SQLValue(session))"
+        // On SQLite a read-only connection answers, so checks never wait for the writer's turn;
+        // a session is committed before any token naming it is handed out.
+        let row: SQLRow? = if let sqlite = database as? SQLiteDatabase {
+            try await sqlite.read { connection in try await connection.first(lookup) }
+        } else {
+            try await database.query(lookup).first
+        }
+        let owner = row?.optionalUUID("user_id")
         sessionCache.remember(session, user: owner)
         return owner == user
     }
