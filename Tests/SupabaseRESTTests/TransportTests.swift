@@ -107,7 +107,9 @@ import Testing
     await #expect(throws: TransportError.timedOut(after: .milliseconds(100))) {
       try await client.from("t").select().execute()
     }
-    #expect(ContinuousClock.now - start < .seconds(2))
+    // A bound against waiting for the transport, which never answers; not a speed check (a
+    // full parallel run on two cores took 2.6 s here).
+    #expect(ContinuousClock.now - start < .seconds(30))
   }
 
   @Test func timeoutsReachEveryService() async throws {
