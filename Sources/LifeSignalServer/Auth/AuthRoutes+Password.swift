@@ -54,8 +54,9 @@ extension AuthRoutes {
     /// (``AuthService/ensureReauthenticated(user:session:nonce:)``); a new password ends every
     /// other session.
     func updateUser(_ request: Request, context: Context) async throws -> Response {
-        let caller = try await signedIn(request)
+        let token = try bearer(request)
         let body: UserUpdateRequest = try await decode(request)
+        let caller = try await active(token)
         let metadata = try Self.metadataObject(body.data)
         let merge = metadata.flatMap { try? JSONSerialization.jsonObject(with: Data($0.jsonText.utf8)) as? [String: Any] }
         return try await refusals {

@@ -102,6 +102,12 @@ struct AuthRoutes<Context: RemoteAddressRequestContext> {
     /// `requireAuthentication` refuses it: no token 401, a bad one 403 `bad_jwt`, a token of a
     /// session that has ended 403 `session_not_found`.
     func signedIn(_ request: Request) async throws -> (user: UserID, session: UUID?) {
+        try await active(try bearer(request))
+    }
+
+    /// The token's checks that need no database: run before a request's body is read, so a
+    /// request without a valid token is refused as such whatever its body.
+    func bearer(_ request: Request) throws -> (user: UserID, claims: TokenClaims) {
         guard let token = request.bearerToken else {
             throw AuthFailure(status: .unauthorized, code: "no_authorization", message: "This endpoint requires a valid Bearer token")
         }
@@ -116,15 +122,22 @@ struct AuthRoutes<Context: RemoteAddressRequestContext> {
         guard case .user(let id) = caller else {
             throw AuthFailure(status: .forbidden, code: "bad_jwt", message: "invalid claim: missing sub claim")
         }
-        guard try await backend.auth.isSessionActive(claims) else {
+        return (id, claims)
+    }
+
+    /// Whether the token's session is still active. A request with a body reads it first
+    /// (`PUT /user`): a lookup that waits for the database must never leave a client waiting
+    /// to send its body, which under a burst held requests past the body deadline.
+    func active(_ bearer: (user: UserID, claims: TokenClaims)) async throws -> (user: UserID, session: UUID?) {
+        guard try await backend.auth.isSessionActive(bearer.claims) else {
             // GoTrue looks the person up before the session: a deleted account (whose sessions
             // went with it) is `user_not_found`.
-            guard try await backend.auth.user(id: id) != nil else {
+            guard try await backend.auth.user(id: bearer.user) != nil else {
                 throw AuthFailure(status: .forbidden, code: "user_not_found", message: "User from sub claim in JWT does not exist")
             }
             throw AuthFailure(status: .forbidden, code: "session_not_found", message: "Session from session_id claim in JWT does not exist")
         }
-        return (id, AuthService.sessionID(of: claims))
+        return (bearer.user, AuthService.sessionID(of: bearer.claims))
     }
 
     func clientAddress(_ request: Request, _ context: Context) -> String? {

@@ -32,12 +32,13 @@ struct FunctionRoutes<Context: RequestContext> {
             return JSONResponse.error(.unauthorized, code: "unauthenticated", message: "Invalid JWT")
         }
         do {
+            let body = try await request.collectBody(limit: bodyLimit)
             // A token of a session that has ended (signed out, password changed) is refused
-            // before it expires, as GoTrue refuses it (docs/security.md, "Sessions").
+            // before it expires, as GoTrue refuses it (docs/security.md, "Sessions"). Looked up
+            // once the body is in, so the client is never left waiting to send it.
             guard try await backend.auth.isSessionActive(claims) else {
                 return JSONResponse.error(.unauthorized, code: "session_not_found", message: "Session from session_id claim in JWT does not exist")
             }
-            let body = try await request.collectBody(limit: bodyLimit)
             let reply = try await backend.functions.call(name, caller: caller, body: body)
             return JSONResponse.make(.ok, data: reply)
         } catch let error as DomainError {
