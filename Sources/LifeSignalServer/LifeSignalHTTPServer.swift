@@ -73,9 +73,9 @@ public enum LifeSignalHTTPServer {
         router.get("health") { _, _ in JSONResponse.make(.ok, ["status": "ok"]) }
         let hub = RealtimeHub(limits: configuration.realtimeLimits, counters: RealtimeCounters(registry: metrics.registry))
         // Readiness, apart from liveness: 503 until Realtime receives database changes (joins
-        // before then are refused), and while PostgreSQL cannot be reached (a check of at most
-        // a second old, or a new one within two seconds), so a load balancer sends requests
-        // elsewhere or waits instead of failing.
+        // before then are refused), and while PostgreSQL cannot be reached (a check of at most a
+        // second old, or a new one: 5 s to connect, 15 s more at most), so a load balancer sends
+        // requests elsewhere or waits instead of failing.
         let postgres = backend.database as? PostgresDatabase
         postgres?.unavailableAfter = configuration.databaseUnavailableAfter
         postgres?.statementDeadline = configuration.databaseStatementDeadline

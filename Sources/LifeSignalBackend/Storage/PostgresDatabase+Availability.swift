@@ -52,8 +52,9 @@ final class DatabaseAvailability: @unchecked Sendable {
         set { lock.withLock { statementDeadlineValue = newValue } }
     }
 
-    /// The timeout of one check: short, since a reachable database answers in milliseconds.
-    private var probeTimeout: Duration { min(leaseTimeout, .seconds(2)) }
+    /// The connect timeout of one check: short, since a reachable database answers in
+    /// milliseconds, but not so short that a loaded machine's slow accept reads as an outage.
+    private var probeTimeout: Duration { min(leaseTimeout, .seconds(5)) }
 
     /// A failure that may mean the database is gone: check now (one check at a time).
     func suspect() { _ = startProbe() }
@@ -288,6 +289,9 @@ extension PostgresDatabase {
         set { availability.leaseTimeout = newValue }
     }
 
+    /// How much longer than its connect timeout one availability check may take in all.
+    static let probeBound = Duration.seconds(15)
+
     /// The longest work on one leased connection may take before the connection is closed
     /// under it and the work fails with ``DatabaseError/unavailable(_:)`` (see
     /// ``DatabasePatience/statementDeadline``).
@@ -296,9 +300,12 @@ extension PostgresDatabase {
         set { availability.statementDeadline = newValue }
     }
 
-    /// Connects once outside the pools and runs `SELECT 1`, all within `timeout`: a check that
-    /// could hang (a peer that accepts the connection and then says nothing) would hold `/ready`
-    /// and keep the database marked down for good.
+    /// Connects once outside the pools (the TCP connection within `timeout`) and runs
+    /// `SELECT 1`, all within ``probeBound`` more: a check that could hang (a peer that accepts
+    /// the connection and then says nothing) would hold `/ready` and keep the database marked
+    /// down for good. The whole check is not held to `timeout` itself: on a loaded machine a
+    /// reachable PostgreSQL may take seconds to log a connection in, and calling it down then
+    /// would answer every request 503 (seen in the full test suite with a 2 s bound).
     static func probe(_ configuration: PostgresConnection.Configuration, timeout: Duration, logger: Logger) async -> Bool {
         var configuration = configuration
         let (seconds, attoseconds) = timeout.components
@@ -308,7 +315,7 @@ extension PostgresDatabase {
             defer { Task { try? await connection.close() } }
             _ = try await connection.query("SELECT 1", logger: logger)
         }
-        if case .success? = await TimeLimit.result(of: check, within: timeout) { return true }
+        if case .success? = await TimeLimit.result(of: check, within: timeout + probeBound) { return true }
         return false
     }
 }

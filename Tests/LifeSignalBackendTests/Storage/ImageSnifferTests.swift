@@ -198,7 +198,7 @@ struct ImageSnifferTests {
 
     @Test("mutated and random bytes are read or refused, never a trap or a hang")
     func mutations() {
-        var random = SplitMix64(seed: 18_006)
+        var random = SeededRandom(seed: 18_006)
         let images = [TestImages.png(width: 3, height: 2), TestImages.jpeg, TestImages.webpExtended, TestImages.webpLossless, TestImages.heic]
         var outcomes = (taken: 0, refused: 0)
         for image in images {
@@ -227,15 +227,3 @@ struct ImageSnifferTests {
     }
 }
 
-/// A small seeded generator, so a failing run can be repeated exactly.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

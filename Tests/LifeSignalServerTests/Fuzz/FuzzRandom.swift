@@ -1,25 +1,10 @@
 import Foundation
+import LifeSignalTestSupport
 
-/// SplitMix64: a seeded generator, so a failing fuzz run reproduces from its printed seed.
-struct FuzzRandom: RandomNumberGenerator {
-    private var state: UInt64
+/// The fuzz test's generator (``SeededRandom``), seeded from the environment to reproduce a run.
+typealias FuzzRandom = SeededRandom
 
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func chance(_ probability: Double) -> Bool { Double.random(in: 0..<1, using: &self) < probability }
-
-    mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
-
-    mutating func pick<T>(_ items: [T]) -> T { items[Int.random(in: 0..<items.count, using: &self)] }
-
+extension SeededRandom {
     /// The seed of this run: `LIFESIGNAL_FUZZ_SEED` when set (to reproduce a failure), else random.
     static func seedFromEnvironment() -> UInt64 {
         if let text = ProcessInfo.processInfo.environment["LIFESIGNAL_FUZZ_SEED"], let seed = UInt64(text) { return seed }
