@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import httpx
 import os
 import secrets
 import sys
@@ -125,9 +126,11 @@ class Check:
         self.code = code
         self.tag = tag.lower()
         self.timeout = timeout
-        # supabase-py gives functions 5 s by default (PostgREST gets 120 s); the whole suite
-        # shares a 2-core CI machine, where a function call has been seen to queue past 5 s.
-        self.client: Client = create_client(url, anon_key, options=ClientOptions(function_client_timeout=60))
+        # supabase-py gives functions 5 s and auth 10 s by default (PostgREST gets 120 s); the
+        # whole suite shares a 2-core CI machine, where a call has been seen to queue past both.
+        # The timeouts here are bounds against a hang, not speed checks.
+        self.client: Client = create_client(url, anon_key, options=ClientOptions(
+            function_client_timeout=60, httpx_client=httpx.Client(timeout=120)))
         self.user_id = ""
         self.access_token = ""
         self.refresh_token = ""

@@ -42,6 +42,9 @@ public final class TestServer: Sendable {
         // seconds; the tests of those deadlines set their own short ones.
         configuration.connectionLimits.bodyTimeout = .seconds(120)
         configuration.connectionLimits.answerTimeout = .seconds(300)
+        // Likewise a statement whose task waits its turn for a minute or two: the deadline that
+        // closes its connection is a bound against a hang here (the outage tests set 10 s).
+        configuration.databaseStatementDeadline = .seconds(300)
         configure(&configuration)
         let app = try await LifeSignalHTTPServer.makeApplication(
             backend: backend, configuration: configuration, logger: logger,
