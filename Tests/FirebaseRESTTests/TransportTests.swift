@@ -11,7 +11,8 @@ import Testing
     await #expect(throws: FirebaseTransportError.timedOut(after: .milliseconds(200))) {
       _ = try await auth.signUpAnonymously()
     }
-    #expect(ContinuousClock.now - start < .seconds(3))
+    // A bound against waiting for the transport, which never answers; not a speed check.
+    #expect(ContinuousClock.now - start < .seconds(30))
   }
 
   @Test func networkFailureIsTyped() async throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// The socket's life over a scripted transport: heartbeats, a dead socket detected,
 /// reconnection with backoff and re-joins, tokens, and disconnecting.
-@Suite(.timeLimit(.minutes(1))) struct RealtimeClientTests {
+@Suite(.timeLimit(.minutes(10))) struct RealtimeClientTests {
   /// A subscribed channel `room` with one INSERT binding routed by id `id`.
   static func subscribed(
     _ client: SupabaseClient, _ transport: FakeSocketTransport, id: Int = 1

@@ -47,7 +47,7 @@ final class FakeSocketTransport: WebSocketTransport, @unchecked Sendable {
   }
 
   /// The socket opened by connect number `index` (0-based), waiting for it.
-  func socket(_ index: Int, timeout: Duration = .seconds(3)) async throws -> FakeSocket {
+  func socket(_ index: Int, timeout: Duration = .seconds(30)) async throws -> FakeSocket {
     try await eventually("socket #\(index) to open", timeout: timeout) {
       let sockets = self.sockets
       return sockets.count > index ? sockets[index] : nil
@@ -94,7 +94,7 @@ final class FakeSocket: WebSocketConnection, @unchecked Sendable {
   }
 
   /// The next frame the client sent (heartbeats skipped unless asked for).
-  func next(heartbeats: Bool = false, timeout: Duration = .seconds(3)) async throws -> String {
+  func next(heartbeats: Bool = false, timeout: Duration = .seconds(30)) async throws -> String {
     try await eventually("a frame from the client", timeout: timeout) {
       self.state.withValue { state -> String? in
         while state.cursor < state.sent.count {
@@ -171,7 +171,7 @@ final class StreamCollector<Element: Sendable>: @unchecked Sendable {
   var isFinished: Bool { state.value.finished }
 
   /// The first `count` elements, waiting for them.
-  func first(_ count: Int, timeout: Duration = .seconds(3)) async throws -> [Element] {
+  func first(_ count: Int, timeout: Duration = .seconds(30)) async throws -> [Element] {
     try await eventually("\(count) element(s)", timeout: timeout) {
       let items = self.items
       return items.count >= count ? Array(items.prefix(count)) : nil
@@ -183,9 +183,10 @@ struct TimedOut: Error, CustomStringConvertible {
   var description: String
 }
 
-/// Polls `probe` until it returns a value; fails after `timeout`.
+/// Polls `probe` until it returns a value; fails after `timeout` (a bound against a hang: the
+/// full parallel suite on two cores has held a test's tasks off the CPU for seconds).
 func eventually<T>(
-  _ what: String, timeout: Duration = .seconds(3), _ probe: () async throws -> T?
+  _ what: String, timeout: Duration = .seconds(30), _ probe: () async throws -> T?
 ) async throws -> T {
   let clock = ContinuousClock()
   let deadline = clock.now + timeout
@@ -197,7 +198,7 @@ func eventually<T>(
 }
 
 /// Waits until `condition` holds; fails after `timeout`.
-func waitUntil(_ what: String, timeout: Duration = .seconds(3), _ condition: () async throws -> Bool) async throws {
+func waitUntil(_ what: String, timeout: Duration = .seconds(30), _ condition: () async throws -> Bool) async throws {
   let _: Bool = try await eventually(what, timeout: timeout) { try await condition() ? true : nil }
 }
 

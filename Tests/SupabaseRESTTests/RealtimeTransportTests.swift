@@ -5,7 +5,7 @@ import Testing
 
 /// The default socket transport's refusals (its successful path runs in the live tests
 /// against `lifesignal serve`).
-@Suite(.timeLimit(.minutes(1))) struct RealtimeTransportTests {
+@Suite(.timeLimit(.minutes(10))) struct RealtimeTransportTests {
   @Test func aURLThatIsNotAWebSocketIsRefusedWithoutItsKey() async {
     let url = URL(string: "ftp://example.com/realtime/v1/websocket?apikey=secret&vsn=2.0.0")!
     await #expect(throws: RealtimeError.invalidURL("ftp://example.com/realtime/v1/websocket")) {
