@@ -22,20 +22,7 @@ extension AuthService {
             throw AuthRefusal.reauthenticationUnavailable
         }
         guard row.optionalDate("phone_confirmed_at") != nil else { throw AuthRefusal.phoneNotConfirmed }
-        var generator = SystemRandomNumberGenerator()
-        let code = testOTPs.codes[phone] ?? OneTimeCode.random(using: &generator)
-        let now = clock.now()
-        let hash = codeHash(phone: phone, code: code)
-        _ = try await database.transaction { connection in
-            try await ensureCodeMayBeSent(to: phone, from: clientAddress, now: now, in: connection)
-            try await connection.query("""
-                INSERT INTO auth_one_time_codes (phone, code_hash, attempts, expires_at, created_at, purpose, user_id)
-                VALUES (\(phone.digits), \(hash), 0, \(SQLValue(now + OneTimeCode.lifetime)), \(SQLValue(now)), 'reauthentication', \(SQLValue(user.rawValue)))
-                ON CONFLICT (phone) DO UPDATE SET code_hash = excluded.code_hash, attempts = 0, expires_at = excluded.expires_at,
-                    created_at = excluded.created_at, purpose = excluded.purpose, user_id = excluded.user_id
-                """)
-        }
-        try await sms.send(code: code, to: phone)
+        try await sendCode(to: phone, purpose: "reauthentication", user: user, clientAddress: clientAddress)
     }
 
     /// Passes when `session` (the caller's, from its token) began within the window, or when

@@ -43,18 +43,25 @@ public struct AuthService: Sendable {
     /// `clientAddress` is where the request came from, when it came over the network: codes are
     /// capped per address as well as per number (`AuthService+SendingCaps.swift`).
     public func requestCode(phone text: String, clientAddress: String? = nil) async throws {
-        let phone = try PhoneNumber(text)
+        try await sendCode(to: try PhoneNumber(text), purpose: "sms", user: nil, clientAddress: clientAddress)
+    }
+
+    /// Issues a fresh code of `purpose` for `phone`, replacing any earlier one (whatever its
+    /// purpose), within the sending caps, and sends it by SMS. `user` is who the code is for
+    /// when the code proves something about an account (reauthentication).
+    func sendCode(to phone: PhoneNumber, purpose: String, user: UserID?, clientAddress: String?) async throws {
         var generator = SystemRandomNumberGenerator()
         let code = testOTPs.codes[phone] ?? OneTimeCode.random(using: &generator)
         let now = clock.now()
         let hash = codeHash(phone: phone, code: code)
+        let owner: SQLValue = user.map { SQLValue($0.rawValue) } ?? .null
         _ = try await database.transaction { connection in
             try await ensureCodeMayBeSent(to: phone, from: clientAddress, now: now, in: connection)
             try await connection.query("""
-                INSERT INTO auth_one_time_codes (phone, code_hash, attempts, expires_at, created_at)
-                VALUES (\(phone.digits), \(hash), 0, \(SQLValue(now + OneTimeCode.lifetime)), \(SQLValue(now)))
-                ON CONFLICT (phone) DO UPDATE SET code_hash = excluded.code_hash, attempts = 0,
-                    expires_at = excluded.expires_at, created_at = excluded.created_at, purpose = 'sms', user_id = NULL
+                INSERT INTO auth_one_time_codes (phone, code_hash, attempts, expires_at, created_at, purpose, user_id)
+                VALUES (\(phone.digits), \(hash), 0, \(SQLValue(now + OneTimeCode.lifetime)), \(SQLValue(now)), \(purpose), \(owner))
+                ON CONFLICT (phone) DO UPDATE SET code_hash = excluded.code_hash, attempts = 0, expires_at = excluded.expires_at,
+                    created_at = excluded.created_at, purpose = excluded.purpose, user_id = excluded.user_id
                 """)
         }
         try await sms.send(code: code, to: phone)
