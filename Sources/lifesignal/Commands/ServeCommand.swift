@@ -37,6 +37,20 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Realtime channels one socket may join (default 100).") var realtimeChannelsPerSocket: Int?
     @Option(help: "Realtime sockets one person may hold open (default 16).") var realtimeSocketsPerUser: Int?
 
+    /// Refuses numbers that cannot mean anything, rather than reading them as "no limit".
+    func validate() throws {
+        let counts: [(String, Int?)] = [("--db-max-rows", dbMaxRows), ("--database-unavailable-after", databaseUnavailableAfter),
+                                        ("--statement-deadline", statementDeadline), ("--sweep-timeout", sweepTimeout),
+                                        ("--realtime-channels-per-socket", realtimeChannelsPerSocket),
+                                        ("--realtime-sockets-per-user", realtimeSocketsPerUser)]
+        for (flag, value) in counts where (value ?? 0) < 0 {
+            throw ValidationError("\(flag) must be 0 or more, not \(value ?? 0)")
+        }
+        if let anonymousPerMinute, !(anonymousPerMinute > 0 && anonymousPerMinute.isFinite) {
+            throw ValidationError("--anonymous-per-minute must be a positive number, not \(anonymousPerMinute)")
+        }
+    }
+
     func run() async throws {
         LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
         let local = try LifeSignalEnvironment.local(database: database)
