@@ -153,7 +153,10 @@ let package = Package(
         .testTarget(
             name: "LifeSignalServerTests",
             dependencies: ["LifeSignalServer", "LifeSignalTestSupport", "LifeSignalBackend",
-                           .product(name: "UnixSignals", package: "swift-service-lifecycle")]
+                           .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOEmbedded", package: "swift-nio"),
+                           .product(name: "NIOHTTP1", package: "swift-nio")]
         ),
 
         // MARK: Command line.

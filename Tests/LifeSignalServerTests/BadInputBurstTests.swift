@@ -77,24 +77,24 @@ struct BadInputBurstTests {
 
         let cases = Self.cases(server, user: user2, expired: expiredSession.accessToken)
         // Three rounds of every case, all in flight together.
-        let results = try await withThrowingTaskGroup(of: (String, Int, String?, Int, String?).self) { group in
+        let results = try await withThrowingTaskGroup(of: (String, Int, String?, Int, String?, String).self) { group in
             for _ in 0..<3 {
                 for bad in cases {
                     group.addTask {
                         let reply = try await server.request(bad.method, bad.path, apiKey: bad.apiKey, bearer: bad.bearer,
                                                              headers: bad.headers, body: bad.body)
                         let code = (reply.json?["code"] as? String) ?? (reply.json?["error_code"] as? String)
-                        return (bad.name, reply.status, code, bad.status, bad.code)
+                        return (bad.name, reply.status, code, bad.status, bad.code, String(reply.text.prefix(300)))
                     }
                 }
             }
-            var all: [(String, Int, String?, Int, String?)] = []
+            var all: [(String, Int, String?, Int, String?, String)] = []
             for try await result in group { all.append(result) }
             return all
         }
         #expect(results.count == cases.count * 3)
-        for (name, status, code, expectedStatus, expectedCode) in results {
-            #expect(status == expectedStatus, "\(name): status \(status)")
+        for (name, status, code, expectedStatus, expectedCode, text) in results {
+            #expect(status == expectedStatus, "\(name): status \(status): \(text)")
             if let expectedCode { #expect(code == expectedCode, "\(name): code \(code ?? "nil")") }
         }
         for table in tables { #expect(try await test.count(table) == before[table], "\(table) changed") }

@@ -36,6 +36,12 @@ final class ConnectionGuard {
     private var answersStarted = 0
     private var answersFinished = 0
     private var timer: Scheduled<Void>?
+    /// When the server last took what arrived and has not asked for more since: its reader is
+    /// full (a handler has not got to the request yet), so nothing can arrive meanwhile.
+    private var readsWithheldSince: NIODeadline?
+    /// When the current request's body is due: the body timeout after its head, moved on by
+    /// every stretch the server withheld reads, which is the server's delay, not the client's.
+    private var bodyDue: NIODeadline?
     /// The handler nearest the socket: raw answers are written from here, past the HTTP encoder.
     var socketContext: ChannelHandlerContext?
     /// The handler after the HTTP decoder: a failure fired from here reaches the request's reader.
@@ -86,7 +92,27 @@ final class ConnectionGuard {
         headBytes = 0
         guard phase != .closing, phase != .upgraded else { return }
         phase = .readingBody
+        bodyDue = socketContext.map { $0.eventLoop.now + TimeAmount(limits.bodyTimeout) }
         arm(limits.bodyTimeout)
+    }
+
+    // MARK: What the socket handler reports about reading
+
+    /// The server took what the socket delivered; until it asks for more, the client cannot
+    /// send anything.
+    func readDelivered() {
+        readsWithheldSince = socketContext?.eventLoop.now
+    }
+
+    /// The server asks for input again: the time it withheld reads is added to the body's
+    /// time, and a body deadline that passed meanwhile starts counting again.
+    func readRequested() {
+        guard let since = readsWithheldSince, let context = socketContext else { return }
+        readsWithheldSince = nil
+        guard phase == .readingBody, let due = bodyDue else { return }
+        let moved = due + (context.eventLoop.now - since)
+        bodyDue = moved
+        if timer == nil { arm(until: moved) }
     }
 
     func endRead() {
@@ -139,9 +165,14 @@ final class ConnectionGuard {
     }
 
     private func arm(_ duration: Duration) {
+        guard let context = socketContext else { return }
+        arm(until: context.eventLoop.now + TimeAmount(duration))
+    }
+
+    private func arm(until deadline: NIODeadline) {
         cancelTimer()
         guard let context = socketContext else { return }
-        timer = context.eventLoop.assumeIsolated().scheduleTask(in: TimeAmount(duration)) { [weak self] in
+        timer = context.eventLoop.assumeIsolated().scheduleTask(deadline: deadline) { [weak self] in
             self?.timedOut()
         }
     }
@@ -158,6 +189,12 @@ final class ConnectionGuard {
             logger.debug("Request head not received in time, closing")
             refuse(.requestTimeout, "The request head was not received within \(limits.headTimeout)")
         case .readingBody:
+            // The server is not reading: the deadline waits until it asks again.
+            guard readsWithheldSince == nil else { return }
+            if let due = bodyDue, let now = socketContext?.eventLoop.now, due > now {
+                arm(until: due)
+                return
+            }
             logger.debug("Request body not received in time, closing")
             refuse(.requestTimeout, "The request body was not received within \(limits.bodyTimeout)")
         case .awaitingHead(started: false), .idle:

@@ -41,6 +41,16 @@ final class ConnectionSocketHandler: ChannelDuplexHandler {
         state.bytesDecoded()
     }
 
+    func channelReadComplete(context: ChannelHandlerContext) {
+        state.readDelivered()
+        context.fireChannelReadComplete()
+    }
+
+    func read(context: ChannelHandlerContext) {
+        state.readRequested()
+        context.read()
+    }
+
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         // The client finished sending while we linger: nothing more can arrive, so close now.
         if state.phase == .closing, let event = event as? ChannelEvent, event == .inputClosed {
