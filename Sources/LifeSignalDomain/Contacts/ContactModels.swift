@@ -47,11 +47,18 @@ public struct ContactList: Sendable, Hashable {
     public var sentInvitations: [InvitationSummary]
     /// Pending invitations addressed to my (verified) phone number.
     public var receivedInvitations: [InvitationSummary]
+    /// Requests from contacts to become my responder, waiting for my answer.
+    public var receivedRoleRequests: [RoleRequest]
+    /// My requests to become a contact's responder, waiting for theirs.
+    public var sentRoleRequests: [RoleRequest]
 
-    public init(contacts: [ContactSummary], sentInvitations: [InvitationSummary] = [], receivedInvitations: [InvitationSummary] = []) {
+    public init(contacts: [ContactSummary], sentInvitations: [InvitationSummary] = [], receivedInvitations: [InvitationSummary] = [],
+                receivedRoleRequests: [RoleRequest] = [], sentRoleRequests: [RoleRequest] = []) {
         self.contacts = contacts
         self.sentInvitations = sentInvitations
         self.receivedInvitations = receivedInvitations
+        self.receivedRoleRequests = receivedRoleRequests
+        self.sentRoleRequests = sentRoleRequests
     }
 }
 
