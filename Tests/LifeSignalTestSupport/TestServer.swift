@@ -41,6 +41,9 @@ public final class TestServer: Sendable {
         // (which the connection then counts as slow to arrive) or off its answer for tens of
         // seconds; the tests of those deadlines set their own short ones.
         configuration.connectionLimits.bodyTimeout = .seconds(120)
+        // A CI run answered one request of a concurrent burst 408 under the full suite; the head
+        // deadline gets the same room (`ConnectionLimitTests` sets its own short ones).
+        configuration.connectionLimits.headTimeout = .seconds(120)
         configuration.connectionLimits.answerTimeout = .seconds(300)
         // Likewise a statement whose task waits its turn for a minute or two: the deadline that
         // closes its connection is a bound against a hang here (the outage tests set 10 s).
