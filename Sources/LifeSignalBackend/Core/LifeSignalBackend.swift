@@ -73,7 +73,7 @@ public final class LifeSignalBackend: Sendable {
         self.alerts = AlertService(database: database, clock: configuration.clock, notifier: notifier)
         self.pings = PingService(database: database, clock: configuration.clock, notifier: notifier)
         self.profiles = ProfileService(database: database, clock: configuration.clock, notifier: notifier)
-        self.sweep = CheckInSweep(database: database, clock: configuration.clock, notifier: notifier)
+        self.sweep = CheckInSweep(database: database, clock: configuration.clock, notifier: notifier, auth: auth)
         self.content = ContentService(database: database, clock: configuration.clock)
     }
 

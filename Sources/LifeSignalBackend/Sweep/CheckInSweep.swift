@@ -13,6 +13,9 @@ public struct SweepReport: Sendable, Hashable, Codable {
     public var notifications = 0
     public var deletedPings = 0
     public var deletedNotifications = 0
+    /// Sign-in bookkeeping past its use: throttle counts, expired codes, ended sessions and
+    /// old revoked refresh tokens (``AuthService/pruneExpired(now:batch:)``).
+    public var deletedSignInRows = 0
 
     public init() {}
 }
@@ -36,6 +39,8 @@ public struct CheckInSweep: Sendable {
     let database: any Database
     let clock: BackendClock
     let notifier: Notifier
+    /// Whose expired sign-in rows the retention step deletes.
+    let auth: AuthService
 
     public static let defaultBatchSize = 1000
     /// A batch is one transaction holding its rows (and SQLite's writer) until it commits; a
@@ -197,6 +202,8 @@ public struct CheckInSweep: Sendable {
             deleted = try await database.transaction { try await $0.query(notifications + " RETURNING id").count }
             report.deletedNotifications += deleted
         }
+        let pruned = try await auth.pruneExpired(now: now, batch: batch)
+        report.deletedSignInRows = pruned.throttleCounts + pruned.oneTimeCodes + pruned.sessions + pruned.refreshTokens
     }
 
     /// (responder, dependent) pairs for the responders of `dependents` who want to hear about
