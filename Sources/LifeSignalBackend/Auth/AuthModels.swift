@@ -12,6 +12,14 @@ public struct AuthUser: Sendable, Hashable {
     public var updatedAt: Date
     /// GoTrue's `user_metadata`, as JSON object text.
     public var userMetadata = "{}"
+    /// GoTrue's `app_metadata` as stored (JSON object text), set only with the service role;
+    /// its `role` reaches the access token (``TokenAppMetadata``).
+    public var appMetadata = "{}"
+
+    /// The stored `app_metadata.role`, if it is a string.
+    public var appRole: String? {
+        (try? JSONSerialization.jsonObject(with: Data(appMetadata.utf8)) as? [String: Any])?["role"] as? String
+    }
 }
 
 /// What a successful sign-in or refresh hands back.
@@ -43,5 +51,6 @@ extension AuthUser {
         createdAt = try row.date("created_at")
         updatedAt = try row.date("updated_at")
         userMetadata = row.optionalString("user_metadata") ?? "{}"
+        appMetadata = row.optionalString("app_metadata") ?? "{}"
     }
 }

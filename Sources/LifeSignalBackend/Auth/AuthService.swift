@@ -246,6 +246,8 @@ public struct AuthService: Sendable {
         claims.aal = "aal1"
         claims.amr = [method]
         claims.isAnonymous = false
+        let provider = user.phone != nil ? "phone" : "email"
+        claims.appMetadata = TokenAppMetadata(provider: provider, providers: [provider], role: user.appRole)
         return IssuedSession(
             accessToken: signer.sign(claims), refreshToken: refreshToken,
             expiresIn: Self.accessTokenLifetime, expiresAt: now + TimeInterval(Self.accessTokenLifetime),

@@ -18,14 +18,33 @@ public struct TokenClaims: Codable, Sendable, Hashable {
     public var ref: String?
     /// How the session was signed in (§C.3): `password` or `otp`, with when.
     public var amr: [AuthenticationMethod]?
+    /// GoTrue's `app_metadata`: what only the service role sets (``TokenAppMetadata/role``
+    /// makes a content editor).
+    public var appMetadata: TokenAppMetadata?
 
     enum CodingKeys: String, CodingKey {
         case iss, sub, aud, role, exp, iat, phone, email, aal, ref, amr
         case sessionID = "session_id"
         case isAnonymous = "is_anonymous"
+        case appMetadata = "app_metadata"
     }
 
     public init(role: String) { self.role = role }
+}
+
+/// The `app_metadata` claim as GoTrue writes it: the sign-in providers, and the `role` an
+/// operator gave the person with the service role (`"editor"`, see
+/// ``DatabaseRole/contentEditor``). Other keys of the stored metadata are not carried.
+public struct TokenAppMetadata: Codable, Sendable, Hashable {
+    public var provider: String?
+    public var providers: [String]?
+    public var role: String?
+
+    public init(provider: String? = nil, providers: [String]? = nil, role: String? = nil) {
+        self.provider = provider
+        self.providers = providers
+        self.role = role
+    }
 }
 
 /// One entry of the `amr` claim: a way the session's owner proved who they are, and when

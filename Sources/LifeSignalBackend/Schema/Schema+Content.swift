@@ -3,7 +3,9 @@
 extension Schema {
     static let contentTables = ["locations", "events", "routes"]
 
-    static let contentPolicies: [AccessPolicy] = contentTables.map { table in
+    /// Frozen as migration 100 created them (everyone read every row, any signed-in person
+    /// wrote their own); migration 210 replaced them with ``contentPolicies``.
+    static let contentPoliciesAtMigration100: [AccessPolicy] = contentTables.map { table in
         AccessPolicy(
             table: table,
             grants: [.anon: [.select], .authenticated: [.select, .insert, .update, .delete]],
@@ -70,7 +72,7 @@ extension Schema {
             """,
         ] + contentTables.map {
             "CREATE TRIGGER \($0)_updated_at BEFORE UPDATE ON \($0) FOR EACH ROW EXECUTE FUNCTION lifesignal_touch_updated_at()"
-        } + contentPolicies.flatMap(\.postgresStatements),
+        } + contentPoliciesAtMigration100.flatMap(\.postgresStatements),
         sqliteOnly: contentTables.map { table in
             """
             CREATE TRIGGER \(table)_updated_at AFTER UPDATE ON \(table) FOR EACH ROW WHEN NEW.updated_at = OLD.updated_at

@@ -1,6 +1,6 @@
 /// LifeSignal's tables, their migrations and their access policies.
 public enum Schema {
-    public static let migrations: [Migration] = [foundation, content, storage] + domainMigrations + [contactsReadUsers, userMetadata, ChangeCapture.migration, contentListIndexes, sessionSignInMethod, PostgresDatabase.callerStatementMigration, eventKeywords, sqliteStampInWriters, AuthService.phoneChangeMigration, messagingMigration, messagingRetentionMigration, DocumentService.migration, AuthService.throttleMigration, AuthService.sendingCapsMigration, sqliteLowSelectivityIndexes, ChangeCapture.changeLogMigration, peopleSeeOnlyTheirOwn, ChangeCapture.deletedRowsMigration, AuthService.sessionsByUserMigration]
+    public static let migrations: [Migration] = [foundation, content, storage] + domainMigrations + [contactsReadUsers, userMetadata, ChangeCapture.migration, contentListIndexes, sessionSignInMethod, PostgresDatabase.callerStatementMigration, eventKeywords, sqliteStampInWriters, AuthService.phoneChangeMigration, messagingMigration, messagingRetentionMigration, DocumentService.migration, AuthService.throttleMigration, AuthService.sendingCapsMigration, sqliteLowSelectivityIndexes, ChangeCapture.changeLogMigration, peopleSeeOnlyTheirOwn, ChangeCapture.deletedRowsMigration, AuthService.sessionsByUserMigration, contentPrivacy]
 
     /// Every exposed table's policy; tables without one are not reachable through `/rest/v1`.
     public static let policies: [AccessPolicy] = [usersPolicy, checkInsPolicy] + contentPolicies + domainPolicies + [DocumentService.policy]

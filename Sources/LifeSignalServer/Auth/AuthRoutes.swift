@@ -20,6 +20,9 @@ struct AuthRoutes<Context: RemoteAddressRequestContext> {
         group.post("token") { request, _ in await self.respond(request) { try await self.token(request) } }
         group.post("logout") { request, _ in await self.respond(request) { try await self.logout(request) } }
         group.get("reauthenticate") { request, context in await self.respond(request) { try await self.reauthenticate(request, context: context) } }
+        group.put("admin/users/:id") { request, context in
+            await self.respond(request) { try await self.adminUpdateUser(request, id: context.parameters.get("id") ?? "") }
+        }
         group.get("health") { _, _ in JSONResponse.make(.ok, ["name": "GoTrue", "description": "LifeSignal auth"]) }
     }
 

@@ -6,6 +6,8 @@ struct GoTrueUser: Encodable {
     struct AppMetadata: Encodable {
         var provider: String
         var providers: [String]
+        /// Set only with the service role; `"editor"` makes a content editor.
+        var role: String?
     }
 
     var id: String
@@ -44,7 +46,7 @@ struct GoTrueUser: Encodable {
         lastSignInAt = user.lastSignInAt.map(Self.format)
         userMetadata = (try? JSONDecoder().decode(JSONValue.self, from: Data(user.userMetadata.utf8))) ?? .object([:])
         let provider = user.phone != nil ? "phone" : "email"
-        appMetadata = AppMetadata(provider: provider, providers: [provider])
+        appMetadata = AppMetadata(provider: provider, providers: [provider], role: user.appRole)
         createdAt = Self.format(user.createdAt)
         updatedAt = Self.format(user.updatedAt)
     }

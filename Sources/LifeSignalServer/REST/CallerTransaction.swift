@@ -13,10 +13,11 @@ struct CallerTransaction: Sendable {
 
     func run<T: Sendable>(caller: Caller, claims: TokenClaims?, _ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
         let claimsJSON = Self.claimsJSON(caller: caller, claims: claims)
+        let role = DatabaseRole.acting(as: caller, claims: claims)
         return try await database.transaction { connection in
             if connection.dialect == .postgres {
                 try await connection.query("""
-                    SELECT set_config('role', \(caller.role.rawValue), true), set_config('request.jwt.claims', \(claimsJSON), true),
+                    SELECT set_config('role', \(role.rawValue), true), set_config('request.jwt.claims', \(claimsJSON), true),
                            set_config('timezone', 'UTC', true)
                     """)
             }
@@ -42,7 +43,8 @@ struct CallerTransaction: Sendable {
             if caller == .anonymous {
                 return try await postgres.readPageAsAnonymous(claims: claimsJSON, statement: statement)
             }
-            if let page = try await postgres.readPageAsCaller(role: caller.role.rawValue, claims: claimsJSON, statement: statement) {
+            let role = DatabaseRole.acting(as: caller, claims: claims)
+            if let page = try await postgres.readPageAsCaller(role: role.rawValue, claims: claimsJSON, statement: statement) {
                 return page
             }
         }
@@ -58,7 +60,9 @@ struct CallerTransaction: Sendable {
         return try await run(caller: caller, claims: claims, page)
     }
 
-    /// The claims as `request.jwt.claims`, with the role the request runs as.
+    /// The claims as `request.jwt.claims`, with the caller's role (`authenticated` for an
+    /// editor too: `auth.role()` reads the token's role, as on Supabase, while the statements
+    /// run as `content_editor`).
     private static func claimsJSON(caller: Caller, claims: TokenClaims?) -> String {
         // The API keys' claims are the role alone; no encoder needed for most reads.
         guard var effective = claims else { return "{\"role\":\"\(caller.role.rawValue)\"}" }

@@ -15,10 +15,14 @@ enum RESTOpenAPI {
                                                   "responses": ["200": ["description": "OK"]]]]]
         var definitions: [String: Any] = [:]
         for table in tables.sorted(by: { $0.name < $1.name }) {
+            // Only the columns this role may read are described (content's `created_by` is an
+            // editor's alone).
+            let readable = role == .serviceRole ? nil : Schema.policy(for: table.name)?.readable(by: role)
+            let columns = table.columns.filter { readable?.contains($0.name) ?? true }
             let grants = Set(TableCommand.allCases.filter { role == .serviceRole || Schema.policy(for: table.name)?.isGranted($0, to: role) == true })
             guard !grants.isEmpty else { continue }
-            definitions[table.name] = definition(table)
-            let filters = table.columns.map { column -> [String: Any] in
+            definitions[table.name] = definition(columns)
+            let filters = columns.map { column -> [String: Any] in
                 ["name": column.name, "in": "query", "required": false, "type": "string", "format": column.type,
                  "description": "A filter: <operator>.<value>, e.g. eq.1"]
             }
@@ -58,15 +62,15 @@ enum RESTOpenAPI {
         return document
     }
 
-    private static func definition(_ table: TableSchema) -> [String: Any] {
+    private static func definition(_ columns: [ColumnSchema]) -> [String: Any] {
         var properties: [String: Any] = [:]
-        for column in table.columns {
+        for column in columns {
             var property = type(of: column)
             property["format"] = column.type
             if column.isPrimaryKey { property["description"] = "Note:\nThis is a Primary Key.<pk/>" }
             properties[column.name] = property
         }
-        let required = table.columns.filter { !$0.isNullable }.map(\.name)
+        let required = columns.filter { !$0.isNullable }.map(\.name)
         var result: [String: Any] = ["type": "object", "properties": properties]
         if !required.isEmpty { result["required"] = required }
         return result

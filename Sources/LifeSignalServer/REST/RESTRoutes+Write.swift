@@ -16,7 +16,7 @@ extension RESTRoutes {
             let pairs = RESTQueryParser.pairs(request.uri.query)
             let parsed = try WritePlanParser.parse(kind: kind, pairs: pairs, preferences: Self.preferences(request), body: body, limits: limits)
             let plan = put ? try RESTPutPlan.upsert(from: parsed, pairs: pairs, table: table) : parsed
-            let builder = RESTSQLBuilder(table: table, dialect: backend.database.dialect, caller: caller)
+            let builder = RESTSQLBuilder(table: table, dialect: backend.database.dialect, caller: caller, claims: claims)
             let columns = try builder.outputColumns(ReadPlan(select: plan.select))
             switch kind {
             case .insert: try builder.requireGrant(.insert)
@@ -86,10 +86,10 @@ extension RESTRoutes {
     /// `WITH CHECK` alone is not enough: it would let a caller take over another's row by
     /// upserting it with themselves as the owner.
     static func requireUpdatable(_ row: [String: JSONValue], target: [String]?, builder: RESTSQLBuilder, in connection: any SQLConnection) async throws {
-        guard builder.dialect == .sqlite, builder.caller.role != .serviceRole,
+        guard builder.dialect == .sqlite, builder.role != .serviceRole,
               let conditions = try conflictConditions(row, target: target, builder: builder) else { return }
         try builder.requireGrant(.update)
-        let rules = Schema.policy(for: builder.table.name)?.rules(for: .update, role: builder.caller.role) ?? []
+        let rules = Schema.policy(for: builder.table.name)?.rules(for: .update, role: builder.role) ?? []
         let sql = SQL.raw("SELECT 1 AS found FROM \(builder.quote(builder.table.name)) WHERE ") + conditions
             + SQL.raw(" AND ") + builder.policyPredicate(rules.compactMap(\.using))
         guard try await connection.first(sql) == nil else { return }

@@ -46,7 +46,7 @@ struct RESTRoutes<Context: RequestContext> {
             var plan = try RESTQueryParser.readPlan(RESTQueryParser.pairs(request.uri.query), limits: limits)
             if !head, let range = request.headers[.range] { try Self.apply(range: range, to: &plan) }
             if let maxRows = limits.maxRows { plan.limit = min(plan.limit ?? maxRows, maxRows) }
-            let builder = RESTSQLBuilder(table: table, dialect: backend.database.dialect, caller: caller)
+            let builder = RESTSQLBuilder(table: table, dialect: backend.database.dialect, caller: caller, claims: claims)
             let columns = try builder.outputColumns(plan)
             let select = try builder.select(plan, columns: columns)
             let wantsCount = Self.preferences(request).contains("count=exact")
@@ -95,9 +95,9 @@ struct RESTRoutes<Context: RequestContext> {
 
     /// `GET /rest/v1/`: the OpenAPI description of what this caller's role may use.
     private func openAPI(_ request: Request) async -> Response {
-        let caller: Caller
-        do { (caller, _) = try identify(request) } catch { return error.response }
-        let document = RESTOpenAPI.document(tables: await schema.all, role: caller.role, host: request.head.authority)
+        let (caller, claims): (Caller, TokenClaims?)
+        do { (caller, claims) = try identify(request) } catch { return error.response }
+        let document = RESTOpenAPI.document(tables: await schema.all, role: DatabaseRole.acting(as: caller, claims: claims), host: request.head.authority)
         guard let data = try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]) else {
             return RESTError(status: .internalServerError, code: "PGRST000", message: "Could not describe the schema").response
         }

@@ -10,16 +10,25 @@ struct RESTSQLBuilder {
     let table: TableSchema
     let dialect: SQLDialect
     let caller: Caller
+    /// The role the statements run as: the caller's, or `content_editor` for an editor
+    /// (``DatabaseRole/acting(as:claims:)``). Grants, policies and readable columns are its.
+    let role: DatabaseRole
+
+    init(table: TableSchema, dialect: SQLDialect, caller: Caller, claims: TokenClaims?) {
+        self.table = table
+        self.dialect = dialect
+        self.caller = caller
+        self.role = DatabaseRole.acting(as: caller, claims: claims)
+    }
 
     /// Columns of the result, in output order, with the name each has in the JSON.
     func outputColumns(_ plan: ReadPlan) throws(RESTError) -> [(name: String, column: ColumnSchema)] {
         var result: [(String, ColumnSchema)] = []
         for item in plan.select {
             switch item {
-            case .all: result += table.columns.map { ($0.name, $0) }
+            case .all: result += visibleColumns.map { ($0.name, $0) }
             case let .column(name, alias):
-                guard let column = table.column(name) else { throw .unknownColumn(table.name, name) }
-                result.append((alias ?? name, column))
+                result.append((alias ?? name, try readableColumn(name)))
             }
         }
         return result
@@ -32,7 +41,7 @@ struct RESTSQLBuilder {
         sql.append(try whereClause(plan.filters, command: .select))
         if !plan.order.isEmpty {
             let terms = try plan.order.map { (term) throws(RESTError) -> String in
-                guard let column = table.column(term.column) else { throw .unknownColumn(table.name, term.column) }
+                let column = try readableColumn(term.column)
                 let direction = term.ascending ? "ASC" : "DESC"
                 // A NOT NULL column sorts the same either way, and without the clause SQLite
                 // can walk an index instead of sorting.
@@ -62,10 +71,10 @@ struct RESTSQLBuilder {
 
     /// The declared policy as SQL, or `nil` for the service role, which bypasses policies.
     private func policyCondition(_ command: TableCommand) throws(RESTError) -> SQL? {
-        guard caller.role != .serviceRole else { return nil }
+        guard role != .serviceRole else { return nil }
         try requireGrant(command)
         guard let policy = Schema.policy(for: table.name) else { return SQL.raw("(1 = 0)") }
-        return policyPredicate(policy.rules(for: command, role: caller.role).compactMap(\.using))
+        return policyPredicate(policy.rules(for: command, role: role).compactMap(\.using))
     }
 
     /// Policy expressions ORed together (PostgreSQL's permissive policies), with `auth.uid()`
@@ -91,7 +100,7 @@ struct RESTSQLBuilder {
             let joined = SQL.raw("(") + SQL.join(parts, separator: isAnd ? " AND " : " OR ") + SQL.raw(")")
             return negated ? SQL.raw("NOT ") + joined : joined
         case let .predicate(name, negated, op, value):
-            guard let column = table.column(name) else { throw .unknownColumn(table.name, name) }
+            let column = try readableColumn(name)
             let predicate = try self.predicate(column, op, value)
             return negated ? SQL.raw("NOT (") + predicate + SQL.raw(")") : predicate
         }

@@ -82,9 +82,9 @@ extension RESTSQLBuilder {
 
     /// Refuses a write the role has no grant for (PostgreSQL's `permission denied`).
     func requireGrant(_ command: TableCommand) throws(RESTError) {
-        guard dialect == .sqlite, caller.role != .serviceRole else { return }
-        guard let policy = Schema.policy(for: table.name), policy.isGranted(command, to: caller.role) else {
-            throw RESTError(status: caller.role == .anon ? .unauthorized : .forbidden, code: "42501",
+        guard dialect == .sqlite, role != .serviceRole else { return }
+        guard let policy = Schema.policy(for: table.name), policy.isGranted(command, to: role) else {
+            throw RESTError(status: role == .anon ? .unauthorized : .forbidden, code: "42501",
                             message: "permission denied for table \(table.name)")
         }
     }
@@ -157,15 +157,15 @@ extension RESTSQLBuilder {
     /// On SQLite, proves the rows a write produced pass the policy's `WITH CHECK`, as
     /// PostgreSQL's row-level security does; a failure aborts the whole request.
     func checkNewRows(_ rows: [SQLRow], command: TableCommand, in connection: any SQLConnection) async throws {
-        guard dialect == .sqlite, caller.role != .serviceRole, !rows.isEmpty,
+        guard dialect == .sqlite, role != .serviceRole, !rows.isEmpty,
               let key = table.columns.first(where: \.isPrimaryKey)?.name,
               let policy = Schema.policy(for: table.name) else { return }
-        let predicate = policyPredicate(policy.rules(for: command, role: caller.role).compactMap { $0.check ?? $0.using })
+        let predicate = policyPredicate(policy.rules(for: command, role: role).compactMap { $0.check ?? $0.using })
         for row in rows {
             let found = try await connection.first(
                 SQL.raw("SELECT 1 AS ok FROM \(quote(table.name)) WHERE \(quote(key)) = ") + "\(row[key])" + SQL.raw(" AND (") + predicate + SQL.raw(")"))
             if found == nil {
-                throw RESTError(status: caller.role == .anon ? .unauthorized : .forbidden, code: "42501",
+                throw RESTError(status: role == .anon ? .unauthorized : .forbidden, code: "42501",
                                 message: "new row violates row-level security policy for table \"\(table.name)\"")
             }
         }

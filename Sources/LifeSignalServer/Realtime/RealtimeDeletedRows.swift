@@ -28,9 +28,10 @@ extension RealtimeDispatcher {
     /// deleted row. The service role bypasses policies, as on Supabase: it hears of every
     /// delete its filter (if any) matches.
     func couldRead(deleted change: CapturedChange, in table: TableSchema, as caller: Caller, claims: TokenClaims?, filter: FilterNode?) async -> Bool {
-        if filter == nil, caller.role == .serviceRole || Self.readsEveryRow(table.name, role: caller.role) { return true }
+        let role = DatabaseRole.acting(as: caller, claims: claims)
+        if filter == nil, role == .serviceRole || Self.readsEveryRow(table.name, role: role) { return true }
         do {
-            guard let (select, columns) = try Self.deletedRowSelect(change, in: table, dialect: backend.database.dialect, as: caller, filter: filter)
+            guard let (select, columns) = try Self.deletedRowSelect(change, in: table, dialect: backend.database.dialect, as: caller, claims: claims, filter: filter)
             else { return false }
             hub.counters.read()
             let page = try await CallerTransaction(database: backend.database)
@@ -55,11 +56,12 @@ extension RealtimeDispatcher {
     /// and `filter` matches it; `nil` when no read is needed to know the answer is no (no
     /// grant, no policy for the role, or nothing kept: a delete logged before migration 200).
     static func deletedRowSelect(_ change: CapturedChange, in table: TableSchema, dialect: SQLDialect, as caller: Caller,
-                                 filter: FilterNode?) throws -> (SQL, [(name: String, column: ColumnSchema)])? {
+                                 claims: TokenClaims?, filter: FilterNode?) throws -> (SQL, [(name: String, column: ColumnSchema)])? {
         var expressions: [String] = []
-        if caller.role != .serviceRole {
-            guard let policy = Schema.policy(for: table.name), policy.isGranted(.select, to: caller.role) else { return nil }
-            expressions = policy.rules(for: .select, role: caller.role).compactMap(\.using)
+        let builder = RESTSQLBuilder(table: table, dialect: dialect, caller: caller, claims: claims)
+        if builder.role != .serviceRole {
+            guard let policy = Schema.policy(for: table.name), policy.isGranted(.select, to: builder.role) else { return nil }
+            expressions = policy.rules(for: .select, role: builder.role).compactMap(\.using)
             guard !expressions.isEmpty else { return nil }
         }
         guard let text = change.oldRow, let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
@@ -69,7 +71,6 @@ extension RealtimeDispatcher {
             guard let column = table.column(name) else { throw RESTError.unknownColumn(table.name, name) }
             columns.append((name, column))
         }
-        let builder = RESTSQLBuilder(table: table, dialect: dialect, caller: caller)
         let name = builder.quote(table.name)
         let list = columns.map { builder.quote($0.name) }.joined(separator: ", ")
         var select: SQL

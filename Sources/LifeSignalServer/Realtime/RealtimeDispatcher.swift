@@ -79,8 +79,10 @@ struct RealtimeDispatcher: Service {
                 if change.kind != .delete { record = row }
             }
             guard !ids.isEmpty else { continue }
+            // The column list names only what the subscriber's GET could select.
+            let visible = RESTSQLBuilder(table: table, dialect: backend.database.dialect, caller: channel.caller, claims: channel.claims).visibleColumns
             channel.connection.push(topic: channel.topic, event: "postgres_changes",
-                                    payloadJSON: Self.payload(change, table: table, ids: ids, record: record))
+                                    payloadJSON: Self.payload(change, table: table, columns: visible, ids: ids, record: record))
         }
     }
 
@@ -92,8 +94,8 @@ struct RealtimeDispatcher: Service {
     }
 
     /// Realtime's `postgres_changes` payload.
-    static func payload(_ change: CapturedChange, table: TableSchema, ids: [Int], record: String?) -> String {
-        let columns = table.columns.map { "{\"name\":\(JSONRenderer.quote($0.name)),\"type\":\(JSONRenderer.quote(postgresTypeName($0.type)))}" }
+    static func payload(_ change: CapturedChange, table: TableSchema, columns visible: [ColumnSchema], ids: [Int], record: String?) -> String {
+        let columns = visible.map { "{\"name\":\(JSONRenderer.quote($0.name)),\"type\":\(JSONRenderer.quote(postgresTypeName($0.type)))}" }
         var data = "{\"schema\":\"public\",\"table\":\(JSONRenderer.quote(table.name)),"
             + "\"commit_timestamp\":\(JSONRenderer.quote(change.commitTimestamp)),\"type\":\"\(change.kind.rawValue)\","
             + "\"columns\":[\(columns.joined(separator: ","))],"

@@ -70,7 +70,7 @@ extension RealtimeDispatcher {
         if let filter { plan.filters.append(filter) }
         plan.limit = 1
         do {
-            let builder = RESTSQLBuilder(table: table, dialect: backend.database.dialect, caller: caller)
+            let builder = RESTSQLBuilder(table: table, dialect: backend.database.dialect, caller: caller, claims: claims)
             let columns = try builder.outputColumns(plan)
             let select = try builder.select(plan, columns: columns)
             let page = try await CallerTransaction(database: backend.database)

@@ -83,7 +83,7 @@ struct RealtimeSession: Sendable {
             return refuse(message, reason: why)
         }
         for binding in bindings {
-            if let problem = await problem(with: binding, role: caller.role) { return refuse(message, reason: problem) }
+            if let problem = await problem(with: binding, role: DatabaseRole.acting(as: caller, claims: claims)) { return refuse(message, reason: problem) }
         }
         guard await hub.waitUntilReady() else {
             return refuse(message, reason: "Realtime is not receiving database changes yet; try again")
@@ -113,6 +113,12 @@ struct RealtimeSession: Sendable {
         }
         if let column = binding.filterColumn, table.column(column) == nil {
             return "column \"\(column)\" does not exist in table \(binding.table)"
+        }
+        // A filter on a column the role may not read (content's `created_by` for all but
+        // editors) is refused as its GET would be, not left to match nothing in silence.
+        if let column = binding.filterColumn, role != .serviceRole,
+           let readable = Schema.policy(for: table.name)?.readable(by: role), !readable.contains(column) {
+            return "permission denied for column \"\(column)\" of relation \"\(binding.table)\""
         }
         return nil
     }
