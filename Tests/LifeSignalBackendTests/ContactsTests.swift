@@ -13,7 +13,8 @@ extension TestBackend {
         return caller
     }
 
-    func qr(_ caller: Caller) async throws -> UUID { try await backend.profiles.profile(caller: caller).qrCodeID }
+    /// The code `caller`'s screen shows now (`get-qr-code`).
+    func qr(_ caller: Caller) async throws -> UUID { try await backend.contacts.qrCode(caller: caller).id }
 
     /// Makes `responder` a responder of `dependent` (and `dependent` their dependent).
     func link(responder: Caller, dependent: Caller) async throws {
@@ -116,14 +117,15 @@ struct ContactsTests {
         let carl = try await test.person("+15550000003", "Carl")
         try await test.link(responder: bob, dependent: ann)
         try await test.backend.pings.ping(caller: bob, dependent: ann.userID)
-        // Ann makes Bob her dependent only: Bob is no longer her responder, so his ping ends.
-        let updated = try await test.backend.contacts.updateRoles(caller: ann, contact: bob.userID, roles: .dependent)
-        #expect(updated.roles == .dependent)
-        #expect(try await test.contact(ann.userID, of: bob)?.roles == .responder)
+        // Bob stops being Ann's responder and makes her his: both at once (one narrows what
+        // he sees, the other opens only his own), so his ping to her ends.
+        let updated = try await test.backend.contacts.updateRoles(caller: bob, contact: ann.userID, roles: .responder)
+        #expect(updated.roles == .responder)
+        #expect(try await test.contact(bob.userID, of: ann)?.roles == .dependent)
         #expect(try await test.contact(ann.userID, of: bob)?.outgoingPingAt == nil)
         #expect(try await test.contact(bob.userID, of: ann)?.incomingPingAt == nil)
         #expect(try await test.notifications(ann, .pingCancelled).count == 1)
-        #expect(try await test.notifications(bob, .contactRoleChanged).count == 1)
+        #expect(try await test.notifications(ann, .contactRoleChanged).count == 1)
         await #expect(throws: DomainError.notFound("Contact \(carl.userID)")) {
             try await test.backend.contacts.updateRoles(caller: ann, contact: carl.userID, roles: .both)
         }
@@ -204,6 +206,7 @@ struct ContactsTests {
             }
         }
         #expect(try await test.count("contacts") == 0)
+        #expect(try await test.count("contact_role_requests") == 0, "a request outlived the relation")
         let halves = try await test.backend.database.query("""
             SELECT count(*) AS n FROM contacts c WHERE NOT EXISTS (SELECT 1 FROM contacts r WHERE r.user_id = c.contact_id
               AND r.contact_id = c.user_id AND r.is_responder = c.is_dependent AND r.is_dependent = c.is_responder)

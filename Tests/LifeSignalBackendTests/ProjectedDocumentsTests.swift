@@ -184,5 +184,10 @@ struct ProjectedDocumentsTests {
         // A reset code stops finding anyone at once.
         _ = try await test.backend.contacts.resetQRCode(caller: ann)
         #expect(try await documents.query(caller: bob, DocumentQuery(lookup).where("qrCodeId", .equal, .string(code))).isEmpty)
+        // An expired code finds nobody either, as lookup-qr-code does not.
+        let shown = try await test.qr(ann).uuidString.lowercased()
+        #expect(try await documents.query(caller: bob, DocumentQuery(lookup).where("qrCodeId", .equal, .string(shown))).count == 1)
+        test.clock.advance(by: QRCodes.defaultLifetime + 1)
+        #expect(try await documents.query(caller: bob, DocumentQuery(lookup).where("qrCodeId", .equal, .string(shown))).isEmpty)
     }
 }

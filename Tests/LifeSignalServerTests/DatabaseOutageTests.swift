@@ -127,8 +127,8 @@ struct DatabaseOutageTests {
         // Only now is a deadline missed, so an escalation proves a tick after the outage.
         let ann = try await retrying { try await test.signIn("+15550001111") }
         let bob = try await test.signIn("+15550002222")
-        let annProfile = try await test.backend.profiles.profile(caller: .user(ann.user.id))
-        _ = try await test.backend.contacts.addContact(caller: .user(bob.user.id), qrCodeID: annProfile.qrCodeID, roles: .dependent)
+        let annCode = try await test.backend.contacts.qrCode(caller: .user(ann.user.id))  // her screen shows it
+        _ = try await test.backend.contacts.addContact(caller: .user(bob.user.id), qrCodeID: annCode.id, roles: .dependent)
         _ = try await test.backend.checkIns.checkIn(caller: .user(ann.user.id))
         test.clock.advance(by: 24 * 3600 + 1)
         var escalated = 0

@@ -22,8 +22,8 @@ struct PeoplePrivacyTests {
     static func people(_ test: TestBackend, annChecksIn: Bool = true) async throws -> People {
         let ann = try await test.signIn("+15550003001"), bob = try await test.signIn("+15550003002")
         let dan = try await test.signIn("+15550003003")
-        let annProfile = try await test.backend.profiles.profile(caller: .user(ann.user.id))
-        _ = try await test.backend.contacts.addContact(caller: .user(bob.user.id), qrCodeID: annProfile.qrCodeID, roles: .dependent)
+        let annCode = try await test.backend.contacts.qrCode(caller: .user(ann.user.id))  // her screen shows it
+        _ = try await test.backend.contacts.addContact(caller: .user(bob.user.id), qrCodeID: annCode.id, roles: .dependent)
         for (person, note) in [(ann, "Ann's note"), (bob, "Bob's note"), (dan, "Dan's note")] {
             _ = try await test.backend.profiles.update(caller: .user(person.user.id), ProfileUpdate(emergencyNote: note))
             if person != ann || annChecksIn { _ = try await test.backend.checkIns.checkIn(caller: .user(person.user.id)) }

@@ -45,8 +45,8 @@ struct RESTEndpointTests {
         let ann = try await test.signIn("+15550001111")
         let bob = try await test.signIn("+15550002222")
         let eve = try await test.signIn("+15550003333")
-        let annProfile = try await test.backend.profiles.profile(caller: .user(ann.user.id))
-        _ = try await test.backend.contacts.addContact(caller: .user(bob.user.id), qrCodeID: annProfile.qrCodeID, roles: .dependent)
+        let annCode = try await test.backend.contacts.qrCode(caller: .user(ann.user.id))  // her screen shows it
+        _ = try await test.backend.contacts.addContact(caller: .user(bob.user.id), qrCodeID: annCode.id, roles: .dependent)
         let path = "/rest/v1/users?select=phone,check_in_deadline&id=eq.\(ann.user.id)"
         #expect(try await server.request("GET", path, bearer: ann.accessToken).jsonArray?.first?["phone"] as? String == "+15550001111")
         #expect(try await server.request("GET", path, bearer: bob.accessToken).jsonArray?.isEmpty == true)

@@ -24,6 +24,9 @@ public final class LifeSignalBackend: Sendable {
         public var imageLimits = ImageLimits.standard
         /// Minimum password length, reauthentication window, refresh-token inactivity (`AuthPolicy`).
         public var authPolicy = AuthPolicy()
+        /// How long a QR code from `get-qr-code` or `reset-qr-code` links (docs/security.md,
+        /// "Consent"); at least a second. Default: 10 minutes.
+        public var qrCodeLifetime: TimeInterval = QRCodes.defaultLifetime
 
         public init(
             jwtSecret: String, clock: BackendClock = .system, smsSender: any SMSSender = LogSMSSender(),
@@ -68,7 +71,8 @@ public final class LifeSignalBackend: Sendable {
         let notifier = Notifier(database: database, changes: changes, push: configuration.pushSender)
         self.checkIns = CheckInService(database: database, clock: configuration.clock, notifier: notifier)
         self.changes = changes
-        self.contacts = ContactsService(database: database, clock: configuration.clock, notifier: notifier)
+        self.contacts = ContactsService(
+            database: database, clock: configuration.clock, notifier: notifier, qrCodeLifetime: configuration.qrCodeLifetime)
         self.notifications = NotificationService(database: database, clock: configuration.clock, notifier: notifier)
         self.alerts = AlertService(database: database, clock: configuration.clock, notifier: notifier)
         self.pings = PingService(database: database, clock: configuration.clock, notifier: notifier)

@@ -65,7 +65,7 @@ extension DocumentService {
             case .qrLookup:
                 _ = try Self.reader(caller)
                 guard let code = UUID(uuidString: try QRLookupDocuments.code(in: query)) else { return [] }
-                return try await QRLookupDocuments.owner(of: code, in: connection).map { [$0] } ?? []
+                return try await QRLookupDocuments.owner(of: code, now: now, in: connection).map { [$0] } ?? []
             }
         }
         guard case .qrLookup = projected else { return query.evaluate(documents) }

@@ -7,8 +7,9 @@ import LifeSignalDomain
 /// list every code and link themselves to anyone. Here knowing a code is the capability, as
 /// with `lookup-qr-code`: a person reads their own document, and finds another's only by a
 /// query with an equality filter on `qrCodeId`, which matches at most that one code's owner
-/// and reveals what `lookup-qr-code` does (the name) and nothing more. A query without that
-/// filter, a read of another's document and every write are refused.
+/// and reveals what `lookup-qr-code` does (the name) and nothing more, and only while the code
+/// links (``QRCodes``). A query without that filter, a read of another's document and every
+/// write are refused.
 enum QRLookupDocuments {
     static let collection = "qr_lookup"
 
@@ -18,10 +19,10 @@ enum QRLookupDocuments {
             data: ["uid": .string(user.description), "qrCodeId": .string(qrCode.uuidString.lowercased()), "name": .string(name)])
     }
 
-    /// The owner of a code, as `lookup-qr-code` finds them.
-    static func owner(of code: UUID, in connection: any SQLConnection) async throws -> DocumentSnapshot? {
-        guard let row = try await connection.first("SELECT id, first_name, last_name, phone, qr_code_id FROM users WHERE qr_code_id = \(code)")
-        else { return nil }
+    /// The owner of a code that links now, as `lookup-qr-code` finds them: an expired or spent
+    /// code finds nobody, as an unknown one.
+    static func owner(of code: UUID, now: Date, in connection: any SQLConnection) async throws -> DocumentSnapshot? {
+        guard let row = try await QRCodes.owner(of: code, now: now, in: connection) else { return nil }
         return try snapshot(user: UserID(try row.uuid("id")), qrCode: try row.uuid("qr_code_id"), name: PersonName.display(row))
     }
 

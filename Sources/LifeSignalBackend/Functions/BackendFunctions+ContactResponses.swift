@@ -75,9 +75,27 @@ public struct InvitationResponse: Codable, Sendable, Hashable {
     }
 }
 
-/// Seed `000_…`'s GetContactsResponse, plus pending invitations both ways.
+/// Seed `000_…`'s GetContactsResponse, plus pending invitations and role requests both ways.
 public struct GetContactsResponse: Codable, Sendable, Hashable {
     public var contacts: [ContactResponse]
     public var sentInvitations: [InvitationResponse]
     public var receivedInvitations: [InvitationResponse]
+    public var roleRequests: RoleRequestsResponse
+
+    init(contacts: [ContactResponse], sentInvitations: [InvitationResponse], receivedInvitations: [InvitationResponse],
+         roleRequests: RoleRequestsResponse) {
+        self.contacts = contacts
+        self.sentInvitations = sentInvitations
+        self.receivedInvitations = receivedInvitations
+        self.roleRequests = roleRequests
+    }
+
+    /// A reply without `roleRequests` (a server from before role requests) reads as none.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        contacts = try container.decode([ContactResponse].self, forKey: .contacts)
+        sentInvitations = try container.decode([InvitationResponse].self, forKey: .sentInvitations)
+        receivedInvitations = try container.decode([InvitationResponse].self, forKey: .receivedInvitations)
+        roleRequests = try container.decodeIfPresent(RoleRequestsResponse.self, forKey: .roleRequests) ?? RoleRequestsResponse(received: [], sent: [])
+    }
 }

@@ -2,15 +2,17 @@ import Foundation
 import LifeSignalDomain
 
 extension BackendFunctions {
-    static let contactFunctions: [String: Handler] = [
+    static let contactFunctions: [String: Handler] = roleRequestFunctions.merging([
         "lookup-qr-code": { backend, caller, body in
             let request = try decode(QRCodeRequest.self, from: body)
             let owner = try await backend.contacts.lookUpQRCode(caller: caller, qrCodeID: try uuid(request.qrCodeId, field: "qrCodeId"))
             return try encode(LookupQRCodeResponse(success: true, userId: owner.userID.description, name: owner.name))
         },
+        "get-qr-code": { backend, caller, _ in
+            try encode(QRCodeResponse(try await backend.contacts.qrCode(caller: caller)))
+        },
         "reset-qr-code": { backend, caller, _ in
-            let id = try await backend.contacts.resetQRCode(caller: caller)
-            return try encode(ResetQRCodeResponse(success: true, qrCodeId: id.uuidString.lowercased()))
+            try encode(QRCodeResponse(try await backend.contacts.newQRCode(caller: caller)))
         },
         "add-contact-by-qr": { backend, caller, body in
             let request = try decode(AddContactByQRRequest.self, from: body)
@@ -23,8 +25,7 @@ extension BackendFunctions {
             let request = try decode(UpdateContactRolesRequest.self, from: body)
             let id = try userID(request.contactId, field: "contactId")
             let roles = try ContactRoles(isResponder: request.isResponder, isDependent: request.isDependent)
-            let contact = try await backend.contacts.updateRoles(caller: caller, contact: id, roles: roles)
-            return try encode(ContactChangeResponse(success: true, contactId: contact.id.description, contact: ContactResponse(contact)))
+            return try encode(RoleChangeResponse(try await backend.contacts.changeRoles(caller: caller, contact: id, roles: roles)))
         },
         "remove-contact": { backend, caller, body in
             let request = try decode(RemoveContactRequest.self, from: body)
@@ -35,7 +36,9 @@ extension BackendFunctions {
             let list = try await backend.contacts.contacts(caller: caller)
             return try encode(GetContactsResponse(
                 contacts: list.contacts.map(ContactResponse.init), sentInvitations: list.sentInvitations.map(InvitationResponse.init),
-                receivedInvitations: list.receivedInvitations.map(InvitationResponse.init)))
+                receivedInvitations: list.receivedInvitations.map(InvitationResponse.init),
+                roleRequests: RoleRequestsResponse(
+                    received: list.receivedRoleRequests.map(RoleRequestResponse.init), sent: list.sentRoleRequests.map(RoleRequestResponse.init))))
         },
         "invite-contact": { backend, caller, body in
             let request = try decode(InviteContactRequest.self, from: body)
@@ -55,7 +58,7 @@ extension BackendFunctions {
             try await backend.contacts.declineInvitation(caller: caller, invitationID: try uuid(request.invitationId, field: "invitationId"))
             return try encode(SuccessResponse())
         },
-    ]
+    ]) { first, _ in first }
 }
 
 public struct QRCodeRequest: Codable, Sendable {
@@ -63,7 +66,6 @@ public struct QRCodeRequest: Codable, Sendable {
     public init(qrCodeId: String) { self.qrCodeId = qrCodeId }
 }
 public struct LookupQRCodeResponse: Codable, Sendable, Hashable { public var success: Bool; public var userId: String; public var name: String }
-public struct ResetQRCodeResponse: Codable, Sendable, Hashable { public var success: Bool; public var qrCodeId: String }
 
 /// `add-contact-by-qr`: the scanned code and the roles its owner will hold for me.
 public struct AddContactByQRRequest: Codable, Sendable {
@@ -95,7 +97,8 @@ public struct RemoveContactRequest: Codable, Sendable {
     public init(contactId: String) { self.contactId = contactId }
 }
 
-/// Reply of `add-contact-by-qr` and `update-contact-roles`.
+/// Reply of `add-contact-by-qr` (`update-contact-roles` answers ``RoleChangeResponse``, the same plus
+/// `pendingRequest`).
 public struct ContactChangeResponse: Codable, Sendable, Hashable {
     public var success: Bool
     public var contactId: String

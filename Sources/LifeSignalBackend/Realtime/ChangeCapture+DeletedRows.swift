@@ -20,6 +20,7 @@ extension ChangeCapture {
     /// itself here; a policy that starts reading another column needs a migration that
     /// recreates the table's capture (``deletedRowTriggers(table:key:columns:)``).
     public static let deletedRowColumns: [String: [String]] = deletedRowColumnsAt200
+        .merging(["contact_role_requests": Schema.roleRequestDeletedRowColumns]) { first, _ in first }
 
     /// Frozen as migration 200 installed them.
     static let deletedRowColumnsAt200: [String: [String]] = [

@@ -51,6 +51,7 @@ public enum ChangeCapture {
     /// The tables whose changes Realtime publishes, with their primary-key columns.
     /// Credentials (`push_tokens`, `auth_*`) and files are never published.
     public static let publishedTables: [(table: String, key: [String])] = capturedSince104 + [(DocumentService.table, ["path"])]
+        + [("contact_role_requests", ["id"])]
 
     /// The tables migration 104 installed capture on; later tables install their own
     /// (``capture(table:key:)``) in the migration that creates them.

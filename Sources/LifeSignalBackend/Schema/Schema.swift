@@ -1,9 +1,9 @@
 /// LifeSignal's tables, their migrations and their access policies.
 public enum Schema {
-    public static let migrations: [Migration] = [foundation, content, storage] + domainMigrations + [contactsReadUsers, userMetadata, ChangeCapture.migration, contentListIndexes, sessionSignInMethod, PostgresDatabase.callerStatementMigration, eventKeywords, sqliteStampInWriters, AuthService.phoneChangeMigration, messagingMigration, messagingRetentionMigration, DocumentService.migration, AuthService.throttleMigration, AuthService.sendingCapsMigration, sqliteLowSelectivityIndexes, ChangeCapture.changeLogMigration, peopleSeeOnlyTheirOwn, ChangeCapture.deletedRowsMigration, AuthService.sessionsByUserMigration, contentPrivacy]
+    public static let migrations: [Migration] = [foundation, content, storage] + domainMigrations + [contactsReadUsers, userMetadata, ChangeCapture.migration, contentListIndexes, sessionSignInMethod, PostgresDatabase.callerStatementMigration, eventKeywords, sqliteStampInWriters, AuthService.phoneChangeMigration, messagingMigration, messagingRetentionMigration, DocumentService.migration, AuthService.throttleMigration, AuthService.sendingCapsMigration, sqliteLowSelectivityIndexes, ChangeCapture.changeLogMigration, peopleSeeOnlyTheirOwn, ChangeCapture.deletedRowsMigration, AuthService.sessionsByUserMigration, contentPrivacy, consentMigration]
 
     /// Every exposed table's policy; tables without one are not reachable through `/rest/v1`.
-    public static let policies: [AccessPolicy] = [usersPolicy, checkInsPolicy] + contentPolicies + domainPolicies + [DocumentService.policy]
+    public static let policies: [AccessPolicy] = [usersPolicy, checkInsPolicy] + contentPolicies + domainPolicies + [DocumentService.policy, roleRequestsPolicy]
 
     public static func policy(for table: String) -> AccessPolicy? {
         policies.first { $0.table == table }
