@@ -8,14 +8,17 @@ import PostgresNIO
 /// circuit breaker only after 60 s, and after an outage waits out a backoff of up to a
 /// minute before it tries again. So the server keeps its own view: a failure that may mean
 /// the database is gone (a connection error, a lease not granted in time) starts one check —
-/// a fresh connection and `SELECT 1` within a short timeout. While that check fails the
-/// database is *down*: requests are refused at once (503, no waiting), and the check runs
+/// a fresh connection and `SELECT 1` within a short timeout, and a second one shortly after if
+/// it fails. While those checks fail the database is *down*: requests are refused at once (503, no waiting), and the check runs
 /// again every ``recheckInterval`` until it passes; then the pools are replaced by fresh
 /// ones without backoff (``onRecovered``) and requests go through again.
 final class DatabaseAvailability: @unchecked Sendable {
     /// How often a down database is checked again; clients are told about as much
     /// (``DatabaseError/retryAfterSeconds``).
     static let recheckInterval = Duration.milliseconds(500)
+    /// How long after a failed check the second one runs, which must fail too before the
+    /// database counts as down.
+    static let confirmationDelay = Duration.milliseconds(250)
     /// How long a passing check answers ``isReachable(maxAge:)`` without checking again.
     static let freshness = Duration.seconds(1)
 
@@ -86,7 +89,14 @@ final class DatabaseAvailability: @unchecked Sendable {
     }
 
     private func checkOnce() async -> Bool {
-        let reachable = await probe(probeTimeout)
+        var reachable = await probe(probeTimeout)
+        if !reachable, !isDown {
+            // One failed connection is not yet an outage (a loaded machine's slow accept,
+            // PostgreSQL at `max_connections` for a moment), and calling it one answers every
+            // request 503: a second check a moment later must fail too.
+            try? await Task.sleep(for: Self.confirmationDelay)
+            reachable = await probe(probeTimeout)
+        }
         let wentDown: Bool = lock.withLock {
             probing = nil
             if reachable {
