@@ -12,9 +12,9 @@ struct PostgRESTOddRequestTests {
         let test = try await TestDatabases.backend(engine)
         let server = try await TestServer.start(test.backend)
         defer { Task { await server.stop() } }
-        let alice = try await test.signIn("+15550007101")
+        let alice = try await test.signInEditor("+15550007101")
         let made = try await server.json("POST", "/rest/v1/locations", bearer: alice.accessToken,
-                                         ["name": "one", "slug": "one", "created_by": alice.user.id.description])
+                                         ["name": "one", "slug": "one", "status": "published", "created_by": alice.user.id.description])
         #expect(made.status == 201)
         let unknown = try await server.request("GET", "/rest/v1/locations", headers: ["Accept": "unknown/unknown"])
         #expect(unknown.status == 406, "\(unknown.status) \(unknown.text)")
@@ -32,7 +32,7 @@ struct PostgRESTOddRequestTests {
         #expect(object.status == 200)
         #expect(object.json?["name"] as? String == "one")
         let write = try await server.json("POST", "/rest/v1/locations", bearer: alice.accessToken, headers: ["Accept": "text/xml"],
-                                          ["name": "two", "slug": "two", "created_by": alice.user.id.description])
+                                          ["name": "two", "slug": "two", "status": "published", "created_by": alice.user.id.description])
         #expect(write.status == 406, "a write is negotiated before it runs")
         #expect(try await test.count("locations") == 1)
     }
@@ -57,9 +57,9 @@ struct PostgRESTOddRequestTests {
         let test = try await TestDatabases.backend(engine)
         let server = try await TestServer.start(test.backend) { $0.queryLimits.maxWriteRows = 3 }
         defer { Task { await server.stop() } }
-        let alice = try await test.signIn("+15550007102")
+        let alice = try await test.signInEditor("+15550007102")
         let rows = { (count: Int, prefix: String) in
-            (0..<count).map { ["name": "\(prefix)\($0)", "slug": "\(prefix)-\($0)", "created_by": alice.user.id.description] }
+            (0..<count).map { ["name": "\(prefix)\($0)", "slug": "\(prefix)-\($0)", "status": "published", "created_by": alice.user.id.description] }
         }
         let three = try await server.request("POST", "/rest/v1/locations", bearer: alice.accessToken,
                                              body: try JSONSerialization.data(withJSONObject: rows(3, "a")))

@@ -29,10 +29,10 @@ struct QueryLimitTests {
         let test = try await TestDatabases.backend(engine)
         let server = try await TestServer.start(test.backend)
         defer { Task { await server.stop() } }
-        let alice = try await test.signIn("+15550007001")
+        let alice = try await test.signInEditor("+15550007001")
         for index in 0..<3 {
             let made = try await server.json("POST", "/rest/v1/locations", bearer: alice.accessToken,
-                                             ["name": "place \(index)", "slug": "place-\(index)", "created_by": alice.user.id.description])
+                                             ["name": "place \(index)", "slug": "place-\(index)", "status": "published", "created_by": alice.user.id.description])
             #expect(made.status == 201)
         }
         let max = String(Int.max)
@@ -63,9 +63,9 @@ struct QueryLimitTests {
         let test = try await TestDatabases.backend(engine)
         let server = try await TestServer.start(test.backend)
         defer { Task { await server.stop() } }
-        let alice = try await test.signIn("+15550007002")
+        let alice = try await test.signInEditor("+15550007002")
         let made = try await server.json("POST", "/rest/v1/locations", bearer: alice.accessToken,
-                                         ["name": "x", "slug": "x", "created_by": alice.user.id.description])
+                                         ["name": "x", "slug": "x", "status": "published", "created_by": alice.user.id.description])
         #expect(made.status == 201)
         let deep = nested(2_000)
         for method in ["GET", "HEAD", "PATCH", "DELETE"] {
@@ -122,9 +122,9 @@ struct QueryLimitTests {
         let test = try await TestDatabases.backend(engine)
         let server = try await TestServer.start(test.backend)
         defer { Task { await server.stop() } }
-        let alice = try await test.signIn("+15550007003")
+        let alice = try await test.signInEditor("+15550007003")
         let made = try await server.json("POST", "/rest/v1/locations", bearer: alice.accessToken,
-                                         ["name": "Örebro", "slug": "orebro", "created_by": alice.user.id.description])
+                                         ["name": "Örebro", "slug": "orebro", "status": "published", "created_by": alice.user.id.description])
         #expect(made.status == 201)
         for query in ["or=(name.eq.x)tail", "name=in.(a,b)tail", "or=(name.eq.x", "or=name.eq.x", "or=()"] {
             let reply = try await server.request("GET", "/rest/v1/locations?\(query)")
@@ -156,8 +156,8 @@ struct QueryLimitTests {
         let test = try await TestDatabases.backend(engine)
         let server = try await TestServer.start(test.backend) { $0.queryLimits.maxRows = 3 }
         defer { Task { await server.stop() } }
-        let alice = try await test.signIn("+15550007004")
-        let rows = (0..<5).map { ["name": "n\($0)", "slug": "s\($0)", "created_by": alice.user.id.description] }
+        let alice = try await test.signInEditor("+15550007004")
+        let rows = (0..<5).map { ["name": "n\($0)", "slug": "s\($0)", "status": "published", "created_by": alice.user.id.description] }
         let bulk = try await server.request("POST", "/rest/v1/locations", bearer: alice.accessToken,
                                             body: try JSONSerialization.data(withJSONObject: rows))
         #expect(bulk.status == 201, "\(bulk.text)")

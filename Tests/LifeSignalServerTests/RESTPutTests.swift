@@ -11,21 +11,21 @@ struct RESTPutTests {
         let test = try await TestDatabases.backend(engine)
         let server = try await TestServer.start(test.backend)
         defer { Task { await server.stop() } }
-        let alice = try await test.signIn("+15550001111")
+        let alice = try await test.signInEditor("+15550001111")
         let id = UUID().uuidString.lowercased()
         let me = alice.user.id.description
         let representation = ["Prefer": "return=representation", "Accept": "application/vnd.pgrst.object+json"]
 
         let created = try await server.json("PUT", "/rest/v1/locations?id=eq.\(id)", bearer: alice.accessToken, headers: representation,
-                                            ["id": id, "name": "Quarry", "slug": "quarry-\(id)", "created_by": me])
+                                            ["id": id, "name": "Quarry", "slug": "quarry-\(id)", "status": "published", "created_by": me])
         #expect(created.status == 201)
         #expect(created.json?["name"] as? String == "Quarry")
         let updated = try await server.json("PUT", "/rest/v1/locations?id=eq.\(id)", bearer: alice.accessToken, headers: representation,
-                                            ["id": id, "name": "Old Quarry", "slug": "quarry-\(id)", "created_by": me])
+                                            ["id": id, "name": "Old Quarry", "slug": "quarry-\(id)", "status": "published", "created_by": me])
         #expect(updated.status == 200)
         #expect(updated.json?["name"] as? String == "Old Quarry")
         let minimal = try await server.json("PUT", "/rest/v1/locations?id=eq.\(id)", bearer: alice.accessToken,
-                                            ["id": id, "name": "Quarry Pond", "slug": "quarry-\(id)", "created_by": me])
+                                            ["id": id, "name": "Quarry Pond", "slug": "quarry-\(id)", "status": "published", "created_by": me])
         #expect(minimal.status == 204)
         #expect(minimal.body.isEmpty)
         let read = try await server.request("GET", "/rest/v1/locations?select=name&id=eq.\(id)")
@@ -38,7 +38,7 @@ struct RESTPutTests {
         let test = try await TestDatabases.backend(engine)
         let server = try await TestServer.start(test.backend)
         defer { Task { await server.stop() } }
-        let alice = try await test.signIn("+15550001111")
+        let alice = try await test.signInEditor("+15550001111")
         let id = UUID().uuidString.lowercased()
         let body: [String: any Sendable] = ["id": id, "name": "X", "slug": "x", "created_by": alice.user.id.description]
         let cases: [(path: String, body: [String: any Sendable], status: Int, code: String)] = [
@@ -58,13 +58,14 @@ struct RESTPutTests {
         #expect(try await test.count("locations") == 0)
     }
 
-    @Test("PUT obeys the table's policies as an upsert does: no forged owner, no taking over another's row", arguments: Engine.allCases)
+    @Test("PUT obeys the table's grants and policies as an upsert does: no forged owner, no writes by a non-editor", arguments: Engine.allCases)
     func policies(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
         let server = try await TestServer.start(test.backend)
         defer { Task { await server.stop() } }
-        let alice = try await test.signIn("+15550001111")
+        let alice = try await test.signInEditor("+15550001111")
         let bob = try await test.signIn("+15550002222")
+        let carol = try await test.signInEditor("+15550003333")
         let id = UUID().uuidString.lowercased()
         let path = "/rest/v1/locations?id=eq.\(id)"
         let created = try await server.json("PUT", path, bearer: alice.accessToken,
@@ -80,12 +81,13 @@ struct RESTPutTests {
                                            ["id": id, "name": "Mine now", "slug": "quarry-\(id)", "created_by": bob.user.id.description])
         #expect(posted.status == 403, "\(posted.text)")
         let other = UUID().uuidString.lowercased()
-        let forged = try await server.json("PUT", "/rest/v1/locations?id=eq.\(other)", bearer: bob.accessToken,
+        // An editor writes in their own name only.
+        let forged = try await server.json("PUT", "/rest/v1/locations?id=eq.\(other)", bearer: carol.accessToken,
                                            ["id": other, "name": "Forged", "slug": "forged-\(other)", "created_by": alice.user.id.description])
         #expect(forged.status == 403, "\(forged.text)")
         #expect(forged.json?["code"] as? String == "42501")
 
-        let read = try await server.request("GET", "/rest/v1/locations?select=name,created_by&id=eq.\(id)")
+        let read = try await server.request("GET", "/rest/v1/locations?select=name,created_by&id=eq.\(id)", bearer: alice.accessToken)
         #expect(read.jsonArray?.first?["name"] as? String == "Quarry")
         #expect(read.jsonArray?.first?["created_by"] as? String == alice.user.id.description)
         #expect(try await test.count("locations") == 1)

@@ -47,7 +47,7 @@ struct RealtimeTests {
         let test = try await TestDatabases.backend(engine)
         let server = try await TestServer.start(test.backend)
         defer { Task { await server.stop() } }
-        let alice = try await test.signIn("+15550001111")
+        let alice = try await test.signInEditor("+15550001111")
         let socket = try await RealtimeTestSocket.connect(server, query: "apikey=\(server.anonKey)&vsn=1.0.0")
 
         try socket.send(topic: "phoenix", event: "heartbeat", ref: "hb-1")
@@ -110,7 +110,7 @@ struct RealtimeTests {
         let test = try await TestDatabases.backend(engine)
         let server = try await TestServer.start(test.backend)
         defer { Task { await server.stop() } }
-        let alice = try await test.signIn("+15550001111")
+        let alice = try await test.signInEditor("+15550001111")
         let socket = try await RealtimeTestSocket.connect(server, query: "apikey=\(server.anonKey)&vsn=2.0.0")
         socket.send("""
             ["3","3","realtime:events","phx_join",{"config":{"postgres_changes":[{"event":"INSERT","schema":"public","table":"events","filter":"name=eq.Harvest Fair"}]},"access_token":"\(alice.accessToken)"}]
@@ -344,7 +344,7 @@ struct RealtimeTests {
         let secondBackend = try await TestDatabases.reopen(test)
         let second = try await TestServer.start(secondBackend.backend)
         defer { Task { await second.stop() } }
-        let alice = try await test.signIn("+15550001111")
+        let alice = try await test.signInEditor("+15550001111")
         let socket = try await RealtimeTestSocket.connect(first, query: "apikey=\(first.anonKey)&vsn=1.0.0")
         _ = try await Self.join(socket, table: "routes", event: "INSERT", token: alice.accessToken)
 
