@@ -91,6 +91,28 @@ struct ContactConsentTests {
         #expect(anonymous.status == 401, "\(anonymous.status) \(anonymous.text)")
     }
 
+    @Test("scanners racing for one shown code: exactly one links, the owner is told once", arguments: Engine.allCases)
+    func racingScans(engine: Engine) async throws {
+        let people = try await Self.people(engine)
+        let (test, server) = (people.test, people.server)
+        defer { Task { await server.stop() } }
+        var scanners = [people.bob, people.dan]
+        for phone in ["+15550004004", "+15550004005"] { scanners.append(try await test.signIn(phone)) }
+        let code = try Self.code(try await Self.call(server, "get-qr-code", people.ann))
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for scanner in scanners {
+                group.addTask {
+                    try await Self.call(server, "add-contact-by-qr", scanner, ["qrCodeId": code.id, "isResponder": false, "isDependent": true]).status
+                }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(statuses.sorted() == [200, 404, 404, 404], "\(statuses)")
+        #expect(try await test.count("contacts") == 2)
+        let told = try await test.backend.notifications.notifications(caller: .user(people.ann.user.id), limit: 100)
+        #expect(told.filter { $0.type == .contactAdded }.count == 1)
+    }
+
     @Test("the lifetime is a backend setting", arguments: Engine.allCases)
     func configuredLifetime(engine: Engine) async throws {
         let people = try await Self.people(engine) { $0.qrCodeLifetime = 30 }

@@ -173,6 +173,24 @@ struct ContactRoleRequestTests {
         }
     }
 
+    @Test("an accept racing a cancel: one of them wins, and the pair is whole either way", arguments: Engine.allCases)
+    func racingAnswers(engine: Engine) async throws {
+        let people = try await Self.linked(engine)
+        defer { Task { await people.server.stop() } }
+        let (ann, bob) = (people.ann, people.bob)
+        for _ in 0..<3 {
+            _ = try await Self.roles(people, ann, bob, responder: false, dependent: true)
+            let asked = try await Self.roles(people, bob, ann, responder: true, dependent: true)
+            let id = try #require((asked.json?["pendingRequest"] as? [String: any Sendable])?["id"] as? String, "\(asked.text)")
+            async let accept = Self.call(people, "accept-role-request", ann, ["requestId": id])
+            async let cancel = Self.call(people, "cancel-role-request", bob, ["requestId": id])
+            let (accepted, cancelled) = try await (accept.status, cancel.status)
+            #expect([accepted, cancelled].sorted() == [200, 404], "accept \(accepted), cancel \(cancelled)")
+            #expect(try await people.test.count("contact_role_requests") == 0)
+            #expect(try await Self.pair(people) == (accepted == 200 ? [true, true, true, true] : [true, false, false, true]))
+        }
+    }
+
     @Test("contact_role_requests: either side reads it through /rest/v1 and Realtime, nobody writes it, a stranger sees nothing",
           arguments: Engine.allCases)
     func tableAccess(engine: Engine) async throws {
