@@ -12,13 +12,15 @@ struct PeopleClientValuesTests {
         await withKnownIssue { _ = try await AlertClient.testValue.trigger() }
         await withKnownIssue { _ = try await PingClient.testValue.respondToAll() }
         await withKnownIssue { _ = try await ContactsClient.testValue.stream() }
+        await withKnownIssue { _ = try await ContactsClient.testValue.qrCode() }
+        await withKnownIssue { _ = try await ContactsClient.testValue.acceptRoleRequest(UUID()) }
         await withKnownIssue { _ = try await AlertClient.testValue.stream() }
         await withKnownIssue { _ = try await PingClient.testValue.pending() }
         await withKnownIssue { _ = try await PingClient.testValue.sent() }
         await withKnownIssue { _ = try await PingClient.testValue.stream() }
     }
 
-    @Test("the preview contacts: a responder and a dependent; roles change, removal, invitations")
+    @Test("the preview contacts: a responder and a dependent; roles change with consent, role requests, removal, invitations, QR codes")
     func previewContacts() async throws {
         let client = ContactsClient.previewValue
         let list = try await client.contacts()
@@ -26,13 +28,35 @@ struct PeopleClientValuesTests {
         #expect(list.contacts.map(\.roles) == [.responder, .dependent])
         let joe = list.contacts[1]
         #expect(joe.deadline == joe.lastCheckIn?.addingTimeInterval(86400))
-        #expect(try await client.updateRoles(joe.id, .both).roles == .both)
+        // Becoming Maya's responder waits for her consent; making Joe my responder does not.
+        let maya = list.contacts[0]
+        let asked = try await client.updateRoles(maya.id, .both)
+        #expect(asked.contact == maya)
+        let request = try #require(asked.pendingRequest)
+        #expect(request.ownerID == maya.id && request.ownerName == "Maya Lopez")
+        #expect(try await client.contacts().sentRoleRequests == [request])
+        // Asking again answers the same request; withdrawing it leaves none.
+        #expect(try await client.updateRoles(maya.id, .both).pendingRequest == request)
+        try await client.cancelRoleRequest(request.id)
+        #expect(try await client.contacts().sentRoleRequests.isEmpty)
+        let joeBoth = try await client.updateRoles(joe.id, .both)
+        #expect(joeBoth.contact.roles == .both && joeBoth.pendingRequest == nil)
+        // Joe's own request to become my responder: accepted once.
+        let fromJoe = try #require(list.receivedRoleRequests.first)
+        #expect(fromJoe.requesterID == joe.id && fromJoe.requesterName == "Grandpa Joe")
+        #expect(try await client.acceptRoleRequest(fromJoe.id).roles == .both)
+        #expect(try await client.contacts().receivedRoleRequests.isEmpty)
+        await #expect(throws: DomainError.notFound("Role request")) { try await client.declineRoleRequest(fromJoe.id) }
         try await client.remove(joe.id)
         await #expect(throws: DomainError.notFound("Contact \(joe.id)")) { try await client.remove(joe.id) }
         let invitation = try await client.invite(try PhoneNumber("+15550100009"), .responder)
         #expect(try await client.contacts().sentInvitations == [invitation])
+        let shown = try await client.qrCode()
+        #expect(try await client.qrCode() == shown)
         let first = try await client.resetQRCode(), second = try await client.resetQRCode()
-        #expect(first != second)
+        #expect(first != second && first != shown)
+        #expect(try await client.qrCode() == second)
+        #expect(second.expiresAt.timeIntervalSince(shown.expiresAt) == 0 && second.expiresAt > Date(timeIntervalSince1970: 1_800_000_000))
     }
 
     @Test("the preview alert: one at a time, cancelled once")
@@ -54,6 +78,9 @@ struct PeopleClientValuesTests {
         let joe = try await client.contacts().contacts[1]
         _ = try await client.updateRoles(joe.id, .both)
         #expect(try await lists.next()?.contacts.map(\.roles) == [.responder, .both])
+        let maya = try await client.contacts().contacts[0]
+        _ = try await client.updateRoles(maya.id, .both)
+        #expect(try await lists.next()?.sentRoleRequests.map(\.ownerID) == [maya.id])
         try await client.remove(joe.id)
         #expect(try await lists.next()?.contacts.map(\.name) == ["Maya Lopez"])
         let invitation = try await client.invite(try PhoneNumber("+15550100009"), .responder)

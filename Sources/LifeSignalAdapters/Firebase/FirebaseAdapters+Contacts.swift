@@ -24,7 +24,8 @@ extension FirebaseAdapters {
 
 extension FirebaseAdapters: FunctionCalling {
     /// The contact list from two queries: contacts by the time they were added (then id, as
-    /// `get-contacts` orders them), invitations by the time they were sent.
+    /// `get-contacts` orders them), invitations by the time they were sent; role requests,
+    /// which the original app's documents have no place for, from `get-contacts`.
     func contactList() async throws -> ContactList {
         let (contactDocuments, invitationDocuments) = try await asSignedIn { firestore, me in
             let parent = "users/\(me)"
@@ -32,11 +33,13 @@ extension FirebaseAdapters: FunctionCalling {
                 try await Self.runQuery(FirestoreQuery(collection: "contacts").order(by: "addedAt"), parent: parent, on: firestore),
                 try await Self.runQuery(FirestoreQuery(collection: "invitations").order(by: "sentAt"), parent: parent, on: firestore))
         }
+        let requests = try await functionContactList()
         let invitations = try invitationDocuments.map(FirestorePeopleMapping.invitation)
         return ContactList(
             contacts: try contactDocuments.map(FirestorePeopleMapping.contact),
             sentInvitations: invitations.filter(\.sent).map(\.0),
-            receivedInvitations: invitations.filter { !$0.sent }.map(\.0))
+            receivedInvitations: invitations.filter { !$0.sent }.map(\.0),
+            receivedRoleRequests: requests.receivedRoleRequests, sentRoleRequests: requests.sentRoleRequests)
     }
 
     /// The owner of a code: the one `qr_lookup` document whose `qrCodeId` is the code.

@@ -42,7 +42,7 @@ extension FirebaseAdapters {
                 }
                 return try await adapters.updateProfile(ProfileUpdate(avatarURL: ""))
             },
-            resetQRCode: { try await adapters.resetQRCode() },
+            resetQRCode: { try await adapters.resetQRCode().id },
             stream: {
                 let current = try await adapters.ownProfile()
                 return adapters.polling(from: current) { last in

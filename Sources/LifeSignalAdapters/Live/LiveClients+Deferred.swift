@@ -27,10 +27,12 @@ extension LiveClients {
                 updateSettings: checkIn.forward(\.updateSettings), history: checkIn.forward(\.history)),
             contacts: ContactsClient(
                 contacts: contacts.forward(\.contacts), lookUpQRCode: contacts.forward(\.lookUpQRCode),
-                addByQRCode: contacts.forward(\.addByQRCode), resetQRCode: contacts.forward(\.resetQRCode),
-                updateRoles: contacts.forward(\.updateRoles), remove: contacts.forward(\.remove), invite: contacts.forward(\.invite),
+                addByQRCode: contacts.forward(\.addByQRCode), qrCode: contacts.forward(\.qrCode),
+                resetQRCode: contacts.forward(\.resetQRCode), updateRoles: contacts.forward(\.updateRoles),
+                remove: contacts.forward(\.remove), invite: contacts.forward(\.invite),
                 acceptInvitation: contacts.forward(\.acceptInvitation), declineInvitation: contacts.forward(\.declineInvitation),
-                stream: contacts.forward(\.stream)),
+                acceptRoleRequest: contacts.forward(\.acceptRoleRequest), declineRoleRequest: contacts.forward(\.declineRoleRequest),
+                cancelRoleRequest: contacts.forward(\.cancelRoleRequest), stream: contacts.forward(\.stream)),
             alerts: AlertClient(
                 trigger: alerts.forward(\.trigger), cancel: alerts.forward(\.cancel), activeAlert: alerts.forward(\.activeAlert),
                 respond: alerts.forward(\.respond), stream: alerts.forward(\.stream)),

@@ -12,12 +12,16 @@ extension LocalAdapters {
             contacts: { try await contacts.contacts(caller: try await caller()) },
             lookUpQRCode: { try await contacts.lookUpQRCode(caller: try await caller(), qrCodeID: $0) },
             addByQRCode: { try await contacts.addContact(caller: try await caller(), qrCodeID: $0, roles: $1) },
-            resetQRCode: { try await contacts.resetQRCode(caller: try await caller()) },
-            updateRoles: { try await contacts.updateRoles(caller: try await caller(), contact: $0, roles: $1) },
+            qrCode: { try await contacts.qrCode(caller: try await caller()) },
+            resetQRCode: { try await contacts.newQRCode(caller: try await caller()) },
+            updateRoles: { try await contacts.changeRoles(caller: try await caller(), contact: $0, roles: $1) },
             remove: { try await contacts.removeContact(caller: try await caller(), contact: $0) },
             invite: { try await contacts.invite(caller: try await caller(), phone: $0.e164, roles: $1) },
             acceptInvitation: { try await contacts.acceptInvitation(caller: try await caller(), invitationID: $0) },
             declineInvitation: { try await contacts.declineInvitation(caller: try await caller(), invitationID: $0) },
+            acceptRoleRequest: { try await contacts.acceptRoleRequest(caller: try await caller(), requestID: $0) },
+            declineRoleRequest: { try await contacts.declineRoleRequest(caller: try await caller(), requestID: $0) },
+            cancelRoleRequest: { try await contacts.cancelRoleRequest(caller: try await caller(), requestID: $0) },
             stream: {
                 let caller = try await caller()
                 let me = try caller.requireUser()
@@ -33,11 +37,13 @@ extension LocalAdapters {
     }
 
     /// Whether a change can alter `me`'s contact list: my own relations, sent invitations,
-    /// pings and notifications (an invitation received or a contact's account deleted is told
-    /// by one), and my contacts' profiles (check-in, deadline) and alerts.
+    /// role requests either way, pings and notifications (an invitation received or a
+    /// contact's account deleted is told by one), and my contacts' profiles (check-in,
+    /// deadline) and alerts.
     static func concernsContactList(_ event: ChangeEvent, of me: UserID, showing list: ContactList) -> Bool {
         switch event.table {
-        case "contacts", "contact_invitations", "pings", "notifications":
+        case "contacts", "contact_invitations", "contact_role_requests", "pings", "notifications":
+            // A role request is published to both of its people.
             event.ownerID == me
         case "users", "alerts":
             list.contacts.contains { $0.id == event.ownerID }

@@ -39,11 +39,15 @@ extension FunctionCalling {
                     qrCodeId: code.uuidString.lowercased(), isResponder: roles.isResponder, isDependent: roles.isDependent))
                 return try ContactSummary(wire: reply.contact)
             },
+            qrCode: {
+                let reply: QRCodeResponse = try await adapters.call("get-qr-code", [String: String]())
+                return try QRCode(wire: reply)
+            },
             resetQRCode: { try await adapters.resetQRCode() },
             updateRoles: { contact, roles in
-                let reply: ContactChangeResponse = try await adapters.call("update-contact-roles", UpdateContactRolesRequest(
+                let reply: RoleChangeResponse = try await adapters.call("update-contact-roles", UpdateContactRolesRequest(
                     contactId: contact.description, isResponder: roles.isResponder, isDependent: roles.isDependent))
-                return try ContactSummary(wire: reply.contact)
+                return try RoleChangeOutcome(wire: reply)
             },
             remove: { contact in
                 let _: SuccessResponse = try await adapters.call("remove-contact", RemoveContactRequest(contactId: contact.description))
@@ -63,6 +67,16 @@ extension FunctionCalling {
             },
             declineInvitation: { id in
                 let _: SuccessResponse = try await adapters.call("decline-invitation", InvitationRequest(invitationId: id.uuidString.lowercased()))
+            },
+            acceptRoleRequest: { id in
+                let reply: AcceptRoleRequestResponse = try await adapters.call("accept-role-request", RoleRequestIDRequest(id))
+                return try ContactSummary(wire: reply.contact)
+            },
+            declineRoleRequest: { id in
+                let _: SuccessResponse = try await adapters.call("decline-role-request", RoleRequestIDRequest(id))
+            },
+            cancelRoleRequest: { id in
+                let _: SuccessResponse = try await adapters.call("cancel-role-request", RoleRequestIDRequest(id))
             },
             stream: { try await adapters.contactListChanges() })
     }
@@ -153,16 +167,21 @@ extension FunctionCalling {
         return QRCodeOwner(userID: try WireParse.userID(reply.userId), name: reply.name)
     }
 
-    func contactList() async throws -> ContactList {
+    func contactList() async throws -> ContactList { try await functionContactList() }
+
+    /// `get-contacts`: contacts, invitations and role requests, each both ways.
+    func functionContactList() async throws -> ContactList {
         let reply: GetContactsResponse = try await call("get-contacts", [String: String]())
-        return ContactList(
-            contacts: try reply.contacts.map(ContactSummary.init(wire:)),
-            sentInvitations: try reply.sentInvitations.map(InvitationSummary.init(wire:)),
-            receivedInvitations: try reply.receivedInvitations.map(InvitationSummary.init(wire:)))
+        return try ContactList(wire: reply)
     }
 
-    func resetQRCode() async throws -> UUID {
-        let reply: ResetQRCodeResponse = try await call("reset-qr-code", [String: String]())
-        return try WireParse.uuid(reply.qrCodeId)
+    /// `reset-qr-code`: a fresh code, the old one dead at once.
+    func resetQRCode() async throws -> QRCode {
+        let reply: QRCodeResponse = try await call("reset-qr-code", [String: String]())
+        return try QRCode(wire: reply)
     }
+}
+
+extension RoleRequestIDRequest {
+    init(_ id: UUID) { self.init(requestId: id.uuidString.lowercased()) }
 }

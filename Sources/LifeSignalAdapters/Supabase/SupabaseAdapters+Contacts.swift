@@ -45,14 +45,14 @@ extension SupabaseAdapters: FunctionCalling {
     /// The list read again through `get-contacts` after each Realtime change of a table it is
     /// made of. The tables are followed unfiltered, since "involving me" spans columns (a
     /// ping's sender or recipient, a contact's own row): the server sends only rows my
-    /// policies let me read — my relations, sent invitations and pings, my dependents'
-    /// check-ins and alerts. A contact's `users` row is not mine to read (docs/security.md),
+    /// policies let me read — my relations, sent invitations, role requests either way, pings,
+    /// my dependents' check-ins and alerts. A contact's `users` row is not mine to read (docs/security.md),
     /// so a change of a contact's name or photo shows at the next re-read. My notifications tell
     /// of what no readable row shows (an invitation to my number, a contact's account deleted).
     func contactListChanges() async throws -> AsyncThrowingStream<ContactList, any Error> {
         let adapters = self
         return try await followed(
-            "contacts", tables: ["contacts", "contact_invitations", "check_ins", "alerts", "pings"],
+            "contacts", tables: ["contacts", "contact_invitations", "contact_role_requests", "check_ins", "alerts", "pings"],
             mine: ["notifications": "user_id"], from: { try await adapters.contactList() })
     }
 }

@@ -40,7 +40,7 @@ extension SupabaseAdapters {
                 let reply: ProfileResponse = try await adapters.call("update-user-profile", UpdateUserProfileRequest(ProfileUpdate(avatarURL: "")))
                 return try UserProfile(wire: reply)
             },
-            resetQRCode: { try await adapters.resetQRCode() },
+            resetQRCode: { try await adapters.resetQRCode().id },
             stream: {
                 try await Self.mapped {
                     let me = try await client.auth.session.user.id.uuidString.lowercased()

@@ -3,9 +3,13 @@ import Foundation
 import LifeSignalClients
 import LifeSignalDomain
 
-/// The Contacts screen: everyone I am linked with and the invitations both ways; add someone by
-/// their QR code, invite a phone number, answer invitations, change roles or remove a contact
-/// after a confirmation.
+/// The Contacts screen: everyone I am linked with and the invitations and role requests both
+/// ways; add someone by their QR code, invite a phone number, answer invitations and role
+/// requests, change roles or remove a contact after a confirmation.
+///
+/// Becoming a contact's responder opens their check-ins and alerts, so it waits for their
+/// consent: such a role change comes back as a pending request, shown as
+/// ``State/notice`` ("Request sent, waiting for …") and in ``State/sentRoleRequests``.
 ///
 /// Input is checked here (a QR code must be a UUID, a phone number E.164, a role must be
 /// picked) so a typo is explained at once instead of costing a request. A failed request only
@@ -41,7 +45,14 @@ public struct ContactsFeature: Reducer {
         case removeTapped(UserID)
         case changeConfirmed
         case changeCancelled
-        case changeApplied(Result<PendingChange, DomainError>)
+        case changeApplied(Result<AppliedChange, DomainError>)
+
+        case acceptRoleRequestTapped(UUID)
+        case declineRoleRequestTapped(UUID)
+        /// Withdraws a request I sent.
+        case cancelRoleRequestTapped(UUID)
+        case roleRequestAnswered(Result<UUID, DomainError>)
+        case noticeDismissed
     }
 
     enum CancelID { case load, lookUp }
@@ -60,6 +71,8 @@ public struct ContactsFeature: Reducer {
             state.contacts = list.contacts
             state.sentInvitations = list.sentInvitations
             state.receivedInvitations = list.receivedInvitations
+            state.receivedRoleRequests = list.receivedRoleRequests
+            state.sentRoleRequests = list.sentRoleRequests
             return .none
 
         case .loaded(.failure(let error)):
@@ -167,25 +180,33 @@ public struct ContactsFeature: Reducer {
             guard !state.isApplyingChange, let change = state.pendingChange else { return .none }
             state.isApplyingChange = true
             state.errorMessage = nil
+            state.notice = nil
             return .run { [client] send in
-                await send(.changeApplied(Result {
+                await send(.changeApplied(Result { () async throws -> AppliedChange in
                     switch change {
-                    case .roles(let id, let roles): _ = try await client.updateRoles(id, roles)
-                    case .removal(let id): try await client.remove(id)
+                    case .roles(let id, let roles): return .roles(try await client.updateRoles(id, roles))
+                    case .removal(let id):
+                        try await client.remove(id)
+                        return .removal(id)
                     }
-                    return change
                 }.mapError(DomainError.init)))
             }
 
-        case .changeApplied(.success):
+        case .changeApplied(.success(let applied)):
             state.isApplyingChange = false
             state.pendingChange = nil
+            if case .roles(let outcome) = applied, let request = outcome.pendingRequest {
+                state.notice = Notice.waiting(for: request)
+            }
             return load(&state)
 
         case .changeApplied(.failure(let error)):
             state.isApplyingChange = false
             state.errorMessage = error.message
             return .none
+
+        case .acceptRoleRequestTapped, .declineRoleRequestTapped, .cancelRoleRequestTapped, .roleRequestAnswered, .noticeDismissed:
+            return reduceRoleRequest(into: &state, action: action)
         }
     }
 
@@ -274,7 +295,7 @@ public struct ContactsFeature: Reducer {
         }
     }
 
-    private func load(_ state: inout State) -> Effect<Action> {
+    func load(_ state: inout State) -> Effect<Action> {
         state.isLoading = true
         return .loadContactList(from: client, cancelID: CancelID.load, Action.loaded)
     }

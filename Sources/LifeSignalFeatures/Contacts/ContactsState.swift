@@ -8,9 +8,16 @@ extension ContactsFeature {
         public var sentInvitations: [InvitationSummary]
         /// Invitations waiting for my answer.
         public var receivedInvitations: [InvitationSummary]
+        /// Contacts asking to become my responder, waiting for my answer.
+        public var receivedRoleRequests: [RoleRequest]
+        /// My requests to become a contact's responder, waiting for theirs.
+        public var sentRoleRequests: [RoleRequest]
         public var isLoading: Bool
         /// The last failure, as ``DomainError/message`` words it, or a reason input was refused.
         public var errorMessage: String?
+        /// What a request did that the person should know, such as a role change that waits
+        /// for the other's consent.
+        public var notice: String?
 
         /// The add-by-QR-code sheet, while it is open; `nil` closes it and forgets everything
         /// typed into it, which is what cancelling means.
@@ -25,6 +32,8 @@ extension ContactsFeature {
         /// The received invitation being accepted or declined; one at a time, so a double tap
         /// cannot answer twice.
         public var answeringInvitationID: UUID?
+        /// The role request being accepted, declined or withdrawn; one at a time, likewise.
+        public var answeringRoleRequestID: UUID?
 
         /// A role change or removal waiting for "Are you sure?": both sides of a link see it,
         /// so nothing is sent until the person confirms.
@@ -35,17 +44,19 @@ extension ContactsFeature {
 
         public init(
             contacts: [ContactSummary] = [], sentInvitations: [InvitationSummary] = [],
-            receivedInvitations: [InvitationSummary] = [], isLoading: Bool = false, errorMessage: String? = nil,
+            receivedInvitations: [InvitationSummary] = [], receivedRoleRequests: [RoleRequest] = [],
+            sentRoleRequests: [RoleRequest] = [], isLoading: Bool = false, errorMessage: String? = nil, notice: String? = nil,
             qrCode: QRCodeFlow? = nil, invitePhoneText: String = "", inviteRoles: ContactRoles? = nil,
-            isInviting: Bool = false, answeringInvitationID: UUID? = nil, pendingChange: PendingChange? = nil,
-            isApplyingChange: Bool = false
+            isInviting: Bool = false, answeringInvitationID: UUID? = nil, answeringRoleRequestID: UUID? = nil,
+            pendingChange: PendingChange? = nil, isApplyingChange: Bool = false
         ) {
             self.contacts = contacts; self.sentInvitations = sentInvitations
-            self.receivedInvitations = receivedInvitations; self.isLoading = isLoading
-            self.errorMessage = errorMessage; self.qrCode = qrCode; self.invitePhoneText = invitePhoneText
+            self.receivedInvitations = receivedInvitations; self.receivedRoleRequests = receivedRoleRequests
+            self.sentRoleRequests = sentRoleRequests; self.isLoading = isLoading
+            self.errorMessage = errorMessage; self.notice = notice; self.qrCode = qrCode; self.invitePhoneText = invitePhoneText
             self.inviteRoles = inviteRoles; self.isInviting = isInviting
-            self.answeringInvitationID = answeringInvitationID; self.pendingChange = pendingChange
-            self.isApplyingChange = isApplyingChange
+            self.answeringInvitationID = answeringInvitationID; self.answeringRoleRequestID = answeringRoleRequestID
+            self.pendingChange = pendingChange; self.isApplyingChange = isApplyingChange
         }
 
         /// By name, ignoring case, so "ben" sits between "Anna" and "Carl"; ties by id so the
@@ -92,6 +103,13 @@ extension ContactsFeature {
         }
     }
 
+    /// What a confirmed change did: the roles now in force (and the part waiting for the
+    /// other's consent), or the removal.
+    public enum AppliedChange: Equatable, Sendable {
+        case roles(RoleChangeOutcome)
+        case removal(UserID)
+    }
+
     /// A change to an existing link that needs confirming first.
     public enum PendingChange: Equatable, Sendable {
         case roles(UserID, ContactRoles)
@@ -101,6 +119,13 @@ extension ContactsFeature {
             switch self {
             case .roles(let id, _), .removal(let id): id
             }
+        }
+    }
+
+    /// What the screen tells after a request; the wording is part of the screen.
+    enum Notice {
+        static func waiting(for request: RoleRequest) -> String {
+            "Request sent, waiting for \(request.ownerName) to accept you as their responder"
         }
     }
 

@@ -5,7 +5,8 @@ import LifeSignalDomain
 import LifeSignalFeatures
 
 /// `lifesignal contacts …`: the people I look out for and who look out for me, through the
-/// Contacts screen's reducer (the QR code id, a profile field, through the profile client).
+/// Contacts screen's reducer (my QR code through the My QR code screen's; role requests in
+/// `ContactsCommand+RoleRequests.swift`).
 struct ContactsCommand: AsyncParsableCommand {
     typealias Screen = ScreenDriver<ContactsFeature.State, ContactsFeature.Action>
 
@@ -26,7 +27,7 @@ struct ContactsCommand: AsyncParsableCommand {
 
     static let configuration = CommandConfiguration(
         commandName: "contacts", abstract: "List, link, invite, change or remove contacts.",
-        subcommands: [List.self, QR.self, Add.self, Invite.self, Accept.self, Decline.self, Roles.self, Remove.self],
+        subcommands: [List.self, QR.self, Add.self, Invite.self, Accept.self, Decline.self, Roles.self, Requests.self, Remove.self],
         defaultSubcommand: List.self)
 
     struct List: AsyncParsableCommand {
@@ -43,7 +44,8 @@ struct ContactsCommand: AsyncParsableCommand {
             let contacts = state.sortedContacts
             if options.json {
                 try CommandOutput.json(["contacts": contacts.map(PeoplePrinter.contactJSON),
-                                        "invitations": state.receivedInvitations.map(Self.invitationJSON)])
+                                        "invitations": state.receivedInvitations.map(Self.invitationJSON),
+                                        "role_requests": state.receivedRoleRequests.map(Requests.List.receivedJSON)])
                 return
             }
             if contacts.isEmpty { print("No contacts yet. Share your QR code: lifesignal contacts qr") }
@@ -55,6 +57,7 @@ struct ContactsCommand: AsyncParsableCommand {
             for invitation in state.sentInvitations where invitation.status == .pending {
                 print("Invited \(invitation.inviteePhone) (waiting) · \(PeoplePrinter.id(invitation.id))")
             }
+            Requests.List.printLines(state)
         }
 
         static func invitationJSON(_ invitation: InvitationSummary) -> [String: String] {
@@ -64,7 +67,8 @@ struct ContactsCommand: AsyncParsableCommand {
     }
 
     struct QR: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "qr", abstract: "Your QR code id, for someone to link to you.")
+        static let configuration = CommandConfiguration(
+            commandName: "qr", abstract: "Your QR code, for someone to link to you now: it links one person, for a few minutes.")
         @OptionGroup var options: ClientOptions
         @Flag(help: "Issue a new code; the old one stops working.") var reset = false
 
@@ -72,19 +76,24 @@ struct ContactsCommand: AsyncParsableCommand {
             try await CommandOutput.run { try await show() }
         }
 
-        /// The code lives on the Profile screen, with its reset behind a confirmation (the
-        /// old code stops linking anyone); running `--reset` is the yes.
+        /// The code as the My QR code screen shows it; running `--reset` is its "New code".
+        /// The screen would renew the code when it expires; the command shows one and leaves.
         @MainActor
         func show() async throws {
-            let code: UUID? = try await ProfileCommand.withScreen(options) { screen in
-                if reset {
-                    try await screen.send(.resetQRCodeTapped)
-                    try await screen.send(.resetQRCodeConfirmed)
-                }
-                return screen.state.profile?.qrCodeID
+            let screen = ScreenDriver<MyQRCodeFeature.State, MyQRCodeFeature.Action>(
+                MyQRCodeFeature.State(), clients: try options.clients(), errorMessage: \.errorMessage) { MyQRCodeFeature() }
+            try await screen.start(.task, until: { $0.code != nil })
+            if reset, let shown = screen.state.code {
+                try await screen.start(.newCodeTapped, until: { $0.code.map { $0 != shown } ?? false })
             }
-            guard let code else { throw DomainError.internal("No profile") }
-            if options.json { try CommandOutput.json(["qr_code_id": PeoplePrinter.id(code)]) } else { print(PeoplePrinter.id(code)) }
+            await screen.store.send(.onDisappear).finish()
+            guard let code = screen.state.code else { throw DomainError.internal("No QR code") }
+            if options.json {
+                try CommandOutput.json(["qr_code_id": PeoplePrinter.id(code.id), "expires_at": ContentValue.iso8601(code.expiresAt)])
+            } else {
+                print(PeoplePrinter.id(code.id))
+                print("Valid until \(ContentValue.iso8601(code.expiresAt)), for one person to link to you.")
+            }
         }
     }
 
@@ -200,8 +209,19 @@ struct ContactsCommand: AsyncParsableCommand {
                 try await ContactsCommand.confirm(screen)
             }
             let changed = screen.state.contacts.first { $0.id == target.id } ?? target
-            if options.json { try CommandOutput.json(PeoplePrinter.contactJSON(changed)) } else {
+            // Becoming their responder waits for them: the request is what was sent.
+            let pending = screen.responses.lazy.compactMap { action -> RoleRequest? in
+                if case .changeApplied(.success(.roles(let outcome))) = action { outcome.pendingRequest } else { nil }
+            }.first
+            if options.json {
+                var json = PeoplePrinter.contactJSON(changed)
+                if let pending { json["pending_request"] = PeoplePrinter.id(pending.id) }
+                try CommandOutput.json(json)
+            } else {
                 print("\(changed.name) is now your \(changed.roles.names.joined(separator: " & ")).")
+                if let notice = screen.state.notice, let pending {
+                    print("\(notice) · \(PeoplePrinter.id(pending.id))")
+                }
             }
         }
     }

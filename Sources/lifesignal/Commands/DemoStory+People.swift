@@ -36,8 +36,9 @@ extension DemoStory {
         if let error = onboarding.state.errorMessage { throw DomainError.internal("onboarding: \(error)") }
     }
 
-    /// Bob signs in, and scans Alice's QR code on his Contacts screen: she becomes his
-    /// dependent, he her responder.
+    /// Bob signs in, and scans the QR code Alice's screen shows: she becomes his dependent, he
+    /// her responder (showing the code is her consent). Then Alice asks to look out for Bob too,
+    /// which waits for his consent, and he accepts.
     func link(alice: LocalAdapters) async throws -> LocalAdapters {
         let bob = LocalAdapters(backend: backend)
         let phone = try PhoneNumber(Self.bobPhone)
@@ -45,13 +46,19 @@ extension DemoStory {
         _ = try await bob.authClient.verifyCode(phone, try OneTimeCode(Self.bobCode))
         try await onboard(bob, first: "Bob", last: "Okafor", note: "")
         say("[\(time())] Bob, her neighbour, signs in on his phone too.")
-        let code = try await alice.userClient.profile().qrCodeID
+        // The screen waits on the demo's still clock for the code to expire, so it is left
+        // running and closed by hand.
+        let qr = try store(alice, MyQRCodeFeature.State()) { MyQRCodeFeature() }
+        qr.send(.task)
+        try await waitUntil { qr.state.code != nil || qr.state.errorMessage != nil }
+        guard let code = qr.state.code?.id else { throw DomainError.internal("QR code: \(qr.state.errorMessage ?? "none")") }
+        say("           Alice opens \"My QR code\": a fresh code, valid until \(time(qr.state.code?.expiresAt)) and for one person.")
         let contacts = try store(bob, ContactsFeature.State()) { ContactsFeature() }
         contacts.send(.addByQRCodeTapped)
         contacts.send(.qrCodeTextChanged(code.uuidString))
         await contacts.send(.lookUpQRCodeTapped).finish()
         let owner = contacts.state.qrCode?.match?.owner.name ?? "?"
-        say("           Alice shows her QR code; Bob scans it and sees \"\(owner)\".")
+        say("           Bob scans it and sees \"\(owner)\".")
         contacts.send(.qrCodeRolesChanged(.dependent))
         await contacts.send(.addByQRCodeConfirmed).finish()
         if let error = contacts.state.errorMessage { throw DomainError.internal("linking: \(error)") }
@@ -59,7 +66,33 @@ extension DemoStory {
         let responders = try store(alice, RespondersFeature.State()) { RespondersFeature() }
         await responders.send(.task).finish()
         say("           He adds her as his \(added?.roles.names.joined(separator: " and ") ?? "?"); her Responders screen now lists \(responders.state.ordered.map(\.name).joined(separator: ", ")).")
+        contacts.send(.qrCodeTextChanged(code.uuidString))
+        await contacts.send(.lookUpQRCodeTapped).finish()
+        say("           Scanned again, the code finds nobody: \(contacts.state.errorMessage ?? "it still links (it should not)").")
+        contacts.send(.errorDismissed)
+        contacts.send(.addByQRCodeCancelled)
+        qr.send(.onDisappear)
+        try await lookOutForEachOther(alice: alice, bob: bob, bobContacts: contacts)
         return bob
+    }
+
+    /// Alice asks to become Bob's responder: that opens his check-ins and alerts to her, so it
+    /// waits on his Contacts screen until he accepts.
+    func lookOutForEachOther(alice: LocalAdapters, bob: LocalAdapters, bobContacts: Store<ContactsFeature.State, ContactsFeature.Action>) async throws {
+        let aliceContacts = try store(alice, ContactsFeature.State()) { ContactsFeature() }
+        await aliceContacts.send(.task).finish()
+        guard let bobID = aliceContacts.state.contacts.first?.id else { throw DomainError.internal("Alice has no contact") }
+        aliceContacts.send(.rolesTapped(bobID, .both))
+        await aliceContacts.send(.changeConfirmed).finish()
+        say("[\(time())] Alice offers to look out for Bob too. Her screen: \"\(aliceContacts.state.notice ?? aliceContacts.state.errorMessage ?? "?")\".")
+        await bobContacts.send(.task).finish()
+        guard let request = bobContacts.state.receivedRoleRequests.first else { throw DomainError.internal("Bob received no role request") }
+        say("           Bob's Contacts screen: \"\(request.requesterName) asks to become your responder\"; he accepts.")
+        await bobContacts.send(.acceptRoleRequestTapped(request.id)).finish()
+        if let error = bobContacts.state.errorMessage { throw DomainError.internal("accepting: \(error)") }
+        let responders = try store(bob, RespondersFeature.State()) { RespondersFeature() }
+        await responders.send(.task).finish()
+        say("           His Responders screen now lists \(responders.state.ordered.map(\.name).joined(separator: ", ")).")
     }
 
     /// After the deadline: the sweep tells Bob live, Bob pings, Alice answers and checks in;

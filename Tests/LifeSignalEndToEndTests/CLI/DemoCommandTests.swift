@@ -26,6 +26,9 @@ struct DemoCommandTests {
         #expect(status == 0, "demo failed: \(story)")
         for part in [
             "The app says: The code is wrong", "Onboarding: her name", "sees \"Alice Reyes\"", "her Responders screen now lists Bob Okafor",
+            "a fresh code, valid until Fri 08:10 and for one person", "Scanned again, the code finds nobody: QR code was not found",
+            "Request sent, waiting for Bob Okafor to accept you as their responder", "\"Alice Reyes asks to become your responder\"; he accepts",
+            "His Responders screen now lists Alice Reyes",
             "Alice checks in. Her next deadline is Sat 08:00.", "try again in 240 s", "the button is yellow", "the button is orange",
             "deadline passed 1.0 h ago; the button is red", "sweep finds 1 missed deadline", "Bob's phone, at once: \"Emergency Alert",
             "under \"Missed check-in\"", "Bob pings her", "shows the ping from Bob Okafor", "safe again, no ping pending: true",

@@ -5,7 +5,7 @@ import Testing
 
 /// The people commands of `lifesignal` as two people run them on their own machines (one
 /// session file each) against one real server: link by QR, SOS heard live by `watch`, pings,
-/// the notification centre, and the errors a person can make.
+/// the notification centre, role requests, and the errors a person can make.
 @Suite("Command line: people")
 struct PeopleCommandTests {
     static let alicePhone = "+15550003101", bobPhone = "+15550003102"
@@ -47,9 +47,17 @@ struct PeopleCommandTests {
         outcome = try await alice("check-in")
         #expect(outcome.status == 1 && outcome.error.hasPrefix("error: You checked in less than 5 minutes ago"), "\(outcome.error)")
 
-        let code = try #require(try object(try await alice("contacts", "qr", "--json"))["qr_code_id"] as? String)
+        let qr = try object(try await alice("contacts", "qr", "--json"))
+        let code = try #require(qr["qr_code_id"] as? String)
+        #expect((qr["expires_at"] as? String).flatMap(Timestamp.parse) == test.clock.now.addingTimeInterval(600))
+        outcome = try await alice("contacts", "qr")
+        #expect(outcome.output.hasPrefix("\(code)\nValid until ") && outcome.output.hasSuffix(", for one person to link to you.\n"))
         outcome = try await bob("contacts", "add", code, "--role", "dependent")
         #expect(outcome.status == 0 && outcome.output == "Linked to Alice as your dependent.\n")
+        // The code linked one person: it finds nobody now, and Alice is shown a new one.
+        outcome = try await bob("contacts", "add", code, "--role", "dependent")
+        #expect(outcome.status == 5 && outcome.error == "error: QR code was not found\n")
+        #expect(try object(try await alice("contacts", "qr", "--json"))["qr_code_id"] as? String != code)
         outcome = try await bob("contacts", "add", "not-a-code")
         #expect(outcome.status == 2 && outcome.error == "error: \"not-a-code\" is not a LifeSignal QR code; scan it again or paste the whole code\n")
         outcome = try await alice("contacts")
@@ -97,6 +105,26 @@ struct PeopleCommandTests {
 
         outcome = try await bob("contacts", "roles", "Alice", "--role", "both")
         #expect(outcome.status == 0 && outcome.output == "Alice is now your responder & dependent.\n")
+        // Dropping a role is one-sided; becoming Bob's responder waits for Bob.
+        outcome = try await bob("contacts", "roles", "Alice", "--role", "dependent")
+        #expect(outcome.status == 0 && outcome.output == "Alice is now your dependent.\n")
+        outcome = try await alice("contacts", "roles", "Bob", "--role", "both")
+        let sent = try #require(try object(try await alice("contacts", "requests", "--json"))["sent"] as? [[String: String]])
+        let request = try #require(sent.first?["id"])
+        #expect(sent.count == 1 && sent.first?["to"] == "Bob")
+        #expect(outcome.status == 0 && outcome.output == """
+            Bob is now your responder.
+            Request sent, waiting for Bob to accept you as their responder · \(request)
+
+            """)
+        outcome = try await bob("contacts", "requests")
+        #expect(outcome.output == "Alice asks to become your responder · \(request)\n")
+        outcome = try await alice("contacts", "requests", "accept", request)
+        #expect(outcome.status == 5 && outcome.error == "error: Role request was not found\n")
+        outcome = try await bob("contacts", "requests", "accept", request)
+        #expect(outcome.status == 0 && outcome.output == "Alice is now your responder & dependent.\n")
+        outcome = try await bob("contacts", "requests")
+        #expect(outcome.output == "No role requests.\n")
         outcome = try await bob("contacts", "remove", "Alice")
         #expect(outcome.status == 0 && outcome.output == "Removed Alice.\n")
         outcome = try await alice("contacts")

@@ -40,7 +40,7 @@ struct PushContractTests {
         #expect(await ErrorCodes.of { _ = try await alice.notifications.sendPush(UserID(harness.bobID), "Hi", "Are you OK?") } == "forbidden")
         #expect(await pushes.messages(to: "bob-phone").isEmpty)
 
-        let code = try await alice.contacts.resetQRCode()
+        let code = try await alice.contacts.qrCode().id
         _ = try await bob.contacts.addByQRCode(code, .responder)
         await pushes.reset()
         let id = try await alice.notifications.sendPush(UserID(harness.bobID), "Hi", "Are you OK?")

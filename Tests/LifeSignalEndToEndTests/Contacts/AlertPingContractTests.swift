@@ -11,7 +11,7 @@ import Testing
 struct AlertPingContractTests {
     /// Bob scans Alice's code and makes her his responder.
     static func link(_ harness: AdapterHarness) async throws {
-        let code = try await harness.aliceClients.contacts.resetQRCode()
+        let code = try await harness.aliceClients.contacts.qrCode().id
         _ = try await harness.bobClients.contacts.addByQRCode(code, .responder)
     }
 

@@ -9,33 +9,47 @@ import Testing
 /// `lifesignal serve` on SQLite and on PostgreSQL.
 @Suite("ContactsClient contract", .serialized)
 struct ContactsContractTests {
-    @Test("linking by QR code is mirrored on both sides; roles change and removal are too", arguments: AdapterBackend.withFirebase)
+    @Test("linking by QR code is mirrored on both sides; a code links one person while it lives; roles change and removal", arguments: AdapterBackend.withFirebase)
     func qrLinkRolesAndRemoval(backend: AdapterBackend) async throws {
         let harness = try await AdapterHarness.start(backend)
         defer { Task { await harness.stop() } }
         let alice = harness.aliceContacts, bob = harness.bobContacts
         let aliceID = UserID(harness.aliceID), bobID = UserID(harness.bobID)
 
-        let code = try await alice.resetQRCode()
-        let owner = try await bob.lookUpQRCode(code)
+        // The code Alice's screen shows: the same until it is used or expires, 10 minutes.
+        let code = try await alice.qrCode()
+        #expect(code.expiresAt == harness.test.clock.now.addingTimeInterval(600))
+        #expect(try await alice.qrCode() == code)
+        let owner = try await bob.lookUpQRCode(code.id)
         #expect(owner == QRCodeOwner(userID: aliceID, name: AdapterHarness.alicePhone))
         // Bob scans Alice's code: Alice becomes his responder, so he is her dependent.
-        let added = try await bob.addByQRCode(code, .responder)
+        let added = try await bob.addByQRCode(code.id, .responder)
         #expect(added.id == aliceID && added.roles == .responder && added.phone == AdapterHarness.alicePhone)
         #expect(try await bob.contacts().contacts == [added])
         let mirrored = try #require(try await alice.contacts().contacts.first)
         #expect(mirrored.id == bobID && mirrored.roles == .dependent)
         #expect(mirrored.checkInIntervalSeconds == 86400 && mirrored.lastCheckIn == nil)
 
-        await #expect(throws: DomainError.alreadyExists("Contact \(aliceID)")) { try await bob.addByQRCode(code, .dependent) }
-        await #expect(throws: DomainError.invalidArgument("You cannot add yourself as a contact")) { try await alice.addByQRCode(code, .both) }
-        // A reset code stops working.
+        // Used once, the code links nobody else, and Alice's screen gets a new one.
+        await #expect(throws: DomainError.notFound("QR code")) { try await bob.lookUpQRCode(code.id) }
+        await #expect(throws: DomainError.notFound("QR code")) { try await bob.addByQRCode(code.id, .dependent) }
+        let next = try await alice.qrCode()
+        #expect(next.id != code.id)
+        await #expect(throws: DomainError.alreadyExists("Contact \(aliceID)")) { try await bob.addByQRCode(next.id, .dependent) }
+        await #expect(throws: DomainError.invalidArgument("You cannot add yourself as a contact")) { try await alice.addByQRCode(next.id, .both) }
+        // A reset code stops working at once; an expired one too.
         let fresh = try await alice.resetQRCode()
-        #expect(fresh != code)
-        await #expect(throws: DomainError.notFound("QR code")) { try await bob.lookUpQRCode(code) }
+        #expect(fresh.id != next.id && fresh.expiresAt == harness.test.clock.now.addingTimeInterval(600))
+        await #expect(throws: DomainError.notFound("QR code")) { try await bob.lookUpQRCode(next.id) }
+        #expect(try await bob.lookUpQRCode(fresh.id).userID == aliceID)
+        harness.test.clock.advance(by: 601)
+        await #expect(throws: DomainError.notFound("QR code")) { try await bob.lookUpQRCode(fresh.id) }
+        let renewed = try await alice.qrCode()
+        #expect(renewed.id != fresh.id && renewed.expiresAt == harness.test.clock.now.addingTimeInterval(600))
 
+        // Making Bob her responder opens Alice's own check-ins: no one else's consent needed.
         let both = try await alice.updateRoles(bobID, .both)
-        #expect(both.roles == .both)
+        #expect(both.contact.roles == .both && both.pendingRequest == nil)
         #expect(try await bob.contacts().contacts.map(\.roles) == [.both])
         try await bob.remove(aliceID)
         #expect(try await alice.contacts().contacts.isEmpty)
@@ -71,7 +85,7 @@ struct ContactsContractTests {
         #expect(try await bob.contacts().sentInvitations.isEmpty)
     }
 
-    @Test("the contact list stream follows a link, a dependent's check-in and alert, pings, roles and removal", arguments: AdapterBackend.withFirebase)
+    @Test("the contact list stream follows a link, a dependent's check-in and alert, pings, a role request and its answer, and removal", arguments: AdapterBackend.withFirebase)
     func stream(backend: AdapterBackend) async throws {
         let harness = try await AdapterHarness.start(backend)
         defer { Task { await harness.stop() } }
@@ -80,7 +94,7 @@ struct ContactsContractTests {
         let lists = try await alice.contacts.stream()
 
         // Bob scans Alice's code: he is her dependent.
-        _ = try await bob.contacts.addByQRCode(try await alice.contacts.resetQRCode(), .responder)
+        _ = try await bob.contacts.addByQRCode(try await alice.contacts.qrCode().id, .responder)
         let linked = try #require(try await Self.first(on: lists) { $0.contacts.map(\.id) == [bobID] }, "the link did not reach the stream")
         #expect(linked.contacts.first?.roles == .dependent && linked.contacts.first?.lastCheckIn == nil)
 
@@ -96,8 +110,15 @@ struct ContactsContractTests {
         _ = try await alice.pings.ping(bobID)
         _ = try #require(try await Self.first(on: lists) { $0.contacts.first?.outgoingPingAt != nil }, "my ping did not reach the stream")
 
-        _ = try await bob.contacts.updateRoles(aliceID, .both)
-        _ = try #require(try await Self.first(on: lists) { $0.contacts.map(\.roles) == [.both] }, "the roles change did not reach the stream")
+        // Bob becomes Alice's responder too: it waits for her consent, and both the request
+        // and her answer reach her stream.
+        let asked = try #require(try await bob.contacts.updateRoles(aliceID, .both).pendingRequest)
+        _ = try #require(
+            try await Self.first(on: lists) { $0.receivedRoleRequests.map(\.id) == [asked.id] }, "the role request did not reach the stream")
+        _ = try await alice.contacts.acceptRoleRequest(asked.id)
+        _ = try #require(
+            try await Self.first(on: lists) { $0.contacts.map(\.roles) == [.both] && $0.receivedRoleRequests.isEmpty },
+            "the accepted request did not reach the stream")
         try await bob.contacts.remove(aliceID)
         _ = try #require(try await Self.first(on: lists) { $0.contacts.isEmpty }, "the removal did not reach the stream")
     }
@@ -114,8 +135,10 @@ struct ContactsContractTests {
     func signedOut(backend: AdapterBackend) async throws {
         let harness = try await AdapterHarness.start(backend)
         defer { Task { await harness.stop() } }
-        let code = try await harness.aliceContacts.resetQRCode()
+        let code = try await harness.aliceContacts.qrCode().id
         let visitor = harness.visitorContacts
+        await #expect(throws: DomainError.unauthenticated) { _ = try await visitor.qrCode() }
+        await #expect(throws: DomainError.unauthenticated) { _ = try await visitor.acceptRoleRequest(UUID()) }
         await #expect(throws: DomainError.unauthenticated) { _ = try await visitor.contacts() }
         await #expect(throws: DomainError.unauthenticated) { _ = try await visitor.lookUpQRCode(code) }
         await #expect(throws: DomainError.unauthenticated) { _ = try await visitor.addByQRCode(code, .responder) }

@@ -22,7 +22,7 @@ struct NotificationContractTests {
         let harness = try await AdapterHarness.start(backend)
         defer { Task { await harness.stop() } }
         let alice = harness.aliceClients, bob = harness.bobClients
-        let code = try await alice.contacts.resetQRCode()
+        let code = try await alice.contacts.qrCode().id
         _ = try await bob.contacts.addByQRCode(code, .responder)
         let before = try await alice.notifications.notifications()
 

@@ -16,7 +16,8 @@ struct StorageProjectionContractTests {
         let alice = Caller.user(try #require(UserID(string: harness.aliceID))), bob = Caller.user(try #require(UserID(string: harness.bobID)))
         _ = try await backend.profiles.update(caller: alice, ProfileUpdate(firstName: "Alice", lastName: "Adams", emergencyNote: "Asthma"))
         _ = try await backend.profiles.update(caller: bob, ProfileUpdate(firstName: "Bob", lastName: "Brown"))
-        _ = try await backend.contacts.addContact(caller: bob, qrCodeID: try await backend.profiles.profile(caller: alice).qrCodeID, roles: .dependent)
+        // The code Alice's screen shows: the one in her profile links nobody unless it is shown.
+        _ = try await backend.contacts.addContact(caller: bob, qrCodeID: try await backend.contacts.qrCode(caller: alice).id, roles: .dependent)
         _ = try await backend.checkIns.checkIn(caller: alice)
         return (alice, bob)
     }
@@ -44,7 +45,11 @@ struct StorageProjectionContractTests {
         #expect(try await harness.bob.queryDocuments(bobContacts.where("isResponder", .equal, true)).isEmpty)
         #expect(try await harness.bob.getDocument(try #require(listed.first).path) == listed.first)
 
-        let code = try #require(own.data["qrCodeId"])
+        // A code links only while its owner shows it: the one just used finds nobody, the
+        // next one shown finds her.
+        let used = try #require(own.data["qrCodeId"])
+        #expect(try await harness.bob.queryDocuments(DocumentQuery(try CollectionPath("qr_lookup")).where("qrCodeId", .equal, used).limit(1)).isEmpty)
+        let code = DocumentValue.string(try await harness.test.backend.contacts.qrCode(caller: alice).id.uuidString.lowercased())
         let lookup = DocumentQuery(try CollectionPath("qr_lookup")).where("qrCodeId", .equal, code).limit(1)
         let found = try await harness.bob.queryDocuments(lookup)
         #expect(found == (try await documents.query(caller: bob, lookup)))

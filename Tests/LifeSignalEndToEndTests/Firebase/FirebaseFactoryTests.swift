@@ -100,7 +100,7 @@ struct FirebaseFactoryTests {
         let session = try await clients.auth.verifyCode(try PhoneNumber(Self.phone), try OneTimeCode("161803"))
         #expect(await supabase.authClient.currentSession()?.userID == session.userID)
         let code = try await clients.contacts.resetQRCode()
-        #expect(try await clients.user.profile().qrCodeID == code)
+        #expect(try await clients.user.profile().qrCodeID == code.id)
 
         try await clients.auth.signOut()
         #expect(await supabase.authClient.currentSession() == nil)
@@ -121,7 +121,7 @@ struct FirebaseFactoryTests {
         #expect(await firebase.authClient.currentSession() == session)
         #expect(try await clients.contacts.contacts() == ContactList(contacts: [], sentInvitations: [], receivedInvitations: []))
         let code = try await clients.contacts.resetQRCode()
-        #expect(try await local.userClient.profile().qrCodeID == code)
+        #expect(try await local.userClient.profile().qrCodeID == code.id)
 
         try await clients.auth.signOut()
         await #expect(throws: DomainError.unauthenticated) { _ = try await clients.notifications.notifications() }

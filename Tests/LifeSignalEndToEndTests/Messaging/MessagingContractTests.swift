@@ -46,7 +46,7 @@ struct MessagingContractTests {
         defer { Task { await harness.stop() } }
         let alice = harness.people.aliceClients, bob = harness.people.bobClients
         // Alice scans Bob's code: Bob becomes her responder.
-        let code = try await bob.contacts.resetQRCode()
+        let code = try await bob.contacts.qrCode().id
         _ = try await alice.contacts.addByQRCode(code, .responder)
         _ = try await harness.bob.messaging.token()
         let messages = harness.bob.messaging.messageStream()

@@ -375,7 +375,7 @@ import Testing
         let store = makeStore(.init(contacts: [Self.anna, Self.ben])) {
             $0.contactsClient.updateRoles = { id, roles in
                 calls.withValue { $0.append("updateRoles \(id) \(roles.names)") }
-                return annaBoth
+                return RoleChangeOutcome(contact: annaBoth)
             }
             $0.contactsClient.contacts = { ContactList(contacts: [annaBoth, Self.ben]) }
         }
@@ -390,7 +390,7 @@ import Testing
         await store.send(.rolesTapped(Self.anna.id, .dependent)) { $0.pendingChange = .roles(Self.anna.id, .dependent) }
         await store.send(.rolesTapped(Self.anna.id, .both)) { $0.pendingChange = .roles(Self.anna.id, .both) }
         await store.send(.changeConfirmed) { $0.isApplyingChange = true }
-        await store.receive(.changeApplied(.success(.roles(Self.anna.id, .both)))) {
+        await store.receive(.changeApplied(.success(.roles(RoleChangeOutcome(contact: annaBoth))))) {
             $0.isApplyingChange = false
             $0.pendingChange = nil
             $0.isLoading = true
