@@ -70,7 +70,7 @@ struct BadInputBurstTests {
         let user = try await test.signIn("+15550001111")
         let expiredSession = try await test.signIn("+15550002222")
         test.clock.advance(by: 7200)
-        let user2 = try await test.signIn("+15550001111")
+        let user2 = try await test.signInEditor("+15550001111")
         let tables = ["locations", "check_ins", "auth_users", "auth_sessions", "notifications"]
         var before: [String: Int] = [:]
         for table in tables { before[table] = try await test.count(table) }

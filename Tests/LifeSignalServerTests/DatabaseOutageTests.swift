@@ -172,7 +172,7 @@ struct DatabaseOutageTests {
                 group.addTask {
                     var sessions: [IssuedSession] = []
                     for user in 0..<usersPerClient {
-                        sessions.append(try await test.signIn(String(format: "+1555%03d%04d", client, user)))
+                        sessions.append(try await test.signInEditor(String(format: "+1555%03d%04d", client, user)))
                     }
                     return (client, sessions)
                 }

@@ -174,7 +174,7 @@ struct FunctionNumbersTests {
         let test = try await TestDatabases.backend(engine)
         let server = try await TestServer.start(test.backend)
         defer { Task { await server.stop() } }
-        let ann = try await test.signIn("+15550001111")
+        let ann = try await test.signInEditor("+15550001111")
         let me = ann.user.id.description
         // PostgreSQL keeps all of these; the SQLite server refuses them as PostgreSQL would
         // refuse a malformed date, so there is nothing to read back there.

@@ -76,7 +76,8 @@ struct LogSecretsTests {
         // REST: reads, a refused write, a malformed filter, the service key in the query, a forged token.
         #expect(try await server.request("GET", "/rest/v1/users?select=id", bearer: newToken).status == 200)
         #expect(try await server.request("GET", "/rest/v1/users?id=zz.1", bearer: newToken).status == 400)
-        #expect(try await server.json("POST", "/rest/v1/locations", bearer: newToken, ["nope": 1]).status == 400)
+        // Refused for the unknown column, or (SQLite checks the grant first) as no editor's.
+        #expect([400, 403].contains(try await server.json("POST", "/rest/v1/locations", bearer: newToken, ["nope": 1]).status))
         #expect(try await server.request("GET", "/rest/v1/locations?select=id&apikey=\(server.serviceKey)", apiKey: .some(nil)).status == 200)
         var claims = TokenClaims(role: "authenticated")
         claims.sub = UUID().uuidString
