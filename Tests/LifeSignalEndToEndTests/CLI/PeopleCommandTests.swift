@@ -47,6 +47,9 @@ struct PeopleCommandTests {
         outcome = try await alice("check-in")
         #expect(outcome.status == 1 && outcome.error.hasPrefix("error: You checked in less than 5 minutes ago"), "\(outcome.error)")
 
+        // The profile hands out no QR code: only `contacts qr` shows one that links.
+        let profile = try object(try await alice("profile", "--json"))
+        #expect(profile["first_name"] as? String == "Alice" && profile["qr_code_id"] == nil)
         let qr = try object(try await alice("contacts", "qr", "--json"))
         let code = try #require(qr["qr_code_id"] as? String)
         #expect((qr["expires_at"] as? String).flatMap(Timestamp.parse) == test.clock.now.addingTimeInterval(600))
