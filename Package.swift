@@ -36,6 +36,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-websocket", from: "1.6.2"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
     ],
     targets: [
         // MARK: Domain — value types and pure rules.
@@ -94,6 +95,21 @@ let package = Package(
         .testTarget(name: "Seed004SnippetTests", dependencies: ["SupabaseREST", "LifeSignalTestSupport"]),
         .target(name: "FirebaseREST", dependencies: ["HTTPExchange"]),
         .testTarget(name: "FirebaseRESTTests", dependencies: ["FirebaseREST"]),
+
+        // MARK: Delivery channels: each provider's own wire protocol (issue 19), no LifeSignal types.
+        .target(
+            name: "LifeSignalDelivery",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "LifeSignalDeliveryTests",
+            dependencies: ["LifeSignalDelivery", .product(name: "NIOSSL", package: "swift-nio-ssl")]
+        ),
 
         // MARK: Backend core: rules, storage, migrations.
         .target(

