@@ -69,6 +69,12 @@ struct AdapterHarness: Sendable {
         }
     }
 
+    /// Who reads drafts in the contract suites: the visitor where every reader sees them (the
+    /// in-process and Firebase adapters, over `ContentService`), Bob, an editor, over
+    /// PostgREST, where anon reads published rows only (docs/security.md, "Content";
+    /// `ContentPrivacyTests`).
+    var draftReader: ContentClient { server == nil ? visitor : bob }
+
     func stop() async {
         await server?.stop()
         try? await test.backend.close()
@@ -108,6 +114,12 @@ struct AdapterHarness: Sendable {
     private static func supabase(_ server: TestServer, phone: String, code: String) async throws -> Person {
         let client = makeClient(server)
         let adapters = SupabaseAdapters(client: client)
+        try await adapters.authClient.sendCode(try PhoneNumber(phone))
+        let first = try await adapters.authClient.verifyCode(try PhoneNumber(phone), try OneTimeCode(code))
+        // Alice and Bob edit content (seed 004 is the admin app's), which over PostgREST needs
+        // an editor's token (docs/security.md, "Content"): the service role makes them editors
+        // and they sign in again, as an operator would have them do.
+        try await server.makeEditor(first.userID.rawValue.uuidString.lowercased())
         try await adapters.authClient.sendCode(try PhoneNumber(phone))
         let session = try await adapters.authClient.verifyCode(try PhoneNumber(phone), try OneTimeCode(code))
         return Person(id: session.userID.rawValue, content: adapters.contentClient, contacts: adapters.contactsClient,

@@ -42,10 +42,12 @@ extension Schema {
             rules: [
                 .init("\(table)_read_published", .select, to: [.anon, .authenticated], using: publishedAndLive),
                 .init("\(table)_editor_read", .select, to: [.contentEditor], using: "true"),
-                // An editor writes in their own name; they may change or delete any record.
+                // An editor writes in their own name and changes their own records, as
+                // `ContentService` (the Local adapter and the content functions) allows: every
+                // adapter keeps one rule.
                 .init("\(table)_editor_insert", .insert, to: [.contentEditor], check: "created_by = auth.uid()"),
-                .init("\(table)_editor_update", .update, to: [.contentEditor], using: "true", check: "true"),
-                .init("\(table)_editor_delete", .delete, to: [.contentEditor], using: "true"),
+                .init("\(table)_editor_update", .update, to: [.contentEditor], using: "created_by = auth.uid()", check: "created_by = auth.uid()"),
+                .init("\(table)_editor_delete", .delete, to: [.contentEditor], using: "created_by = auth.uid()"),
             ],
             readableColumns: [.anon: everyone, .authenticated: everyone])
     }

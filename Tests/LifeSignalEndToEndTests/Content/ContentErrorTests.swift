@@ -47,7 +47,7 @@ struct ContentErrorTests {
             try await harness.alice.saveRoute(.init(name: "Negative", durationMinutes: -5))
         }
         // Nothing of the refused writes landed.
-        #expect(try await harness.visitor.locations(ContentFilter()) == [mine])
+        #expect(try await harness.draftReader.locations(ContentFilter()) == [mine])
         #expect(try await harness.test.count("locations") == 1)
         #expect(try await harness.test.count("events") == 0)
         #expect(try await harness.test.count("routes") == 0)
@@ -69,10 +69,10 @@ struct ContentErrorTests {
                     """)
             }
         }
-        let all = try await harness.visitor.locations(ContentFilter())
+        let all = try await harness.draftReader.locations(ContentFilter())
         #expect(all.count == total)
         #expect(Set(all.map(\.id)).count == total)
         #expect(all == ContentRules.sorted(all))
-        #expect(try await harness.visitor.locations(ContentFilter(search: "place 3")).count == (0..<total).filter { $0 % 7 == 3 }.count)
+        #expect(try await harness.draftReader.locations(ContentFilter(search: "place 3")).count == (0..<total).filter { $0 % 7 == 3 }.count)
     }
 }
