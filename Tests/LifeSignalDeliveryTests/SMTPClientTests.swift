@@ -19,7 +19,7 @@ struct SMTPClientTests {
             html: "<p>Grandpa Joe did not check in by <b>09:00</b>.</p>")
     }
 
-    static func configuration(_ server: SMTPTestServer, security: SMTPConfiguration.Security = .startTLS,
+    static func configuration(_ server: StandInProcess, security: SMTPConfiguration.Security = .startTLS,
                               credentials: SMTPConfiguration.Credentials? = credentials, trusted: Bool = true) throws -> SMTPConfiguration {
         var tls = TLSConfiguration.makeClientConfiguration()
         if trusted { tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(server.certificatePath)) }

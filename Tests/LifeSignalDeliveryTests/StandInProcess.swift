@@ -1,34 +1,35 @@
 import Foundation
 
-/// `Tests/Compatibility/smtp_server.py` (aiosmtpd) as a child process on 127.0.0.1, in the
-/// virtual environment `scripts/test` makes (`LIFESIGNAL_TEST_PYTHON`). Each message it
-/// accepts arrives as one JSON object.
-final class SMTPTestServer: @unchecked Sendable {
+/// A provider stand-in from `Tests/Compatibility` (aiosmtpd's SMTP server, the Twilio stand-in)
+/// as a child process on 127.0.0.1, in the virtual environment `scripts/test` makes
+/// (`LIFESIGNAL_TEST_PYTHON`). It prints `READY <port>`, then one JSON object per line for
+/// each message or request it took.
+final class StandInProcess: @unchecked Sendable {
     let port: Int
-    let certificatePath: String
+    /// The folder the script was given (the SMTP server writes its certificate there).
+    let directory: URL
     private let process: Process
     private let input: Pipe
-    private let directory: URL
     private let lock = NSLock()
     private var messages: [[String: Any]] = []
     private var delivered = 0
 
     struct Failure: Error, CustomStringConvertible { let description: String }
 
-    static func start(mode: String) async throws -> SMTPTestServer {
+    static func start(_ script: String, arguments: [String]) async throws -> StandInProcess {
         guard let python = ProcessInfo.processInfo.environment["LIFESIGNAL_TEST_PYTHON"], !python.isEmpty else {
             throw Failure(description: """
-                This test needs aiosmtpd, and LIFESIGNAL_TEST_PYTHON is not set. Run the tests with `scripts/test`, \
+                This test needs a Python provider stand-in, and LIFESIGNAL_TEST_PYTHON is not set. Run the tests with `scripts/test`, \
                 which makes the Python environment (Tests/Compatibility/requirements.txt).
                 """)
         }
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Compatibility/smtp_server.py")
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-smtp-\(UUID().uuidString)")
+            .appendingPathComponent("Compatibility/\(script)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-standin-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [script.path, mode, directory.path]
+        process.arguments = [script.path] + arguments.map { $0 == "{dir}" ? directory.path : $0 }
         let output = Pipe(), input = Pipe()
         process.standardOutput = output
         process.standardInput = input
@@ -53,10 +54,9 @@ final class SMTPTestServer: @unchecked Sendable {
         var iterator = lines.makeAsyncIterator()
         guard let ready = await iterator.next(), ready.hasPrefix("READY "), let port = Int(ready.dropFirst(6)) else {
             process.terminate()
-            throw Failure(description: "the SMTP test server did not start (mode \(mode))")
+            throw Failure(description: "the stand-in \(script) did not start")
         }
-        let server = SMTPTestServer(port: port, certificatePath: directory.appendingPathComponent("cert.pem").path,
-                                    process: process, input: input, directory: directory)
+        let server = StandInProcess(port: port, process: process, input: input, directory: directory)
         Task { [iterator] in
             var iterator = iterator
             while let line = await iterator.next() {
@@ -67,18 +67,17 @@ final class SMTPTestServer: @unchecked Sendable {
         return server
     }
 
-    private init(port: Int, certificatePath: String, process: Process, input: Pipe, directory: URL) {
+    private init(port: Int, process: Process, input: Pipe, directory: URL) {
         self.port = port
-        self.certificatePath = certificatePath
         self.process = process
         self.input = input
         self.directory = directory
     }
 
-    /// Messages the server accepted so far.
+    /// Records printed so far.
     var messageCount: Int { lock.withLock { messages.count } }
 
-    /// The next accepted message not yet returned; a bound of 30 s against a hang.
+    /// The next record not yet returned; a bound of 30 s against a hang.
     func nextMessage() async throws -> [String: Any] {
         let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
@@ -90,7 +89,7 @@ final class SMTPTestServer: @unchecked Sendable {
             if let next { return next }
             try await Task.sleep(for: .milliseconds(20))
         }
-        throw Failure(description: "the SMTP test server received no message within 30 s")
+        throw Failure(description: "the stand-in printed nothing more within 30 s")
     }
 
     func stop() {
@@ -98,4 +97,16 @@ final class SMTPTestServer: @unchecked Sendable {
         if process.isRunning { process.terminate() }
         try? FileManager.default.removeItem(at: directory)
     }
+}
+
+/// `smtp_server.py` (aiosmtpd) in one of its modes.
+enum SMTPTestServer {
+    static func start(mode: String) async throws -> StandInProcess {
+        try await StandInProcess.start("smtp_server.py", arguments: [mode, "{dir}"])
+    }
+}
+
+extension StandInProcess {
+    /// The SMTP server's self-signed certificate.
+    var certificatePath: String { directory.appendingPathComponent("cert.pem").path }
 }

@@ -1,0 +1,76 @@
+"""A stand-in for Twilio's Messages API, for LifeSignal's SMS client tests.
+
+    python twilio_standin.py ACCOUNT_SID AUTH_TOKEN
+
+Serves `POST /2010-04-01/Accounts/<sid>/Messages.json` on 127.0.0.1 as Twilio does: HTTP Basic
+auth with the account SID and auth token, a form body (`To`, `From` or `MessagingServiceSid`,
+`Body`, optional `StatusCallback`), 201 with the message's JSON, or Twilio's error JSON
+`{code, message, more_info, status}`. Some numbers fail on purpose: +15559990000 is invalid
+(400, 21211), +15559990001 has replied STOP (400, 21610), +15559990002 is rate limited
+(429, 20429), +15559990003 meets a server error (500). Prints `READY <port>`, then one JSON line
+per request: the path, whether the credentials were right, and the form fields. Runs until
+stdin closes.
+"""
+import base64
+import json
+import sys
+import threading
+import uuid
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs
+
+SID, TOKEN = sys.argv[1], sys.argv[2]
+FAILURES = {
+    "+15559990000": (400, 21211, "The 'To' number +15559990000 is not a valid phone number."),
+    "+15559990001": (400, 21610, "Attempt to send to unsubscribed recipient"),
+    "+15559990002": (429, 20429, "Too Many Requests"),
+    "+15559990003": (500, 20500, "Internal Server Error"),
+}
+
+
+class Handler(BaseHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+    def answer(self, status, body):
+        data = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def error(self, status, code, message):
+        self.answer(status, {"code": code, "message": message, "more_info": "https://www.twilio.com/docs/errors/%d" % code,
+                             "status": status})
+
+    def do_POST(self):
+        length = int(self.headers.get("Content-Length", "0"))
+        fields = {k: v[0] for k, v in parse_qs(self.rfile.read(length).decode(), keep_blank_values=True).items()}
+        expected = "Basic " + base64.b64encode(("%s:%s" % (SID, TOKEN)).encode()).decode()
+        authorized = self.headers.get("Authorization") == expected
+        print(json.dumps({"path": self.path, "authorized": authorized, "fields": fields,
+                          "content_type": self.headers.get("Content-Type")}), flush=True)
+        if self.path != "/2010-04-01/Accounts/%s/Messages.json" % SID:
+            return self.error(404, 20404, "The requested resource was not found")
+        if not authorized:
+            return self.error(401, 20003, "Authenticate")
+        to = fields.get("To", "")
+        if to in FAILURES:
+            return self.error(*FAILURES[to])
+        if not fields.get("Body") or not (fields.get("From") or fields.get("MessagingServiceSid")):
+            return self.error(400, 21602, "Message body is required.")
+        self.answer(201, {"sid": "SM" + uuid.uuid4().hex, "status": "queued", "to": to, "from": fields.get("From"),
+                          "body": fields["Body"], "error_code": None, "error_message": None, "account_sid": SID})
+
+
+def main():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    print("READY %d" % server.server_address[1], flush=True)
+    sys.stdin.read()
+    server.shutdown()
+
+
+if __name__ == "__main__":
+    main()
