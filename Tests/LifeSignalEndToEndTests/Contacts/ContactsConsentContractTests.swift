@@ -83,6 +83,21 @@ struct ContactsConsentContractTests {
         #expect(await Self.failure { _ = try await alice.acceptRoleRequest(request.id) } == .notFound("Role request"))
     }
 
+    @Test("the owner's contact list stream hears a role request arrive and its withdrawal, which tells no one", arguments: AdapterBackend.withFirebase)
+    func streamHearsWithdrawal(backend: AdapterBackend) async throws {
+        let harness = try await AdapterHarness.start(backend)
+        defer { Task { await harness.stop() } }
+        try await Self.linked(harness)
+        let lists = try await harness.aliceContacts.stream()
+        let request = try #require(try await harness.bobContacts.updateRoles(UserID(harness.aliceID), .both).pendingRequest)
+        _ = try #require(
+            try await ContactsContractTests.first(on: lists) { $0.receivedRoleRequests == [request] }, "the request did not reach the stream")
+        // No notification goes with a withdrawal: only the request's own change can bring it.
+        try await harness.bobContacts.cancelRoleRequest(request.id)
+        _ = try #require(
+            try await ContactsContractTests.first(on: lists) { $0.receivedRoleRequests.isEmpty }, "the withdrawal did not reach the stream")
+    }
+
     /// The domain error `operation` throws, or `nil` when it succeeds.
     static func failure(_ operation: () async throws -> Void) async -> DomainError? {
         do {
