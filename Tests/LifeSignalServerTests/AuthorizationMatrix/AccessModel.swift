@@ -127,7 +127,7 @@ enum AccessModel {
                    target: (.person, .own("recipient_id"))),
         TableModel(name: "notifications", reads: signedInAndEditor(ReadRule(rows: [.own("user_id")])), target: (.person, .own("user_id"))),
         TableModel(name: "documents", reads: signedInAndEditor(ReadRule(rows: [.own("owner_id")])), target: (.person, .own("owner_id"))),
-        // Consent (docs/security.md; /work/notes/consent18.md): either side reads a request.
+        // Consent (docs/security.md, "Consent"): either side reads a request.
         TableModel(name: "contact_role_requests", reads: signedInAndEditor(ReadRule(rows: [.own("requester_id"), .own("owner_id")])),
                    target: (.person, .own("owner_id"))),
         content("locations"), content("events"), content("routes"),

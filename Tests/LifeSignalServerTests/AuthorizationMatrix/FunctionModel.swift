@@ -111,7 +111,7 @@ enum FunctionModel {
 
     /// Callers the model lets call a case, or who call it harmlessly, are judged apart; the
     /// person's own and the dependent's requests aim at themselves in the role-request cases,
-    /// so those callers are not asked there (`ConsentTests` answer requests as their parties).
+    /// so those callers are not asked there (`ContactRoleRequestTests` answer requests as their parties).
     static func actors(for item: FunctionCase) -> [MatrixActor] {
         let skip: Set<MatrixActor> = switch item.name {
         case "accept-role-request": [.person]

@@ -18,13 +18,19 @@ struct RealtimeMatrixRunner: Sendable {
         let socket: RealtimeTestSocket
         /// The tables whose channel the server refused to join.
         let refused: Set<String>
+        /// The tables with a second channel filtered on a column hidden from the actor.
+        let probes: Set<String>
     }
 
     /// A change as heard: table, type and row key.
     struct Heard: Hashable, CustomStringConvertible {
         let table: String, type: String, key: String
-        var description: String { "\(type) \(table)(\(key))" }
+        /// Heard on the channel filtered on a hidden column.
+        var probe = false
+        var description: String { "\(type) \(table)(\(key))\(probe ? " through a filter on a hidden column" : "")" }
     }
+
+    static let probeTopic = "realtime:matrix-hidden-"
 
     var tables: [(model: TableModel, table: ExposedTables.Table)] {
         AccessModel.tables.filter(\.realtime).compactMap { model in exposed.tables[model.name].map { (model, $0) } }
@@ -93,7 +99,18 @@ struct RealtimeMatrixRunner: Sendable {
             let mustJoin = !model.read(for: actor).rows.isEmpty || table.name == "locations"
             result.cell("\(table.name) × join × \(actor)", joined || !mustJoin ? nil : "refused, but the model lets \(actor) read rows: \(payload)")
         }
-        return Listener(actor: actor, socket: socket, refused: refused)
+        // A hidden column is no filter either: a channel filtered on the value it holds (the
+        // editor as `created_by`) is refused or hears nothing, or the filter would answer what
+        // the record leaves out.
+        var probes: Set<String> = []
+        for (index, (model, table)) in tables.enumerated() {
+            let rule = model.read(for: actor)
+            guard !rule.rows.isEmpty, let hidden = table.columns.first(where: rule.hidden.contains) else { continue }
+            _ = try await RealtimeTests.join(socket, topic: Self.probeTopic + table.name, table: table.name,
+                                             filter: "\(hidden)=eq.\(fixture.id(.editor) ?? "")", token: token, ref: "p\(index)")
+            probes.insert(table.name)
+        }
+        return Listener(actor: actor, socket: socket, refused: refused, probes: probes)
     }
 
     /// Writes a marker and returns what each listener heard before it, checking on the way
@@ -116,7 +133,8 @@ struct RealtimeMatrixRunner: Sendable {
                 }
                 guard let table = exposed.tables[name] else { continue }
                 let row = type == "DELETE" ? old ?? [:] : record ?? [:]
-                changes[Heard(table: name, type: type, key: MatrixSnapshot.key(row, table))] = row
+                let probe = (frame["topic"] as? String)?.hasPrefix(Self.probeTopic) == true
+                changes[Heard(table: name, type: type, key: MatrixSnapshot.key(row, table), probe: probe)] = row
                 if type == "DELETE" {
                     let extra = Set(row.keys).subtracting(table.key)
                     result.cell("\(name) × DELETE old_record × \(listener.actor)",
@@ -154,8 +172,12 @@ struct RealtimeMatrixRunner: Sendable {
                     problem = nil
                 }
                 result.cell("\(table.name) × realtime \(type) × \(actor)", problem)
+                if listener.probes.contains(table.name) {
+                    let leaked = heard[actor]?[Heard(table: table.name, type: type, key: key, probe: true)] != nil
+                    result.cell("\(table.name) × realtime \(type) filtered on a hidden column × \(actor)", leaked ? "heard: the filter matched a hidden column" : nil)
+                }
             }
-            let stray = Set(heard[actor]?.keys.map { $0 } ?? []).subtracting(expectedAll).filter { item in
+            let stray = Set(heard[actor]?.keys.filter { !$0.probe } ?? []).subtracting(expectedAll).filter { item in
                 !rows.contains { $0.1.name == item.table && MatrixSnapshot.key($0.3, $0.1) == item.key }
             }
             if !stray.isEmpty { result.failures.append("realtime \(type) × \(actor): heard changes nobody made in this round: \(stray)") }
