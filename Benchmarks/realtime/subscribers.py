@@ -63,7 +63,8 @@ class Subscriber:
 
 
 def insert(port, service_key, name):
-    body = json.dumps({"name": name, "slug": name}).encode()
+    # Published: anon and people who are not editors hear only published rows.
+    body = json.dumps({"name": name, "slug": name, "status": "published"}).encode()
     request = urllib.request.Request(f"http://127.0.0.1:{port}/rest/v1/locations", data=body, method="POST", headers={
         "apikey": service_key, "Authorization": f"Bearer {service_key}", "Content-Type": "application/json",
         "Prefer": "return=minimal"})

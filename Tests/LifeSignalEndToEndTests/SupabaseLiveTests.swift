@@ -49,6 +49,10 @@ struct SupabaseLiveTests {
         try await client.auth.signInWithOTP(phone: "+15550001111")
         let response = try await client.auth.verifyOTP(phone: "+15550001111", token: "123456", type: .sms)
         let session = try #require(response.session)
+        // Content is written by editors only (docs/security.md, "Content"): the service role
+        // makes this person one, and the refreshed token carries the role.
+        try await server.makeEditor(session.user.id.uuidString.lowercased())
+        try await client.auth.refreshSession()
         return (client, session.user.id)
     }
 

@@ -35,6 +35,10 @@ struct SupabaseRealtimeLiveTests {
                                     options: SupabaseClientOptions(auth: .init(storage: InMemoryAuthStorage()), realtime: .init(timeoutInterval: .seconds(30))))
         try await client.auth.signInWithOTP(phone: phone)
         let session = try #require(try await client.auth.verifyOTP(phone: phone, token: code, type: .sms).session)
+        // Content is written by editors only (docs/security.md, "Content"): the service role
+        // makes this person one, and the refreshed token carries the role.
+        try await server.makeEditor(session.user.id.uuidString.lowercased())
+        try await client.auth.refreshSession()
         return (client, session.user.id)
     }
 

@@ -37,6 +37,10 @@ struct Seed004LiveTests {
       supabaseURL: server.baseURL, supabaseKey: server.anonKey,
       options: SupabaseClientOptions(auth: .init(storage: InMemoryAuthStorage())))
     let session = try #require(try await client.auth.signUp(email: "editor@example.org", password: "seed-004-editor").session)
+    // The seed's admin app is used by editors (docs/security.md, "Content"): the service role
+    // makes this account one, and the refreshed token carries the role.
+    try await server.makeEditor(session.user.id.uuidString.lowercased())
+    try await client.auth.refreshSession()
     return Fixture(server: server, client: client, me: session.user.id)
   }
 

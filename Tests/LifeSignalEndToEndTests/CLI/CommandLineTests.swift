@@ -92,6 +92,15 @@ struct CommandLineTests {
         let status = try #require(try JSONSerialization.jsonObject(with: Data(outcome.output.utf8)) as? [String: Any])
         #expect(status["band"] as? String == "green" && status["interval_seconds"] as? Int == 86400)
 
+        // Writing content over PostgREST takes an editor (docs/security.md, "Content"): the
+        // service role makes this person one, and a new sign-in carries the role.
+        outcome = try await run("locations", "add", "--name", "Not yet")
+        #expect(outcome.status != 0, "\(outcome.output)")
+        let userID = try #require(try await test.backend.database.query(SQL.raw("SELECT id FROM auth_users")).first?.uuid("id"))
+        try await server.makeEditor(userID.uuidString.lowercased())
+        outcome = try await run("login", "--phone", phone, "--code", "314159")
+        #expect(outcome.status == 0, "\(outcome.error)")
+
         outcome = try await run("locations", "add", "--name", "Fiddletown Cellars", "--website", "fiddletown.example", "--status", "published", "--json")
         #expect(outcome.status == 0)
         let added = try #require(try JSONSerialization.jsonObject(with: Data(outcome.output.utf8)) as? [String: Any])
