@@ -39,6 +39,13 @@ struct PeopleClientValuesTests {
         #expect(try await client.updateRoles(maya.id, .both).pendingRequest == request)
         try await client.cancelRoleRequest(request.id)
         #expect(try await client.contacts().sentRoleRequests.isEmpty)
+        // Not asking any more withdraws it too; a change that would leave no role meanwhile is refused.
+        _ = try await client.updateRoles(maya.id, .both)
+        #expect(try await client.updateRoles(maya.id, .responder) == RoleChangeOutcome(contact: maya))
+        #expect(try await client.contacts().sentRoleRequests.isEmpty)
+        await #expect(throws: DomainError.failedPrecondition("Keep a role while your request waits, or remove the contact")) {
+            try await client.updateRoles(maya.id, .dependent)
+        }
         let joeBoth = try await client.updateRoles(joe.id, .both)
         #expect(joeBoth.contact.roles == .both && joeBoth.pendingRequest == nil)
         // Joe's own request to become my responder: accepted once.

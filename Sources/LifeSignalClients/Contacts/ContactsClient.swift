@@ -116,11 +116,16 @@ extension ContactsClient: TestDependencyKey {
                     let before = list.contacts[index].roles
                     guard roles.isDependent, !before.isDependent else {
                         list.contacts[index].roles = roles
+                        // No longer asking to become their responder withdraws the request.
+                        if !roles.isDependent { list.sentRoleRequests.removeAll { $0.ownerID == id } }
                         return RoleChangeOutcome(contact: list.contacts[index])
                     }
-                    // Becoming their responder waits for them; the rest applies now, unless
-                    // that would leave no role (then nothing changes until they answer).
-                    if let applied = try? ContactRoles(isResponder: roles.isResponder, isDependent: false) { list.contacts[index].roles = applied }
+                    // Becoming their responder waits for them; the rest applies now, and must
+                    // leave a role (removing is `remove`), as on the server.
+                    guard let applied = try? ContactRoles(isResponder: roles.isResponder, isDependent: false) else {
+                        throw DomainError.failedPrecondition("Keep a role while your request waits, or remove the contact")
+                    }
+                    list.contacts[index].roles = applied
                     let contact = list.contacts[index]
                     if let asked = list.sentRoleRequests.first(where: { $0.ownerID == id }) {
                         return RoleChangeOutcome(contact: contact, pendingRequest: asked)
