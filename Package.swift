@@ -110,7 +110,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LifeSignalDeliveryTests",
-            dependencies: ["LifeSignalDelivery", .product(name: "NIOSSL", package: "swift-nio-ssl")]
+            dependencies: ["LifeSignalDelivery", "LifeSignalTestSupport", .product(name: "NIOSSL", package: "swift-nio-ssl")]
         ),
 
         // MARK: Backend core: rules, storage, migrations.
@@ -182,7 +182,7 @@ let package = Package(
             name: "lifesignal",
             dependencies: [
                 "LifeSignalDomain", "LifeSignalClients", "LifeSignalFeatures", "LifeSignalAdapters",
-                "LifeSignalBackend", "LifeSignalServer", "SupabaseREST",
+                "LifeSignalBackend", "LifeSignalServer", "SupabaseREST", "LifeSignalDelivery",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Clocks", package: "swift-clocks"),

@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalTestSupport
 import NIOSSL
 import Testing
 @testable import LifeSignalDelivery

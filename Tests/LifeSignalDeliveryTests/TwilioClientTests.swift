@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalTestSupport
 import Testing
 @testable import LifeSignalDelivery
 

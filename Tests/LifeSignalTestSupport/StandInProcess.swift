@@ -4,21 +4,19 @@ import Foundation
 /// as a child process on 127.0.0.1, in the virtual environment `scripts/test` makes
 /// (`LIFESIGNAL_TEST_PYTHON`). It prints `READY <port>`, then one JSON object per line for
 /// each message or request it took.
-final class StandInProcess: @unchecked Sendable {
-    let port: Int
+public final class StandInProcess: @unchecked Sendable {
+    public let port: Int
     /// The folder the script was given (the SMTP server writes its certificate there).
-    let directory: URL
+    public let directory: URL
     private let process: Process
     private let input: Pipe
     private let lock = NSLock()
     private var messages: [[String: Any]] = []
     private var delivered = 0
 
-    struct Failure: Error, CustomStringConvertible { let description: String }
-
-    static func start(_ script: String, arguments: [String]) async throws -> StandInProcess {
+    public static func start(_ script: String, arguments: [String]) async throws -> StandInProcess {
         guard let python = ProcessInfo.processInfo.environment["LIFESIGNAL_TEST_PYTHON"], !python.isEmpty else {
-            throw Failure(description: """
+            throw TestEnvironmentError(description: """
                 This test needs a Python provider stand-in, and LIFESIGNAL_TEST_PYTHON is not set. Run the tests with `scripts/test`, \
                 which makes the Python environment (Tests/Compatibility/requirements.txt).
                 """)
@@ -54,7 +52,7 @@ final class StandInProcess: @unchecked Sendable {
         var iterator = lines.makeAsyncIterator()
         guard let ready = await iterator.next(), ready.hasPrefix("READY "), let port = Int(ready.dropFirst(6)) else {
             process.terminate()
-            throw Failure(description: "the stand-in \(script) did not start")
+            throw TestEnvironmentError(description: "the stand-in \(script) did not start")
         }
         let server = StandInProcess(port: port, process: process, input: input, directory: directory)
         Task { [iterator] in
@@ -75,10 +73,10 @@ final class StandInProcess: @unchecked Sendable {
     }
 
     /// Records printed so far.
-    var messageCount: Int { lock.withLock { messages.count } }
+    public var messageCount: Int { lock.withLock { messages.count } }
 
     /// The next record not yet returned; a bound of 30 s against a hang.
-    func nextMessage() async throws -> [String: Any] {
+    public func nextMessage() async throws -> [String: Any] {
         let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
             let next: [String: Any]? = lock.withLock {
@@ -89,10 +87,10 @@ final class StandInProcess: @unchecked Sendable {
             if let next { return next }
             try await Task.sleep(for: .milliseconds(20))
         }
-        throw Failure(description: "the stand-in printed nothing more within 30 s")
+        throw TestEnvironmentError(description: "the stand-in printed nothing more within 30 s")
     }
 
-    func stop() {
+    public func stop() {
         try? input.fileHandleForWriting.close()
         if process.isRunning { process.terminate() }
         try? FileManager.default.removeItem(at: directory)
@@ -100,13 +98,13 @@ final class StandInProcess: @unchecked Sendable {
 }
 
 /// `smtp_server.py` (aiosmtpd) in one of its modes.
-enum SMTPTestServer {
-    static func start(mode: String) async throws -> StandInProcess {
+public enum SMTPTestServer {
+    public static func start(mode: String) async throws -> StandInProcess {
         try await StandInProcess.start("smtp_server.py", arguments: [mode, "{dir}"])
     }
 }
 
 extension StandInProcess {
     /// The SMTP server's self-signed certificate.
-    var certificatePath: String { directory.appendingPathComponent("cert.pem").path }
+    public var certificatePath: String { directory.appendingPathComponent("cert.pem").path }
 }

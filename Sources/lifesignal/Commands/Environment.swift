@@ -15,6 +15,7 @@ import LifeSignalBackend
 /// | `LIFESIGNAL_JWT_SECRET` | HS256 secret for tokens and keys | generated once, kept in `<data dir>/jwt-secret` |
 /// | `LIFESIGNAL_TEST_OTP` | fixed sign-in codes, `+15550001111=123456,…` | none |
 /// | `LIFESIGNAL_FCM_SERVICE_ACCOUNT` | a service-account key file; pushes then go through FCM HTTP v1 | pushes are only recorded |
+/// | `LIFESIGNAL_TWILIO_ACCOUNT_SID`, `_AUTH_TOKEN`, `_FROM` (`_API_URL`) | `serve` sends sign-in codes by SMS through Twilio | codes are written to the log |
 enum LifeSignalEnvironment {
     /// The settings; a bad config file is refused when a command reads it.
     static func values() throws -> ConfigurationValues {

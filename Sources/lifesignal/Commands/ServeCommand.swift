@@ -5,6 +5,7 @@ import LifeSignalAdapters
 import LifeSignalBackend
 import LifeSignalServer
 import UnixSignals
+import LifeSignalDelivery
 import Logging
 
 struct ServeCommand: AsyncParsableCommand {
@@ -26,6 +27,10 @@ struct ServeCommand: AsyncParsableCommand {
         let local = try LifeSignalEnvironment.local(database: database)
         var configuration = try local.backendConfiguration(issuer: "http://\(host):\(port)/auth/v1")
         limits.apply(to: &configuration)
+        let twilio = try TwilioSMSSender.configuration(try LifeSignalEnvironment.values())
+        if let twilio { configuration.smsSender = TwilioSMSSender(client: TwilioClient(configuration: twilio)) }
+        let smsDescription = twilio.map { "Twilio, account \($0.accountSID)" }
+            ?? "written to this log (set LIFESIGNAL_TWILIO_ACCOUNT_SID, _AUTH_TOKEN and _FROM to send by SMS)"
         let push = try local.serviceAccount().map { "FCM HTTP v1, project \($0.projectID)" }
             ?? "recorded only (set LIFESIGNAL_FCM_SERVICE_ACCOUNT to send through FCM)"
         let backend = try await LifeSignalBackend.open(databaseURL: local.databaseURL, configuration: configuration)
@@ -45,10 +50,11 @@ struct ServeCommand: AsyncParsableCommand {
                     LifeSignal is listening on http://\(host):\(bound)
                       data:             \(LocalSettings.redacted(backend.database.location)) (\(backend.database.dialect.rawValue))
                       push:             \(pushDescription)
+                      sms:              \(smsDescription)
                       anon key:         \(backend.auth.apiKey(role: .anon))
                       service_role key: \(serviceRoleKey)
                       sign-in:          \(signInSummary)
-                    Sign-in codes are written to this log unless LIFESIGNAL_TEST_OTP fixes them. Ctrl-C stops the server.
+                    Numbers in LIFESIGNAL_TEST_OTP get their fixed codes and no SMS. Ctrl-C stops the server.
 
                     """.utf8))
             })

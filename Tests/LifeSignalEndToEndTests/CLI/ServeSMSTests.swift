@@ -1,0 +1,115 @@
+import Foundation
+import LifeSignalTestSupport
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `lifesignal serve` with a Twilio account (`LIFESIGNAL_TWILIO_*`): sign-in codes leave as
+/// SMS through the Messages API — here a stand-in on 127.0.0.1 speaking Twilio's wire — and a
+/// person signs in with the code the SMS carried.
+@Suite("lifesignal serve: sign-in codes by SMS")
+struct ServeSMSTests {
+    static let sid = "AC00000000000000000000000000000001", token = "serve-test-token"
+
+    /// `serve` on a free port with its data in a new folder, once its banner is out.
+    final class RunningServe: @unchecked Sendable {
+        let process: Process
+        let banner: String
+        let data: URL
+
+        init(environment extra: [String: String]) async throws {
+            data = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-serve-sms-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+            process = Process()
+            process.executableURL = CommandLineTests.executable
+            process.arguments = ["serve", "--port", "0", "--sweep-interval", "0", "--database", data.appendingPathComponent("db.sqlite").path]
+            var environment = ProcessInfo.processInfo.environment
+            environment["LIFESIGNAL_DATA_DIR"] = data.path
+            environment["LIFESIGNAL_DATABASE_URL"] = nil
+            environment["LIFESIGNAL_TEST_OTP"] = nil
+            for (name, value) in extra { environment[name] = value }
+            process.environment = environment
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            banner = await withCheckedContinuation { continuation in
+                DispatchQueue.global().async {
+                    var collected = Data()
+                    while !String(decoding: collected, as: UTF8.self).contains("Ctrl-C stops the server.") {
+                        let chunk = output.fileHandleForReading.availableData
+                        if chunk.isEmpty { break }
+                        collected.append(chunk)
+                    }
+                    continuation.resume(returning: String(decoding: collected, as: UTF8.self))
+                }
+            }
+        }
+
+        func value(_ label: String) -> String? { ServeCommandTests.value(label, in: banner) }
+
+        var baseURL: String? {
+            banner.components(separatedBy: "\n").first { $0.hasPrefix("LifeSignal is listening on ") }
+                .map { String($0.dropFirst("LifeSignal is listening on ".count)) }
+        }
+
+        func post(_ path: String, _ body: [String: String]) async throws -> (Int, [String: Any]) {
+            let url = try #require(URL(string: (baseURL ?? "") + path))
+            var request = URLRequest(url: url)
+            request.httpMethod = "POST"
+            request.setValue(value("anon key:"), forHTTPHeaderField: "apikey")
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.setValue("2024-01-01", forHTTPHeaderField: "X-Supabase-Api-Version")
+            request.httpBody = try JSONSerialization.data(withJSONObject: body)
+            request.timeoutInterval = 120
+            let (data, response) = try await URLSession.shared.data(for: request)
+            return ((response as? HTTPURLResponse)?.statusCode ?? 0, (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:])
+        }
+
+        func stop() {
+            if process.isRunning { kill(process.processIdentifier, SIGINT) }
+            process.waitUntilExit()
+            try? FileManager.default.removeItem(at: data)
+        }
+    }
+
+    @Test("the code goes out as an SMS through the Messages API and signs the person in; refusals are answered")
+    func signInBySMS() async throws {
+        let twilio = try await StandInProcess.start("twilio_standin.py", arguments: [Self.sid, Self.token])
+        defer { twilio.stop() }
+        let serve = try await RunningServe(environment: [
+            "LIFESIGNAL_TWILIO_ACCOUNT_SID": Self.sid, "LIFESIGNAL_TWILIO_AUTH_TOKEN": Self.token,
+            "LIFESIGNAL_TWILIO_FROM": "+15550001000", "LIFESIGNAL_TWILIO_API_URL": "http://127.0.0.1:\(twilio.port)",
+        ])
+        defer { serve.stop() }
+        #expect(serve.value("sms:") == "Twilio, account \(Self.sid)")
+        #expect(!serve.banner.contains(Self.token), "the auth token is never printed")
+
+        #expect(try await serve.post("/auth/v1/otp", ["phone": "+15550002000"]).0 == 200)
+        let sent = try await twilio.nextMessage()
+        #expect(sent["authorized"] as? Bool == true)
+        let fields = try #require(sent["fields"] as? [String: String])
+        #expect(fields["To"] == "+15550002000" && fields["From"] == "+15550001000")
+        let body = try #require(fields["Body"])
+        #expect(body.hasPrefix("Your LifeSignal code is "))
+        let code = String(body.suffix(6))
+        let (status, session) = try await serve.post("/auth/v1/verify", ["type": "sms", "phone": "+15550002000", "token": code])
+        #expect(status == 200)
+        #expect(session["access_token"] is String)
+
+        // A number Twilio will never reach is the caller's to fix; Twilio failing is the server's.
+        let (unreachable, refusal) = try await serve.post("/auth/v1/otp", ["phone": "+15559990001"])
+        #expect((400..<500).contains(unreachable), "STOP from the recipient: \(refusal)")
+        #expect(try await serve.post("/auth/v1/otp", ["phone": "+15559990003"]).0 == 500)
+    }
+
+    @Test("a Twilio account named in part stops serve before it listens")
+    func partialSettings() async throws {
+        let serve = try await RunningServe(environment: ["LIFESIGNAL_TWILIO_ACCOUNT_SID": Self.sid])
+        serve.stop()
+        #expect(!serve.banner.contains("LifeSignal is listening"))
+        #expect(serve.process.terminationStatus != 0)
+    }
+}
