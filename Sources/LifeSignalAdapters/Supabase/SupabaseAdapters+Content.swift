@@ -73,15 +73,27 @@ struct SupabaseContent: Sendable {
                 return try await client.from(table.rawValue).insert(row).select().single().execute().value
             } catch let error as PostgrestError where error.code == "23505" {
                 throw ContentRules.slugTaken(table, columns: columns)
+            } catch let error as PostgrestError where error.code == "42501" {
+                throw Self.editorsOnly(table)
             }
         }
+    }
+
+    /// Over PostgREST only content editors write (docs/security.md, "Content"); the server's
+    /// "permission denied" says nothing of how to become one.
+    static func editorsOnly(_ table: ContentTable) -> DomainError {
+        .forbidden("Only content editors may add, change or delete \(table.noun.lowercased())s; an operator makes someone an editor with the service role")
     }
 
     /// The contract's soft delete: `deleted_at` set to now in ISO 8601, the row kept.
     func softDelete<R: ContentRecord>(_ type: R.Type, id: UUID) async throws {
         try await SupabaseAdapters.mapped {
             let userID = try await client.auth.session.user.id
-            guard try await owned(R.table, id: id, by: userID) else { throw DomainError.notFound("\(R.table.noun) \(id)") }
+            let owns: Bool
+            do { owns = try await owned(R.table, id: id, by: userID) } catch let error as PostgrestError where error.code == "42501" {
+                throw Self.editorsOnly(R.table)
+            }
+            guard owns else { throw DomainError.notFound("\(R.table.noun) \(id)") }
             let deleted: [OwnerRow] = try await client.from(R.table.rawValue)
                 .update(["deleted_at": ContentValue.instant(Date())])
                 .eq("id", value: id.uuidString.lowercased()).is("deleted_at", value: nil)
@@ -92,7 +104,8 @@ struct SupabaseContent: Sendable {
     }
 
     /// Whether the record exists and `userID` may change it; throws for a deleted record or
-    /// someone else's. Anyone may read every row, deleted ones included.
+    /// someone else's. An editor reads every row, deleted ones and `created_by` included; for
+    /// anyone else naming `created_by` is PostgREST's 42501.
     private func owned(_ table: ContentTable, id: UUID, by userID: UUID) async throws -> Bool {
         let rows: [OwnerRow] = try await client.from(table.rawValue).select("created_by,deleted_at")
             .eq("id", value: id.uuidString.lowercased()).execute().value

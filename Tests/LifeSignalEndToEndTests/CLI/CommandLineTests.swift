@@ -95,7 +95,7 @@ struct CommandLineTests {
         // Writing content over PostgREST takes an editor (docs/security.md, "Content"): the
         // service role makes this person one, and a new sign-in carries the role.
         outcome = try await run("locations", "add", "--name", "Not yet")
-        #expect(outcome.status != 0, "\(outcome.output)")
+        #expect(outcome.status != 0 && outcome.error.contains("Only content editors may add"), "\(outcome.error)")
         let userID = try #require(try await test.backend.database.query(SQL.raw("SELECT id FROM auth_users")).first?.uuid("id"))
         try await server.makeEditor(userID.uuidString.lowercased())
         outcome = try await run("login", "--phone", phone, "--code", "314159")
