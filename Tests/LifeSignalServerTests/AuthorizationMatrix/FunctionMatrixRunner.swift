@@ -23,6 +23,7 @@ struct FunctionMatrixRunner: Sendable {
         let targets = FunctionTargets(
             person: person, responder: fixture.id(.responder) ?? "", editor: fixture.id(.editor) ?? "", alert: fixture.personAlert,
             invitation: fixture.personInvitation, notification: notification, draft: fixture.editorDraft, qrCode: qrCode,
+            device: MatrixFixture.device(of: "person"),
             roleRequest: fixture.roleRequest)
         var secrets: [MatrixActor: [String]] = [:]
         for actor in MatrixActor.allCases where actor != .person && actor != .service {
@@ -76,7 +77,9 @@ struct FunctionMatrixRunner: Sendable {
 
     func cell(_ item: FunctionCase, _ actor: MatrixActor) async throws -> MatrixResult {
         var result = MatrixResult()
-        let label = "\(item.name)\(item.name == "get-document" ? " \(item.body(targets)["path"] ?? "")" : "") × \(actor)"
+        let body = item.body(targets)
+        let aim: String? = body["path"] as? String ?? body["collection"] as? String
+        let label = "\(item.name)\(aim.map { " \($0)" } ?? "") × \(actor)"
         let before = try await watched(item)
         let reply = try await fixture.send(actor, "POST", "/functions/v1/\(item.name)", json: item.body(targets))
         let after = try await watched(item)

@@ -24,6 +24,8 @@ struct FunctionCase: Sendable {
 struct FunctionTargets: Sendable {
     let person: String, responder: String, editor: String
     let alert: String, invitation: String, notification: String, draft: String, qrCode: String
+    /// The person's device token (a credential: nobody else reads it, but it must open nothing).
+    let device: String
     let roleRequest: String?
 }
 
@@ -68,6 +70,9 @@ enum FunctionModel {
             FunctionCase(name: "delete-document", body: { ["path": document($0)] }, allowed: [.person], watch: personsDocument, changesState: true),
             FunctionCase(name: "query-documents", body: { ["collection": "users/\($0.person)/notes"] }, allowed: [.person, .service],
                          watch: { _ in [] }, emptyIsRefusal: { ($0["documents"] as? [Any])?.isEmpty == true }),
+            // The person's contacts and invitations as documents (projected from the tables).
+            FunctionCase(name: "query-documents", body: { ["collection": "users/\($0.person)/contacts"] }, allowed: [.person, .service],
+                         watch: { _ in [] }, emptyIsRefusal: { ($0["documents"] as? [Any])?.isEmpty == true }),
             FunctionCase(name: "lookup-qr-code", body: { ["qrCodeId": $0.qrCode] }, allowed: signedIn, watch: { _ in [] },
                          replyKeys: ["success", "userId", "name"]),
             FunctionCase(name: "accept-invitation", body: { ["invitationId": $0.invitation] }, allowed: [],
@@ -81,6 +86,13 @@ enum FunctionModel {
             FunctionCase(name: "get-content", body: { ["table": "locations", "id": $0.draft] }, allowed: [.editor, .service], watch: { _ in [] }),
             FunctionCase(name: "list-content", body: { _ in ["table": "locations", "status": "draft"] }, allowed: [.editor, .service],
                          watch: { _ in [] }, emptyIsRefusal: { ($0["records"] as? [Any])?.isEmpty == true }),
+            // A device token opens only its owner's inbox and subscriptions.
+            FunctionCase(name: "get-device-messages", body: { ["token": $0.device] }, allowed: [.person], watch: { _ in [] },
+                         emptyIsRefusal: { ($0["messages"] as? [Any])?.isEmpty == true }),
+            FunctionCase(name: "subscribe-topic", body: { ["token": $0.device, "topic": "matrix-elsewhere"] }, allowed: [.person],
+                         watch: { [("topic_subscriptions", "token=eq.\($0.device)&order=topic")] }, changesState: true),
+            FunctionCase(name: "send-topic-message", body: { _ in ["topic": "matrix-person", "title": "Hello", "body": "To the topic"] },
+                         allowed: [.service], watch: { [("device_messages", "user_id=eq.\($0.person)&order=seq")] }, changesState: true),
             // Functions act for a person: the service role writes content through /rest/v1.
             FunctionCase(name: "save-content", body: { _ in
                 ["table": "locations", "record": ["name": "Matrix function content", "slug": "matrix-function-content", "status": "published"]]
@@ -102,6 +114,8 @@ enum FunctionModel {
             FunctionCase(name: "accept-role-request", body: request, allowed: [], watch: requests),
             FunctionCase(name: "cancel-role-request", body: request, allowed: [], watch: requests),
             FunctionCase(name: "decline-role-request", body: request, allowed: [.person], watch: requests, changesState: true),
+            FunctionCase(name: "unregister-push-token", body: { ["token": $0.device] }, allowed: [.person],
+                         watch: { [("push_tokens", "token=eq.\($0.device)")] }, changesState: true),
             // Last: it ends the relations every case above relies on.
             FunctionCase(name: "remove-contact", body: { ["contactId": $0.person] }, allowed: [.responder, .dependent],
                          watch: personsContacts, changesState: true),

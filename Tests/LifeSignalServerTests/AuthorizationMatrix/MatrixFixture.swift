@@ -38,6 +38,9 @@ struct MatrixFixture: Sendable {
 
     func id(_ actor: MatrixActor) -> String? { ids[actor] }
 
+    /// The device token the fixture registers for `name` (`person`, `stranger`, `spare`).
+    static func device(of name: String) -> String { "matrix-\(name)-device" }
+
     /// Sends a request as `actor`: the anon key and the actor's token, or the service key.
     func send(_ actor: MatrixActor, _ method: String, _ path: String, headers: [String: String] = [:],
               json: Any? = nil) async throws -> TestServer.Reply {
@@ -102,8 +105,8 @@ struct MatrixFixture: Sendable {
 
         // Device tokens first, so every push below is also kept in `device_messages`.
         for (owner, name) in [(token(.person), "person"), (token(.stranger), "stranger"), (spareA.token, "spare")] {
-            try await call(server, owner, "register-push-token", ["token": "matrix-\(name)-device", "platform": "fcm"])
-            try await call(server, owner, "subscribe-topic", ["token": "matrix-\(name)-device", "topic": "matrix-\(name)"])
+            try await call(server, owner, "register-push-token", ["token": device(of: name), "platform": "fcm"])
+            try await call(server, owner, "subscribe-topic", ["token": device(of: name), "topic": "matrix-\(name)"])
         }
         let note = "The person's private note", documentText = "the person's private document"
         try await call(server, token(.person), "update-user-profile", ["firstName": "Pat", "lastName": "Person", "emergencyNote": note])
