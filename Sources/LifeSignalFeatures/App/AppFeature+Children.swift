@@ -22,6 +22,9 @@ extension AppFeature {
             Scope(state: \State.contacts, action: { if case .contacts(let a) = $0 { a } else { nil } }, embed: Action.contacts) {
                 ContactsFeature()
             }
+            Scope(state: \State.myQRCode, action: { if case .myQRCode(let a) = $0 { a } else { nil } }, embed: Action.myQRCode) {
+                MyQRCodeFeature()
+            }
             Scope(state: \State.pings, action: { if case .pings(let a) = $0 { a } else { nil } }, embed: Action.pings) { PingsFeature() }
             Scope(state: \State.notifications, action: { if case .notifications(let a) = $0 { a } else { nil } },
                   embed: Action.notifications) { NotificationCentreFeature() }

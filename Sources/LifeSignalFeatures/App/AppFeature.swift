@@ -37,6 +37,8 @@ public struct AppFeature: Reducer {
         public var dependents: DependentsFeature.State
         public var responders: RespondersFeature.State
         public var contacts: ContactsFeature.State
+        /// "My QR code", opened from the Contacts tab.
+        public var myQRCode: MyQRCodeFeature.State
         public var pings: PingsFeature.State
         public var notifications: NotificationCentreFeature.State
         public var profile: ProfileFeature.State
@@ -53,6 +55,7 @@ public struct AppFeature: Reducer {
             dependents = .init()
             responders = .init()
             contacts = .init()
+            myQRCode = .init()
             pings = .init()
             notifications = .init()
             profile = .init()
@@ -60,7 +63,8 @@ public struct AppFeature: Reducer {
 
         /// Badges on the tab bar: what waits for the person's attention on each tab.
         public var badges: [Tab: Int] {
-            [.dependents: dependents.badge, .responders: responders.badge, .pings: pings.badge, .notifications: notifications.badge]
+            [.dependents: dependents.badge, .responders: responders.badge, .contacts: contacts.badge, .pings: pings.badge,
+             .notifications: notifications.badge]
                 .filter { $0.value > 0 }
         }
     }
@@ -79,6 +83,7 @@ public struct AppFeature: Reducer {
         case dependents(DependentsFeature.Action)
         case responders(RespondersFeature.Action)
         case contacts(ContactsFeature.Action)
+        case myQRCode(MyQRCodeFeature.Action)
         case pings(PingsFeature.Action)
         case notifications(NotificationCentreFeature.Action)
         case profile(ProfileFeature.Action)
@@ -153,7 +158,7 @@ public struct AppFeature: Reducer {
             state.tab = tab
             return .none
 
-        case .auth, .onboarding, .checkIn, .checkInSettings, .sos, .dependents, .responders, .contacts, .pings,
+        case .auth, .onboarding, .checkIn, .checkInSettings, .sos, .dependents, .responders, .contacts, .myQRCode, .pings,
              .notifications, .profile:
             return .none
         }
@@ -164,7 +169,8 @@ public struct AppFeature: Reducer {
     private func stopSignedInWork() -> Effect<Action> {
         .merge(
             .cancel(id: CancelID.profile), .cancel(id: CheckInFeature.CancelID.timer),
-            .cancel(id: NotificationCentreFeature.CancelID.stream), .cancel(id: ProfileFeature.CancelID.stream))
+            .cancel(id: NotificationCentreFeature.CancelID.stream), .cancel(id: ProfileFeature.CancelID.stream),
+            .cancel(id: MyQRCodeFeature.CancelID.fetch), .cancel(id: MyQRCodeFeature.CancelID.expiry))
     }
 
     private func loadProfile() -> Effect<Action> {

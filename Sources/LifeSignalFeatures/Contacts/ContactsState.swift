@@ -68,6 +68,9 @@ extension ContactsFeature {
             }
         }
 
+        /// What waits for my answer: invitations and role requests received.
+        public var badge: Int { receivedInvitations.count + receivedRoleRequests.count }
+
         /// The contact the confirmation dialog is about, to name them in it.
         public var pendingChangeContact: ContactSummary? {
             pendingChange.flatMap { change in contacts.first { $0.id == change.contactID } }

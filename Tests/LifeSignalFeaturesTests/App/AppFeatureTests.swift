@@ -1,3 +1,4 @@
+import Clocks
 import ConcurrencyExtras
 import Dependencies
 import Foundation
@@ -79,6 +80,28 @@ import Testing
         #expect(store.state.badges == [.responders: 1])
         await store.send(.profile(.signedOut)) { $0 = AppFeature.State(route: .signIn) }
         #expect(store.state.badges.isEmpty)
+    }
+
+    @Test func signingOutStopsTheQRCodeScreenAndItsBadgeGoes() async throws {
+        let session = try Fixtures.session()
+        var state = AppFeature.State(route: .main, session: session, tab: .contacts)
+        state.contacts.receivedRoleRequests = [ContactsFeatureConsentTests.fromBen]
+        let code = QRCode(id: ContactsFeatureTests.uuid(600), expiresAt: Fixtures.start.addingTimeInterval(600))
+        let store = TestStore(initialState: state) { AppFeature() } withDependencies: {
+            $0.contactsClient.qrCode = { code }
+            $0.date = DateGenerator { Fixtures.start }
+            $0.continuousClock = TestClock()
+        }
+        #expect(store.state.badges == [.contacts: 1])
+        await store.send(.myQRCode(.task)) { $0.myQRCode.isLoading = true }
+        await store.receive(.myQRCode(.loaded(.success(code)))) {
+            $0.myQRCode.isLoading = false
+            $0.myQRCode.code = code
+        }
+        // The code's expiry is waited for until the person signs out; then nothing is left running.
+        await store.send(.profile(.signedOut)) { $0 = AppFeature.State(route: .signIn) }
+        #expect(store.state.badges.isEmpty)
+        await store.finish()
     }
 
     @Test func aProfileThatCannotBeReadReturnsToSignInWithTheReason() async throws {
