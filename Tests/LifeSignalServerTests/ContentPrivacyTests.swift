@@ -93,7 +93,7 @@ struct ContentPrivacyTests {
         #expect(properties?["name"] != nil && properties?["created_by"] == nil, "\(properties ?? [:])")
     }
 
-    @Test("writes by anon and non-editors are refused 42501 and change nothing; an editor writes", arguments: Engine.allCases)
+    @Test("writes by anon and non-editors are refused 42501 and change nothing; an editor writes their own", arguments: Engine.allCases)
     func writes(engine: Engine) async throws {
         let setup = try await Self.setUp(engine)
         defer { Task { await setup.server.stop() } }
@@ -132,6 +132,13 @@ struct ContentPrivacyTests {
         let removed = try await server.request("DELETE", "/rest/v1/locations?id=eq.\(setup.ids["draft"] ?? "")", bearer: editor.accessToken)
         #expect(removed.status == 204, "\(removed.text)")
         #expect(try await test.count("locations") == 4)
+        // Another editor reads the row but changes only their own.
+        let other = try await test.signInEditor("+15550007003")
+        let takeover = try await server.json("PATCH", "/rest/v1/locations?id=eq.\(live)", bearer: other.accessToken,
+                                             headers: ["Prefer": "return=representation"], ["name": "Mine now"])
+        #expect(takeover.status == 200 && takeover.jsonArray?.isEmpty == true, "\(takeover.text)")
+        let seen = try Self.rows(try await server.request("GET", "/rest/v1/locations?select=name&id=eq.\(live)", bearer: other.accessToken))
+        #expect(seen.first?["name"] as? String == "live")
         // An editor writes in their own name.
         let forged = try await server.json("POST", "/rest/v1/locations", bearer: editor.accessToken,
                                            ["name": "Forged", "slug": "forged", "created_by": setup.reader.user.id.description])
@@ -217,5 +224,34 @@ struct ContentPrivacyTests {
         }
         let editorSecond = try await RealtimeTests.nextChange(sockets[2])
         #expect((editorSecond.data["record"] as? [String: any Sendable])?["slug"] as? String == "rt-live")
+    }
+
+    @Test("Realtime UPDATE: publishing a draft reaches anon without created_by; unpublishing reaches only the editor", arguments: Engine.allCases)
+    func realtimeUpdates(engine: Engine) async throws {
+        let setup = try await Self.setUp(engine)
+        defer { Task { await setup.server.stop() } }
+        let server = setup.server
+        var sockets: [RealtimeTestSocket] = []
+        for token in [nil, setup.editor.accessToken] {
+            let socket = try await RealtimeTestSocket.connect(server, query: "apikey=\(server.anonKey)&vsn=1.0.0")
+            let joined = try await RealtimeTests.join(socket, table: "locations", event: "UPDATE", token: token)
+            #expect(joined["status"] as? String == "ok", "\(joined)")
+            sockets.append(socket)
+        }
+        defer { for socket in sockets { Task { await socket.close() } } }
+        let editor = setup.editor.accessToken
+        for (slug, status) in [("live", "draft"), ("draft", "published")] {
+            let reply = try await server.json("PATCH", "/rest/v1/locations?slug=eq.\(slug)", bearer: editor, ["status": status])
+            #expect(reply.status == 204, "\(reply.text)")
+        }
+        // Anon's first UPDATE is the draft being published: the live row turned draft was not
+        // sent to them (its GET no longer returns it).
+        let anon = try await RealtimeTests.nextChange(sockets[0])
+        let record = try #require(anon.data["record"] as? [String: any Sendable])
+        #expect(record["slug"] as? String == "draft" && record["status"] as? String == "published" && record["created_by"] == nil, "\(record)")
+        let first = try await RealtimeTests.nextChange(sockets[1]), second = try await RealtimeTests.nextChange(sockets[1])
+        let slugs = [first, second].compactMap { ($0.data["record"] as? [String: any Sendable])?["slug"] as? String }
+        #expect(slugs == ["live", "draft"], "\(slugs)")
+        #expect((first.data["record"] as? [String: any Sendable])?["created_by"] as? String == setup.editor.user.id.description.lowercased())
     }
 }
