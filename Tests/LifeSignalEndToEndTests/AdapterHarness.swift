@@ -5,6 +5,7 @@ import LifeSignalClients
 import LifeSignalDomain
 import LifeSignalTestSupport
 import SupabaseREST
+import Testing
 
 /// Where a contract test runs: the same client promises, on each adapter.
 enum AdapterBackend: String, CaseIterable, Sendable, CustomStringConvertible {
@@ -69,11 +70,17 @@ struct AdapterHarness: Sendable {
         }
     }
 
-    /// Who reads drafts in the contract suites: the visitor where every reader sees them (the
-    /// in-process and Firebase adapters, over `ContentService`), Bob, an editor, over
-    /// PostgREST, where anon reads published rows only (docs/security.md, "Content";
-    /// `ContentPrivacyTests`).
-    var draftReader: ContentClient { server == nil ? visitor : bob }
+    /// Who reads drafts in the contract suites: Bob, an editor. The visitor reads published
+    /// records only, on every adapter (docs/security.md, "Content"; `ContentPrivacyTests`).
+    var draftReader: ContentClient { bob }
+
+    /// Makes the person an editor as an operator would, with the service role. The
+    /// in-process paths (`ContentService`) read the role from the account on every call, so
+    /// no new sign-in is needed there.
+    static func makeEditor(_ test: TestBackend, _ userID: UserID) async throws {
+        let updated = try await test.backend.auth.updateAppMetadata(of: userID, merging: #"{"role":"editor"}"#)
+        #expect(updated != nil, "no account \(userID) to make an editor")
+    }
 
     func stop() async {
         await server?.stop()
@@ -99,6 +106,7 @@ struct AdapterHarness: Sendable {
         let adapters = LocalAdapters(backend: test.backend)
         try await adapters.authClient.sendCode(try PhoneNumber(phone))
         let session = try await adapters.authClient.verifyCode(try PhoneNumber(phone), try OneTimeCode(code))
+        try await makeEditor(test, session.userID)
         return Person(id: session.userID.rawValue, content: adapters.contentClient, contacts: adapters.contactsClient,
                       alerts: adapters.alertClient, pings: adapters.pingClient, checkIns: adapters.checkInClient,
                       notifications: adapters.notificationClient, user: adapters.userClient, auth: adapters.authClient,

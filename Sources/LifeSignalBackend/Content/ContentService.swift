@@ -3,20 +3,26 @@ import LifeSignalDomain
 
 /// Seed `004_…`'s content contract over the backend's own database: the in-process side of
 /// `ContentClient`. Over HTTP the same rules come from PostgREST queries and the tables'
-/// access policies; here they are applied in SQL by the service, with the same outcome.
+/// access policies; here they are applied in SQL by the service, with the same outcome:
+/// editors (`app_metadata.role` = `editor`, and the service role) read every non-deleted
+/// record with its creator; everyone else reads published ones without `created_by`; only
+/// editors write, each their own records (docs/security.md, "Content").
 public struct ContentService: Sendable {
     let database: any Database
     let clock: BackendClock
 
-    /// The non-deleted records passing `filter` (and, for events, the day window), in the
-    /// contract's order. Anyone may read. `limit` and `offset` take one page of that order
-    /// (the order ends with the id, so pages neither overlap nor skip).
+    /// The non-deleted records passing `filter` (and, for events, the day window) that
+    /// `viewer` may read, in the contract's order. `limit` and `offset` take one page of that
+    /// order (the order ends with the id, so pages neither overlap nor skip).
     public func list<R: ContentRecord>(
-        _ type: R.Type, filter: ContentFilter, from: CalendarDay? = nil, to: CalendarDay? = nil, limit: Int? = nil, offset: Int = 0
+        _ type: R.Type, filter: ContentFilter, from: CalendarDay? = nil, to: CalendarDay? = nil, limit: Int? = nil, offset: Int = 0,
+        viewer: Caller = .anonymous
     ) async throws -> [R] {
         let dialect = database.dialect
+        let editor = try await ContentEditors.isEditor(viewer, in: database)
         // The contract's first filter, before any other.
         var sql = SQL.raw("SELECT * FROM \(R.table.rawValue) WHERE deleted_at IS NULL")
+        if !editor { sql = sql + " AND status = \(ContentStatus.published.rawValue)" }
         if let term = ContentRules.searchTerm(filter.search) {
             let pattern = SQLValue.text(ContentRules.likePattern(term))
             sql = sql + (dialect == .postgres ? " AND name ILIKE \(pattern)" : " AND name LIKE \(pattern) ESCAPE '\\'")
@@ -30,28 +36,31 @@ public struct ContentService: Sendable {
         let byDay = R.table == .events ? "start_date ASC NULLS LAST, " : ""
         sql = sql + SQL.raw(" ORDER BY sort_order ASC, \(byDay)name ASC, id ASC")
         if let limit { sql = sql + " LIMIT \(SQLValue.int(Int64(limit))) OFFSET \(SQLValue.int(Int64(offset)))" }
-        return try await database.query(sql).map(R.decode)
+        return try await database.query(sql).map { ContentEditors.shown(try R.decode($0), editor: editor) }
     }
 
-    /// One non-deleted record. Anyone may read.
+    /// One non-deleted record `viewer` may read (a draft only for an editor).
     ///
-    /// - Throws: ``DomainError/notFound(_:)`` for an unknown or soft-deleted id.
-    public func record<R: ContentRecord>(_ type: R.Type, id: UUID) async throws -> R {
-        guard let row = try await database.query(SQL.raw("SELECT * FROM \(R.table.rawValue) WHERE deleted_at IS NULL AND id = ")
-            + "\(SQLValue.uuid(id))").first
-        else { throw DomainError.notFound("\(R.table.noun) \(id)") }
-        return try R.decode(row)
+    /// - Throws: ``DomainError/notFound(_:)`` for an unknown, soft-deleted or unreadable id.
+    public func record<R: ContentRecord>(_ type: R.Type, id: UUID, viewer: Caller = .anonymous) async throws -> R {
+        let editor = try await ContentEditors.isEditor(viewer, in: database)
+        var sql = SQL.raw("SELECT * FROM \(R.table.rawValue) WHERE deleted_at IS NULL AND id = ") + "\(SQLValue.uuid(id))"
+        if !editor { sql = sql + " AND status = \(ContentStatus.published.rawValue)" }
+        guard let row = try await database.query(sql).first else { throw DomainError.notFound("\(R.table.noun) \(id)") }
+        return ContentEditors.shown(try R.decode(row), editor: editor)
     }
 
-    /// Creates or updates the draft's record for `caller` and returns it as stored.
+    /// Creates or updates the draft's record for `caller`, an editor, and returns it as stored.
     ///
     /// - Throws: ``DomainError/unauthenticated`` for an anonymous caller;
+    ///   ``DomainError/forbidden(_:)`` for someone who is not an editor;
     ///   ``DomainError/notFound(_:)`` for a soft-deleted record; ``DomainError/forbidden(_:)``
     ///   for someone else's; ``DomainError/alreadyExists(_:)`` for a slug in use;
     ///   ``DomainError/invalidArgument(_:)`` for a draft that does not validate.
     public func save<D: ContentDraft>(_ draft: D, caller: Caller) async throws -> D.Record {
         let table = D.Record.table
         let userID = try caller.requireUser()
+        guard try await ContentEditors.isEditor(caller, in: database) else { throw ContentRules.notEditor(table) }
         let columns = try draft.columns()
         let now = clock.now()
         let dialect = database.dialect
@@ -83,6 +92,7 @@ public struct ContentService: Sendable {
     /// Soft-deletes a record of `caller`'s: sets `deleted_at` and keeps the row.
     public func delete<R: ContentRecord>(_ type: R.Type, id: UUID, caller: Caller) async throws {
         let userID = try caller.requireUser()
+        guard try await ContentEditors.isEditor(caller, in: database) else { throw ContentRules.notEditor(R.table) }
         let now = clock.now()
         try await database.transaction { connection in
             guard try await Self.owned(R.table, id: id, by: userID, in: connection) else {

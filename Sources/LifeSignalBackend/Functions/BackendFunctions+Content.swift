@@ -5,14 +5,15 @@ extension BackendFunctions {
     /// Seed `004_…`'s content API as functions over ``ContentService``, for backends whose
     /// clients have no PostgREST (on Firebase the original app's backend is Cloud Functions).
     /// The rules are the service's, so they match the local and PostgREST paths exactly:
-    /// anyone reads non-deleted records, signed-in people create, only the creator changes or
-    /// deletes, and a draft that does not validate is refused before anything is written.
+    /// editors read every non-deleted record, everyone else published ones without their
+    /// creator; editors create, only the creator changes or deletes, and a draft that does not
+    /// validate is refused before anything is written.
     ///
     /// Records travel as PostgREST returns their rows (snake_case columns, lower-case ids,
     /// times in ``Timestamp`` form), drafts as the seed's insert objects
     /// (``LocationFields``, ``EventFields``, ``RouteFields``).
     static let contentFunctions: [String: Handler] = [
-        "list-content": { backend, _, body in
+        "list-content": { backend, caller, body in
             let request = try decode(ListContentRequest.self, from: body)
             let (limit, offset) = try page(request)
             let filter = ContentFilter(search: request.search, status: try status(request.status))
@@ -23,19 +24,22 @@ extension BackendFunctions {
             }
             let content = backend.content
             switch table {
-            case .locations: return try ContentWire.reply(records: try await content.list(Location.self, filter: filter, limit: limit, offset: offset))
+            case .locations:
+                return try ContentWire.reply(records: try await content.list(Location.self, filter: filter, limit: limit, offset: offset, viewer: caller))
             case .events:
-                return try ContentWire.reply(records: try await content.list(Event.self, filter: filter, from: from, to: to, limit: limit, offset: offset))
-            case .routes: return try ContentWire.reply(records: try await content.list(Route.self, filter: filter, limit: limit, offset: offset))
+                return try ContentWire.reply(records: try await content.list(
+                    Event.self, filter: filter, from: from, to: to, limit: limit, offset: offset, viewer: caller))
+            case .routes:
+                return try ContentWire.reply(records: try await content.list(Route.self, filter: filter, limit: limit, offset: offset, viewer: caller))
             }
         },
-        "get-content": { backend, _, body in
+        "get-content": { backend, caller, body in
             let request = try decode(ContentIDRequest.self, from: body)
             let id = try uuid(request.id, field: "id"), content = backend.content
             switch try table(request.table) {
-            case .locations: return try ContentWire.reply(record: try await content.record(Location.self, id: id))
-            case .events: return try ContentWire.reply(record: try await content.record(Event.self, id: id))
-            case .routes: return try ContentWire.reply(record: try await content.record(Route.self, id: id))
+            case .locations: return try ContentWire.reply(record: try await content.record(Location.self, id: id, viewer: caller))
+            case .events: return try ContentWire.reply(record: try await content.record(Event.self, id: id, viewer: caller))
+            case .routes: return try ContentWire.reply(record: try await content.record(Route.self, id: id, viewer: caller))
             }
         },
         "save-content": { backend, caller, body in

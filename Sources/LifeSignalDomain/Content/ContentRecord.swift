@@ -10,7 +10,8 @@ public protocol ContentRecord: Sendable, Hashable, Identifiable, Codable where I
     var slug: String { get }
     var status: ContentStatus { get }
     var sortOrder: Int { get }
-    var createdBy: UUID? { get }
+    /// Who created it: shown to content editors only (docs/security.md, "Content").
+    var createdBy: UUID? { get set }
     var createdAt: Date { get }
     var deletedAt: Date? { get }
     /// The record as an editable draft, keeping its id (so saving it updates).

@@ -143,6 +143,11 @@ extension ContentRules {
     }
 
     /// The error for changing a record someone else created.
+    /// Only editors (`app_metadata.role` = `editor`) write content.
+    public static func notEditor(_ table: ContentTable) -> DomainError {
+        .forbidden("Only content editors may add, change or delete \(table.noun.lowercased())s; an operator makes someone an editor with the service role")
+    }
+
     public static func notCreator(_ table: ContentTable) -> DomainError {
         .forbidden("Only the person who created this \(table.noun.lowercased()) may change or delete it")
     }

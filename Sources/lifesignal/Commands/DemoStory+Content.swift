@@ -2,6 +2,7 @@ import Clocks
 import Dependencies
 import Foundation
 import LifeSignalAdapters
+import LifeSignalBackend
 import LifeSignalClients
 import LifeSignalDomain
 import LifeSignalFeatures
@@ -11,6 +12,11 @@ extension DemoStory {
     /// search, filter by status and by a day window, edit, soft delete.
     func content(adapters: LocalAdapters) async throws {
         say("\nAlice also keeps the valley guide: locations, events and routes (seed 004's queries).")
+        // Only editors write content; an operator makes someone one with the service role.
+        guard let alice = await adapters.sessions.session?.userID,
+              try await backend.auth.updateAppMetadata(of: alice, merging: #"{"role":"editor"}"#) != nil
+        else { throw DomainError.internal("Alice is not signed in") }
+        say("  The operator makes her a content editor (app_metadata.role = \"editor\"); others read published entries only.")
         let content = adapters.contentClient
         let admin = Store(initialState: ContentAdminFeature.State(), reducer: { ContentAdminFeature() }) {
             $0.contentClient = content

@@ -29,14 +29,17 @@ struct FirebaseFactoryTests {
             try factory.clients(ProviderSelection(default: .firebase, overrides: [.content: .local]))
         }
         let clients = try factory.clients(ProviderSelection(default: .firebase))
-        // Content through the content callables: anyone reads, signing in is needed to write.
+        // Content through the content callables: anyone reads published records, an editor writes.
         #expect(try await clients.content.routes(ContentFilter()).isEmpty)
         await #expect(throws: DomainError.unauthenticated) { _ = try await clients.content.saveRoute(.init(name: "Ridge Walk")) }
         try await clients.auth.sendCode(try PhoneNumber(Self.phone))
         let session = try await clients.auth.verifyCode(try PhoneNumber(Self.phone), try OneTimeCode("161803"))
-        let route = try await clients.content.saveRoute(.init(name: "Ridge Walk", durationMinutes: 45))
+        await #expect(throws: ContentRules.notEditor(.routes)) { _ = try await clients.content.saveRoute(.init(name: "Ridge Walk")) }
+        try await AdapterHarness.makeEditor(test, session.userID)
+        let route = try await clients.content.saveRoute(.init(name: "Ridge Walk", durationMinutes: 45, status: .published))
         #expect(route.createdBy == session.userID.rawValue)
-        #expect(try await LocalAdapters(backend: test.backend).contentClient.routes(ContentFilter()) == [route])
+        // A reader who is not signed in sees it, without its creator.
+        #expect(try await LocalAdapters(backend: test.backend).contentClient.routes(ContentFilter()).map(\.id) == [route.id])
     }
 
     @Test("the emulator configuration addresses each emulator as the Local Emulator Suite serves it")
@@ -72,6 +75,7 @@ struct FirebaseFactoryTests {
         try await clients.auth.sendCode(try PhoneNumber(Self.phone))
         let session = try await clients.auth.verifyCode(try PhoneNumber(Self.phone), try OneTimeCode("161803"))
         #expect(await local.sessions.session == session)
+        try await AdapterHarness.makeEditor(test, session.userID)
         let route = try await clients.content.saveRoute(.init(name: "Ridge Walk", durationMinutes: 45))
         #expect(route.createdBy == session.userID.rawValue)
         // Checked in through a callable, read back in-process: one database, one person.

@@ -42,6 +42,7 @@ extension AdapterHarness {
         let adapters = firebaseAdapters(test.backend)
         try await adapters.authClient.sendCode(try PhoneNumber(phone))
         let session = try await adapters.authClient.verifyCode(try PhoneNumber(phone), try OneTimeCode(code))
+        try await makeEditor(test, session.userID)
         return Person(id: session.userID.rawValue, content: adapters.contentClient, contacts: adapters.contactsClient,
                       alerts: adapters.alertClient, pings: adapters.pingClient, checkIns: adapters.checkInClient,
                       notifications: adapters.notificationClient, user: adapters.userClient, auth: adapters.authClient,
