@@ -82,7 +82,7 @@ struct SupabaseContent: Sendable {
     /// Over PostgREST only content editors write (docs/security.md, "Content"); the server's
     /// "permission denied" says nothing of how to become one.
     static func editorsOnly(_ table: ContentTable) -> DomainError {
-        .forbidden("Only content editors may add, change or delete \(table.noun.lowercased())s; an operator makes someone an editor with the service role")
+        ContentRules.notEditor(table)
     }
 
     /// The contract's soft delete: `deleted_at` set to now in ISO 8601, the row kept.
