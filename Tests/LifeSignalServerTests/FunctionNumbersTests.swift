@@ -65,7 +65,8 @@ struct FunctionNumbersTests {
         let test = try await TestDatabases.backend(engine)
         let server = try await TestServer.start(test.backend)
         defer { Task { await server.stop() } }
-        let ann = try await test.signIn("+15550001111")
+        // An editor: the content functions' fields are among those checked.
+        let ann = try await test.signInEditor("+15550001111")
         let me = ann.user.id.description
         let registered = try await server.request("POST", "/functions/v1/register-push-token", bearer: ann.accessToken,
                                                   body: Data(#"{"token":"numbers-token"}"#.utf8))
@@ -101,7 +102,7 @@ struct FunctionNumbersTests {
         let test = try await TestDatabases.backend(engine)
         let server = try await TestServer.start(test.backend)
         defer { Task { await server.stop() } }
-        let ann = try await test.signIn("+15550001111")
+        let ann = try await test.signInEditor("+15550001111")
 
         func save(_ record: String) async throws -> TestServer.Reply {
             try await server.request("POST", "/functions/v1/save-content", bearer: ann.accessToken,
@@ -135,7 +136,8 @@ struct FunctionNumbersTests {
         let test = try await TestDatabases.backend(engine)
         let server = try await TestServer.start(test.backend)
         defer { Task { await server.stop() } }
-        let ann = try await test.signIn("+15550001111")
+        // An editor: the content functions' fields are among those checked.
+        let ann = try await test.signInEditor("+15550001111")
         let me = ann.user.id.description, path = "users/\(me)/notes/a"
         func call(_ function: String, _ body: String) async throws -> TestServer.Reply {
             try await server.request("POST", "/functions/v1/\(function)", bearer: ann.accessToken, body: Data(body.utf8))

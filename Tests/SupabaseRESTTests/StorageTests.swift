@@ -135,6 +135,6 @@ import Testing
     await #expect(throws: TransportError.timedOut(after: .milliseconds(100))) {
       try await client.storage.from("b").download(path: "x")
     }
-    #expect(ContinuousClock.now - started < .seconds(5))
+    #expect(ContinuousClock.now - started < .seconds(30), "a bound against a hang, not a speed check")
   }
 }

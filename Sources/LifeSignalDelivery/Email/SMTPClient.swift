@@ -78,10 +78,16 @@ public struct SMTPClient: Sendable {
                 guard capabilities.contains("STARTTLS") else { throw EmailError.tls("the server does not offer STARTTLS") }
                 try await session.command("STARTTLS", expecting: 220)
                 guard let context else { throw EmailError.tls("no TLS context") }
+                let handshake = channel.channel.eventLoop.makePromise(of: Void.self)
                 try await channel.channel.eventLoop.submit {
-                    try channel.channel.pipeline.syncOperations.addHandler(
-                        NIOSSLClientHandler(context: context, serverHostname: serverName), position: .first)
+                    let tls = try NIOSSLClientHandler(context: context, serverHostname: serverName)
+                    let pipeline = channel.channel.pipeline.syncOperations
+                    try pipeline.addHandler(tls, position: .first)
+                    try pipeline.addHandler(TLSHandshakeWaiter(promise: handshake), position: .after(tls))
                 }.get()
+                do { try await handshake.futureResult.get() } catch let error as EmailError { throw error } catch {
+                    throw EmailError.tls(String(describing: error))
+                }
                 encrypted = true
                 capabilities = try await session.hello(configuration.clientName)
             }

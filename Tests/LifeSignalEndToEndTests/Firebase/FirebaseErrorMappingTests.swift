@@ -77,7 +77,7 @@ struct FirebaseErrorMappingTests {
         await #expect { _ = try await slow.checkInClient.checkIn() } throws: { error in
             (error as? DomainError)?.code == "internal" && (error as? DomainError)?.message.contains("did not answer") == true
         }
-        #expect(ContinuousClock.now - started < .seconds(5))
+        #expect(ContinuousClock.now - started < .seconds(30), "a bound against a hang, not a speed check")
 
         let refused = AdapterHarness.firebaseAdapters(transport: CannedTransport { _ in
             throw FirebaseTransportError.network(message: "connection refused")

@@ -129,7 +129,10 @@ struct LiveClientsTests {
         await #expect(throws: DomainError.unauthenticated) { _ = try await set.content.saveRoute(.init(name: "Loop")) }
         let (session, _) = try await Self.signInAndCheckIn(set, phone: phone, code: "700300")
 
-        // Written in-process as the person signed in over HTTP, on the server's database.
+        // Written in-process as the person signed in over HTTP, on the server's database, once
+        // an operator has made them a content editor.
+        await #expect(throws: ContentRules.notEditor(.routes)) { _ = try await set.content.saveRoute(.init(name: "Loop")) }
+        _ = try await backend.auth.updateAppMetadata(of: session.userID, merging: #"{"role":"editor"}"#)
         let route = try await set.content.saveRoute(.init(name: "Ridge Walk", durationMinutes: 45))
         #expect(route.createdBy == session.userID.rawValue)
         #expect(try await set.content.routes(ContentFilter()) == [route])
