@@ -74,6 +74,11 @@ enum SupabaseErrorMapping {
             case "validation_failed" where message.lowercased().contains("phone"): return .invalidPhone(message)
             case "phone_exists", "email_exists", "user_already_exists": return .alreadyExists(message)
             case "no_authorization", "bad_jwt", "session_not_found", "user_not_found": return .unauthenticated
+            // The server asks a session that is not fresh to prove itself before it changes how
+            // the account signs in (docs/security.md, "Sessions"). Until the apps ask for a
+            // reauthentication code, a fresh sign-in is the way through, and the message says so.
+            case "reauthentication_needed", "reauthentication_not_valid":
+                return .failedPrecondition("Changing how you sign in needs a recent sign-in: sign out, sign in again, and try again straight away")
             default: return fromBody(status: status, data: Data())
             }
         default:

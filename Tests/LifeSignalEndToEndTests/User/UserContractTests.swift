@@ -144,6 +144,28 @@ struct UserContractTests {
         #expect(try await alice.notifications.notifications().contains { $0.type == .contactRemoved })
     }
 
+    @Test("over HTTP a session that is not fresh is told to sign in again before a phone change, and then may",
+          arguments: [AdapterBackend.supabaseSQLite, .supabasePostgres])
+    func phoneChangeNeedsRecentSignIn(backend: AdapterBackend) async throws {
+        let harness = try await AdapterHarness.start(backend)
+        defer { Task { await harness.stop() } }
+        let alice = harness.aliceClients
+        let newPhone = try PhoneNumber("+15550002998")
+        harness.test.clock.advance(by: 11 * 60)
+        await #expect {
+            try await alice.auth.requestPhoneChange(newPhone)
+        } throws: { error in
+            guard case .failedPrecondition(let message) = error as? DomainError else { return false }
+            return message.contains("sign in again")
+        }
+        #expect(await harness.test.sms.lastCode(for: newPhone) == nil, "nothing is sent to the new number")
+        let phone = try PhoneNumber(AdapterHarness.alicePhone)
+        try await alice.auth.sendCode(phone)
+        _ = try await alice.auth.verifyCode(phone, try OneTimeCode("111111"))
+        try await alice.auth.requestPhoneChange(newPhone)
+        #expect(await harness.test.sms.lastCode(for: newPhone) != nil)
+    }
+
     @Test("a phone change is proven by a code sent to the new number; a taken number is refused", arguments: AdapterBackend.withFirebase)
     func changePhone(backend: AdapterBackend) async throws {
         let harness = try await AdapterHarness.start(backend)
