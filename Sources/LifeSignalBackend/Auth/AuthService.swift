@@ -64,7 +64,14 @@ public struct AuthService: Sendable {
                     created_at = excluded.created_at, purpose = excluded.purpose, user_id = excluded.user_id
                 """)
         }
-        try await sms.send(code: code, to: phone)
+        do {
+            try await sms.send(code: code, to: phone)
+        } catch {
+            // The code never reached the phone, so it must not hold off a retry for the resend
+            // interval; only this code goes (a newer one, sent meanwhile, stays).
+            _ = try? await database.query("DELETE FROM auth_one_time_codes WHERE phone = \(phone.digits) AND code_hash = \(hash)")
+            throw error
+        }
     }
 
     /// What checking a one-time code found: the code's row (still to be acted on), a session
