@@ -1,6 +1,6 @@
 import Foundation
 
-/// An SOS alert and who answered it.
+/// An incident — an SOS alert or an escalated missed check-in — and who answered it.
 public struct AlertRecord: Sendable, Hashable, Identifiable {
     public var id: UUID
     public var userID: UserID
@@ -9,10 +9,29 @@ public struct AlertRecord: Sendable, Hashable, Identifiable {
     public var resolvedAt: Date?
     /// Responders who acknowledged, in the order they did.
     public var responses: [AlertResponse]
+    public var kind: AlertKind
+    /// The deadline that was missed (a missed check-in).
+    public var deadline: Date?
+    /// The highest tier of responders told so far.
+    public var tier: Int
+    /// The first "I'm on it": when, and who.
+    public var acknowledgedAt: Date?
+    public var acknowledgedBy: UserID?
+    public var resolution: AlertResolution?
+    public var resolvedBy: UserID?
+    /// Where the person was, if they shared it with an SOS.
+    public var location: AlertLocation?
 
-    public init(id: UUID, userID: UserID, status: AlertStatus, activatedAt: Date, resolvedAt: Date? = nil, responses: [AlertResponse] = []) {
+    public init(
+        id: UUID, userID: UserID, status: AlertStatus, activatedAt: Date, resolvedAt: Date? = nil, responses: [AlertResponse] = [],
+        kind: AlertKind = .sos, deadline: Date? = nil, tier: Int = 1, acknowledgedAt: Date? = nil, acknowledgedBy: UserID? = nil,
+        resolution: AlertResolution? = nil, resolvedBy: UserID? = nil, location: AlertLocation? = nil
+    ) {
         self.id = id; self.userID = userID; self.status = status; self.activatedAt = activatedAt
         self.resolvedAt = resolvedAt; self.responses = responses
+        self.kind = kind; self.deadline = deadline; self.tier = tier
+        self.acknowledgedAt = acknowledgedAt; self.acknowledgedBy = acknowledgedBy
+        self.resolution = resolution; self.resolvedBy = resolvedBy; self.location = location
     }
 }
 

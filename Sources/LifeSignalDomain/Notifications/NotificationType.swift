@@ -1,8 +1,9 @@
 /// What a notification is about.
 ///
-/// The first seventeen are the types of the original app's notification history; the last two
+/// The first seventeen are the types of the original app's notification history; the next two
 /// are server-side check-in notices (the sweep's reminder, and the all-clear after a missed
-/// check-in) that the original left to local notifications.
+/// check-in) that the original left to local notifications; the last four came with tiered
+/// escalation (migration 240 lets the database take them).
 public enum NotificationType: String, Hashable, Codable, Sendable, CaseIterable {
     case alertActivatedSent = "alert_activated_sent"
     case alertActivatedReceived = "alert_activated_received"
@@ -23,18 +24,26 @@ public enum NotificationType: String, Hashable, Codable, Sendable, CaseIterable 
     case systemError = "system_error"
     case checkInReminder = "check_in_reminder"
     case checkInResumed = "check_in_resumed"
+    /// Someone tapped "I'm on it": to the person and every responder told of the incident, and
+    /// to a later tier when its turn comes (issue 19's escalation).
+    case alertAcknowledged = "alert_acknowledged"
+    /// A responder confirmed the person is safe: the all-clear to everyone told, and the person.
+    case markedSafe = "marked_safe"
+    /// The person paused check-ins until a time, or resumed them: to their responders.
+    case checkInsPaused = "check_ins_paused"
+    case checkInsUnpaused = "check_ins_unpaused"
 
     /// The history sheet's filter a type falls under.
     public var category: NotificationCategory {
         switch self {
         case .alertActivatedSent, .alertActivatedReceived, .alertCancelledSent, .alertCancelledReceived,
-             .nonResponsiveSelf, .nonResponsiveDependent:
+             .nonResponsiveSelf, .nonResponsiveDependent, .alertAcknowledged, .markedSafe:
             .alerts
         case .pingSent, .pingReceived, .pingCancelled, .pingResponded, .pingClearAll: .pings
         case .contactRoleChanged: .roles
         case .contactRemoved: .removed
         case .contactAdded: .added
-        case .checkInReminder, .checkInResumed: .checkIns
+        case .checkInReminder, .checkInResumed, .checkInsPaused, .checkInsUnpaused: .checkIns
         case .system, .systemSuccess, .systemError: .system
         }
     }
