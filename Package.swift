@@ -37,6 +37,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
     ],
     targets: [
         // MARK: Domain — value types and pure rules.
@@ -106,12 +108,18 @@ let package = Package(
                 .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                // APNs: HTTP/2 with a token-based (ES256) provider JWT.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "JWTKit", package: "jwt-kit"),
                 "HTTPExchange",
             ]
         ),
         .testTarget(
             name: "LifeSignalDeliveryTests",
-            dependencies: ["LifeSignalDelivery", "LifeSignalTestSupport", .product(name: "NIOSSL", package: "swift-nio-ssl")]
+            dependencies: ["LifeSignalDelivery", "LifeSignalTestSupport", .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                           // The APNs tests make a P-256 signing key of their own.
+                           .product(name: "Crypto", package: "swift-crypto")]
         ),
 
         // MARK: Backend core: rules, storage, migrations.

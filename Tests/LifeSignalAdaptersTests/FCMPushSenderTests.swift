@@ -85,6 +85,34 @@ struct FCMPushSenderTests {
         #expect(body["token"] as? String == "device-a")
         #expect((body["data"] as? [String: String])?["type"] == "non_responsive_dependent")
         #expect((body["notification"] as? [String: String])?["title"] == "Emergency Alert — Ann")
+        // Android: high priority, shown in the app's `alerts` channel; a push without a type in `general`.
+        let android = try #require(body["android"] as? [String: Any])
+        #expect(android["priority"] as? String == "HIGH")
+        #expect((android["notification"] as? [String: String]) == ["channel_id": "alerts"])
+        let ping = try #require((try JSONSerialization.jsonObject(with: requests[2].body ?? Data()) as? [String: Any])?["message"] as? [String: Any])
+        #expect(((ping["android"] as? [String: Any])?["notification"] as? [String: String]) == ["channel_id": "general"])
+        #expect((body["apns"] as? [String: Any])?["headers"] as? [String: String] == ["apns-priority": "10", "apns-push-type": "alert"])
+    }
+
+    @Test("each kind of push has its Android channel: alerts for missed check-ins and SOS, reminders, general")
+    func androidChannels() async throws {
+        let expected: [(String?, String)] = [
+            ("non_responsive_dependent", "alerts"), ("non_responsive_self", "alerts"), ("alert_activated_received", "alerts"),
+            ("alert_cancelled_received", "alerts"), ("check_in_reminder", "reminders"), ("check_in_resumed", "reminders"),
+            ("ping_received", "general"), ("contact_added", "general"), ("something_new", "general"), (nil, "general"),
+        ]
+        for (type, channel) in expected {
+            #expect(FCMPushSender.androidChannel(for: type.map { ["type": $0] } ?? [:]) == channel, "\(type ?? "no type")")
+        }
+        // On the wire, a channel joins an `android.notification` object given beside it rather than replacing it.
+        let transport = Self.transport()
+        let client = FCMClient(projectID: "lifesignal-test", accessTokenProvider: ServiceAccountTokenProvider(account: Self.account, transport: transport),
+                               options: FirebaseHTTPOptions(transport: transport))
+        try await client.send(FCMMessage(target: .token("t"), android: .init(priority: "HIGH", notification: ["tag": "missed-ann"], channelID: "alerts")))
+        let sent = try #require(transport.requests.last)
+        let android = try #require(((try JSONSerialization.jsonObject(with: sent.body ?? Data()) as? [String: Any])?["message"] as? [String: Any])?["android"] as? [String: Any])
+        #expect(android["priority"] as? String == "HIGH")
+        #expect(android["notification"] as? [String: String] == ["tag": "missed-ann", "channel_id": "alerts"])
     }
 
     @Test("an unregistered token is reported, and the other messages still go out")

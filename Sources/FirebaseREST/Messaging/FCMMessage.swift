@@ -46,12 +46,17 @@ public struct FCMMessage: Sendable, Equatable {
     public var collapseKey: String?
     /// The `android.notification` object, as FCM documents it.
     public var notification: FirebaseJSON?
+    /// `android.notification.channel_id`: the app's notification channel (Android 8+) the
+    /// notification is shown in, which sets its sound and importance on the device.
+    public var channelID: String?
     /// Creates Android options.
-    public init(priority: String? = nil, ttl: String? = nil, collapseKey: String? = nil, notification: FirebaseJSON? = nil) {
+    public init(priority: String? = nil, ttl: String? = nil, collapseKey: String? = nil, notification: FirebaseJSON? = nil,
+                channelID: String? = nil) {
       self.priority = priority
       self.ttl = ttl
       self.collapseKey = collapseKey
       self.notification = notification
+      self.channelID = channelID
     }
   }
 
@@ -102,6 +107,13 @@ public struct FCMMessage: Sendable, Equatable {
       if let ttl = android.ttl { object["ttl"] = .string(ttl) }
       if let collapseKey = android.collapseKey { object["collapse_key"] = .string(collapseKey) }
       if let notification = android.notification { object["notification"] = notification }
+      if let channelID = android.channelID {
+        // Merged into the notification object given, if any: FCM has one `android.notification`.
+        var fields: [String: FirebaseJSON] = [:]
+        if case .object(let given)? = android.notification { fields = given }
+        fields["channel_id"] = .string(channelID)
+        object["notification"] = .object(fields)
+      }
       message["android"] = .object(object)
     }
     return ["message": .object(message)]

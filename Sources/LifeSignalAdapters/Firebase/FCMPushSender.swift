@@ -1,6 +1,7 @@
 import FirebaseREST
 import Foundation
 import LifeSignalBackend
+import LifeSignalDomain
 import Logging
 
 /// Delivers the backend's pushes through FCM HTTP v1, the sender `lifesignal serve` uses
@@ -34,7 +35,7 @@ public struct FCMPushSender: PushSender {
             let fcm = FCMMessage(
                 target: .token(message.token), notification: .init(title: message.title, body: message.body), data: message.data,
                 apns: .init(headers: ["apns-priority": "10", "apns-push-type": "alert"]),
-                android: .init(priority: "HIGH"))
+                android: .init(priority: "HIGH", channelID: Self.androidChannel(for: message.data)))
             do {
                 try await client.send(fcm)
             } catch let error as FCMError where error.code == .unregistered {
@@ -46,5 +47,17 @@ public struct FCMPushSender: PushSender {
             }
         }
         if failed > 0 { throw Failures(failed: failed, unregistered: unregistered) }
+    }
+
+    /// The Android notification channel a push is shown in, by its `data["type"]`: `alerts`
+    /// (missed check-ins, SOS and their all-clear, which must be heard like the alert was),
+    /// `reminders` (check-in reminders and pauses), `general` for everything else. The app
+    /// creates these three channels, `alerts` with high importance.
+    public static func androidChannel(for data: [String: String]) -> String {
+        switch data["type"].flatMap(NotificationType.init(rawValue:))?.category {
+        case .alerts: "alerts"
+        case .checkIns: "reminders"
+        default: "general"
+        }
     }
 }
