@@ -40,8 +40,13 @@ enum Incidents {
 
     /// Remembers that `told` were told about `alert` (a responder told twice keeps the first).
     static func record(_ told: [TieredResponder], alert: UUID, now: Date, in connection: any SQLConnection) async throws {
+        try await record(told.map { (alert, $0) }, now: now, in: connection)
+    }
+
+    /// The same for (incident, responder) pairs of several incidents.
+    static func record(_ told: [(UUID, TieredResponder)], now: Date, in connection: any SQLConnection) async throws {
         for start in stride(from: 0, to: told.count, by: 200) {
-            let rows = told[start..<min(start + 200, told.count)].map { entry -> SQL in
+            let rows = told[start..<min(start + 200, told.count)].map { alert, entry -> SQL in
                 "(\(alert), \(entry.responder), \(entry.tier), \(now))"
             }
             try await connection.query("INSERT INTO alert_recipients (alert_id, responder_id, tier, notified_at) VALUES "

@@ -53,6 +53,26 @@ extension Schema {
                 PRIMARY KEY (alert_id, responder_id))
             """,
             "CREATE INDEX alert_recipients_responder ON alert_recipients (responder_id)",
+            // An SOS active during the upgrade told every responder; a missed check-in escalated
+            // before it becomes an incident that told the responders who wanted it, so both
+            // still end with an all-clear to them.
+            """
+            INSERT INTO alert_recipients (alert_id, responder_id, tier, notified_at)
+            SELECT a.id, c.contact_id, 1, a.activated_at FROM alerts a JOIN contacts c ON c.user_id = a.user_id AND c.is_responder = true
+            WHERE a.status = 'active'
+            """,
+            """
+            INSERT INTO alerts (id, user_id, status, activated_at, kind, deadline, tier)
+            SELECT {new_uuid}, u.id, 'active', u.escalated_for, 'missed_check_in', u.escalated_for, 1 FROM users u
+            WHERE u.escalated_for IS NOT NULL AND u.escalated_for = u.check_in_deadline
+              AND NOT EXISTS (SELECT 1 FROM alerts a WHERE a.user_id = u.id AND a.status = 'active')
+            """,
+            """
+            INSERT INTO alert_recipients (alert_id, responder_id, tier, notified_at)
+            SELECT a.id, r.user_id, 1, a.activated_at FROM alerts a
+            JOIN contacts r ON r.contact_id = a.user_id AND r.is_dependent = true AND r.notify_on_expiry = true
+            WHERE a.status = 'active' AND a.kind = 'missed_check_in'
+            """,
             """
             ALTER TABLE users ADD COLUMN escalation_grace_seconds integer NOT NULL DEFAULT 0
                 CHECK (escalation_grace_seconds BETWEEN 0 AND 86400)

@@ -9,37 +9,40 @@ public struct CheckInService: Sendable {
 
     public typealias Source = CheckInSource
 
-    /// Records a check-in for `caller` now and moves their deadline to now + interval.
+    /// Records a check-in for `caller` now and moves their deadline to now + interval (to the
+    /// end of a pause + interval while check-ins are paused).
     ///
     /// The person's row is locked while the cooldown is checked, so two taps racing each other
-    /// record one check-in and refuse the other as too soon. A check-in after an escalated
-    /// deadline ends the non-responsive state and tells the responders at once.
+    /// record one check-in and refuse the other as too soon. A check-in during an escalated
+    /// missed check-in ends that incident (`checked_in`) and everyone told hears the all-clear
+    /// at once; during the grace period nobody was told, so nobody hears anything.
     public func checkIn(caller: Caller, source: Source = .manual) async throws -> CheckInResult {
         let userID = try caller.requireUser()
         let now = clock.now()
         let (result, outbox): (CheckInResult, Outbox) = try await database.transaction { connection in
-            let lock = connection.dialect == .postgres ? " FOR UPDATE" : ""
-            guard let row = try await connection.first(SQL(
-                "SELECT last_check_in_at, check_in_interval_seconds, escalated_for, first_name, last_name, phone FROM users WHERE id = $1" + lock,
-                bindings: [.uuid(userID.rawValue)]))
+            guard let row = try await connection.first("""
+                SELECT last_check_in_at, check_in_interval_seconds, paused_until, first_name, last_name, phone FROM users WHERE id = \(userID)
+                """ + connection.forUpdate)
             else { throw DomainError.notFound("User \(userID)") }
             try CheckInRules.validateCheckIn(at: now, last: row.optionalDate("last_check_in_at"))
-            let deadline = now + TimeInterval(try row.int("check_in_interval_seconds"))
+            let start = row.optionalDate("paused_until").flatMap { $0 > now ? $0 : nil } ?? now
+            let deadline = start + TimeInterval(try row.int("check_in_interval_seconds"))
             try await connection.query("""
-                INSERT INTO check_ins (id, user_id, checked_in_at, source)
-                VALUES (\(SQLValue(UUID())), \(SQLValue(userID.rawValue)), \(SQLValue(now)), \(source.rawValue))
+                INSERT INTO check_ins (id, user_id, checked_in_at, source) VALUES (\(UUID()), \(userID), \(now), \(source.rawValue))
                 """)
             try await connection.query("""
-                UPDATE users SET last_check_in_at = \(SQLValue(now)), check_in_deadline = \(SQLValue(deadline)),
-                    escalated_for = NULL, updated_at = \(SQLValue(now))
-                WHERE id = \(SQLValue(userID.rawValue))
+                UPDATE users SET last_check_in_at = \(now), check_in_deadline = \(deadline),
+                    escalated_for = NULL, escalate_at = NULL, updated_at = \(now)
+                WHERE id = \(userID)
                 """)
             var outbox = Outbox()
-            outbox.change("users", .update, userID.rawValue, owner: userID, at: now)
-            if row.optionalDate("escalated_for") != nil {
-                let drafts = try await CheckInSweep.allClear([userID: PersonName.display(row)], in: connection)
+            if let active = try await Incidents.active(of: userID, in: connection), active.kind == .missedCheckIn {
+                let drafts = try await Incidents.resolve(active.id, as: .checkedIn, by: userID, ownerName: PersonName.display(row),
+                                                         now: now, in: connection)
                 outbox = try await NotificationStore.outbox(drafts, now: now, in: connection)
+                outbox.change("alerts", .update, active.id, owner: userID, at: now)
             }
+            outbox.change("users", .update, userID.rawValue, owner: userID, at: now)
             return (CheckInResult(checkedInAt: now, deadline: deadline), outbox)
         }
         await notifier.deliver(outbox)

@@ -2,7 +2,10 @@ import Foundation
 import LifeSignalDomain
 
 extension BackendFunctions {
-    static let checkInFunctions: [String: Handler] = [
+    /// `check-in` and the escalation settings around it (`BackendFunctions+Escalation.swift`).
+    static let checkInFunctions: [String: Handler] = escalationFunctions.merging(checkInOnly) { first, _ in first }
+
+    static let checkInOnly: [String: Handler] = [
         "check-in": { backend, caller, body in
             let request = try decode(CheckInRequest.self, from: body)
             let result = try await backend.checkIns.checkIn(caller: caller, source: request.source ?? .manual)

@@ -9,6 +9,13 @@ public struct SweepReport: Sendable, Hashable, Codable {
     public var escalations = 0
     /// People who checked in again after an escalation, whose responders were told.
     public var resumed = 0
+    /// People told at their deadline that their responders will be told when the grace
+    /// period ends.
+    public var graceNotices = 0
+    /// Incidents whose next tier of responders was told.
+    public var tiersAdvanced = 0
+    /// Incidents whose person and current tier were reminded again (nobody acknowledged).
+    public var repeats = 0
     /// Notification rows written.
     public var notifications = 0
     public var deletedPings = 0
@@ -20,11 +27,15 @@ public struct SweepReport: Sendable, Hashable, Codable {
     public init() {}
 }
 
-/// The missed-check-in sweep behind `process-check-ins`: reminders at deadline − lead,
-/// escalation at the deadline, the all-clear after a late check-in, and retention.
+/// The missed-check-in sweep behind `process-check-ins`: reminders at deadline − lead, the
+/// person told at the deadline, responders told when the person's grace period ends (at the
+/// deadline by default) tier by tier, repeats while nobody acknowledged, the end of incidents
+/// whose deadline moved, and retention.
 ///
-/// **Exactly once per deadline.** Each person carries markers (`reminder_sent_for`,
-/// `escalated_for`) naming the deadline already handled. A batch claims due rows and sets their
+/// **Exactly once per deadline and per tier.** Each person carries markers (`reminder_sent_for`,
+/// `expired_for`, `escalated_for`) naming the deadline already handled, and `escalate_at`
+/// while a grace period runs; each incident carries `next_tier_at` and `next_repeat_at`,
+/// which a claim clears or moves. A batch claims due rows and sets their
 /// marker in the same transaction that writes the notifications, so the work commits with its
 /// marker or not at all: a sweeper that dies mid-batch leaves the batch for the next sweep,
 /// and a committed batch is never redone. On PostgreSQL the claim is
@@ -62,58 +73,27 @@ public struct CheckInSweep: Sendable {
         let batch = batchSize
         let now = clock.now()
         var report = SweepReport()
-        while try await escalate(now: now, batch: batch, into: &report) == batch {}
+        // Incidents whose deadline moved end first, so a new deadline already past starts its own.
         while try await resume(now: now, batch: batch, into: &report) == batch {}
+        while try await expire(now: now, batch: batch, into: &report) == batch {}
+        while try await endGrace(now: now, batch: batch, into: &report) == batch {}
+        while try await advanceTiers(now: now, batch: batch, into: &report) == batch {}
+        while try await repeatUnanswered(now: now, batch: batch, into: &report) == batch {}
         while try await remind(now: now, batch: batch, into: &report) == batch {}
         try await cleanUp(now: now, batch: batch, into: &report)
         return report
     }
 
-    private func skipLocked(_ connection: any SQLConnection) -> SQL {
+    func skipLocked(_ connection: any SQLConnection) -> SQL {
         connection.dialect == .postgres ? SQL.raw(" FOR UPDATE SKIP LOCKED") : SQL.raw("")
     }
 
-    /// Claims up to `batch` people whose deadline passed and was not escalated yet, marks the
-    /// deadline escalated (and its reminder as moot), and tells them and their responders.
-    private func escalate(now: Date, batch: Int, into report: inout SweepReport) async throws -> Int {
-        let (claimed, outbox): (Int, Outbox) = try await database.transaction { connection in
-            let rows = try await connection.query("""
-                UPDATE users SET escalated_for = check_in_deadline, reminder_sent_for = check_in_deadline
-                WHERE id IN (SELECT id FROM users
-                             WHERE check_in_deadline <= \(now) AND (escalated_for IS NULL OR escalated_for <> check_in_deadline)
-                             ORDER BY check_in_deadline LIMIT \(batch)\(skipLocked(connection)))
-                RETURNING id, first_name, last_name, phone
-                """)
-            guard !rows.isEmpty else { return (0, Outbox()) }
-            var names: [UserID: String] = [:]
-            var drafts: [NotificationDraft] = []
-            for row in rows {
-                let id = UserID(try row.uuid("id"))
-                names[id] = PersonName.display(row)
-                drafts.append(NotificationDraft(
-                    recipient: id, type: .nonResponsiveSelf, title: "Check-in missed",
-                    body: "Your check-in has expired; your responders were told. Check in to let them know you are OK."))
-            }
-            for (responder, dependent) in try await Self.wantingResponders(of: Array(names.keys), in: connection) {
-                let name = names[dependent] ?? "Your dependent"
-                drafts.append(NotificationDraft(
-                    recipient: responder, type: .nonResponsiveDependent, title: "Emergency Alert — \(name)",
-                    body: "\(name)'s check-in has expired.", contactID: dependent))
-            }
-            return (rows.count, try await NotificationStore.outbox(drafts, now: now, in: connection))
-        }
-        report.escalations += claimed
-        report.notifications += outbox.notifications.count
-        await notifier.deliver(outbox)
-        return claimed
-    }
-
-    /// Clears the escalation marker of people whose deadline moved since it was escalated;
-    /// those who checked in again get an all-clear sent to their responders.
+    /// Clears the escalation marker of people whose deadline moved since it was escalated, and
+    /// ends their missed-check-in incident: `checked_in` when they checked in after it (a
+    /// check-in ends it at once; this catches one committed without that step), else
+    /// `cancelled` (they changed their schedule). Everyone told hears the all-clear.
     private func resume(now: Date, batch: Int, into report: inout SweepReport) async throws -> Int {
         let (claimed, resumed, outbox): (Int, Int, Outbox) = try await database.transaction { connection in
-            // The marker is cleared in a second statement so the all-clear can compare the
-            // check-in with the escalated deadline it replaces.
             let rows = try await connection.query("""
                 SELECT id, first_name, last_name, phone, last_check_in_at, escalated_for FROM users
                 WHERE escalated_for IS NOT NULL AND escalated_for <> check_in_deadline
@@ -123,29 +103,28 @@ public struct CheckInSweep: Sendable {
             let ids = try rows.map { UserID(try $0.uuid("id")) }
             try await connection.query(
                 "UPDATE users SET escalated_for = NULL WHERE id IN (" + SQL.join(ids.map { "\($0)" }, separator: ", ") + ")")
-            var names: [UserID: String] = [:]
+            var drafts: [NotificationDraft] = []
+            var outbox = Outbox()
+            var resumed = 0
             for row in rows {
-                guard let last = row.optionalDate("last_check_in_at"), let escalated = row.optionalDate("escalated_for"),
-                      last > escalated else { continue }
-                names[UserID(try row.uuid("id"))] = PersonName.display(row)
+                let id = UserID(try row.uuid("id"))
+                guard let active = try await Incidents.active(of: id, in: connection), active.kind == .missedCheckIn else { continue }
+                var checkedIn = false
+                if let last = row.optionalDate("last_check_in_at"), let escalated = row.optionalDate("escalated_for") {
+                    checkedIn = last > escalated
+                }
+                drafts += try await Incidents.resolve(active.id, as: checkedIn ? .checkedIn : .cancelled, by: nil,
+                                                      ownerName: PersonName.display(row), now: now, in: connection)
+                outbox.change("alerts", .update, active.id, owner: id, at: now)
+                if checkedIn { resumed += 1 }
             }
-            let drafts = try await Self.allClear(names, in: connection)
-            return (rows.count, names.count, try await NotificationStore.outbox(drafts, now: now, in: connection))
+            outbox.append(try await NotificationStore.outbox(drafts, now: now, in: connection))
+            return (rows.count, resumed, outbox)
         }
         report.resumed += resumed
         report.notifications += outbox.notifications.count
         await notifier.deliver(outbox)
         return claimed
-    }
-
-    /// The all-clear for responders of people (id → display name) who checked in again after
-    /// a missed deadline was escalated.
-    static func allClear(_ names: [UserID: String], in connection: any SQLConnection) async throws -> [NotificationDraft] {
-        try await wantingResponders(of: Array(names.keys), in: connection).map { responder, dependent in
-            let name = names[dependent] ?? "Your dependent"
-            return NotificationDraft(recipient: responder, type: .checkInResumed, title: "\(name) checked in",
-                                     body: "\(name) checked in again after missing a check-in.", contactID: dependent)
-        }
     }
 
     /// Claims people whose reminder time (deadline − lead) has come and whose deadline has not
@@ -162,6 +141,7 @@ public struct CheckInSweep: Sendable {
                 WHERE id IN (SELECT id FROM users
                              WHERE reminder_lead_seconds IS NOT NULL AND (reminder_sent_for IS NULL OR reminder_sent_for <> check_in_deadline)
                                AND check_in_deadline > \(now) AND check_in_deadline <= \(now.addingTimeInterval(longest))
+                               AND (paused_until IS NULL OR paused_until <= \(now))
                                AND (\(windows))
                              ORDER BY check_in_deadline LIMIT \(batch)\(skipLocked(connection)))
                 RETURNING id, reminder_lead_seconds
@@ -204,22 +184,5 @@ public struct CheckInSweep: Sendable {
         }
         let pruned = try await auth.pruneExpired(now: now, batch: batch)
         report.deletedSignInRows = pruned.throttleCounts + pruned.oneTimeCodes + pruned.sessions + pruned.refreshTokens
-    }
-
-    /// (responder, dependent) pairs for the responders of `dependents` who want to hear about
-    /// missed check-ins.
-    static func wantingResponders(of dependents: [UserID], in connection: any SQLConnection) async throws -> [(UserID, UserID)] {
-        var pairs: [(UserID, UserID)] = []
-        for start in stride(from: 0, to: dependents.count, by: 1000) {
-            let list = SQL.join(dependents[start..<min(start + 1000, dependents.count)].map { "\($0)" }, separator: ", ")
-            for row in try await connection.query("""
-                SELECT user_id, contact_id FROM contacts
-                WHERE contact_id IN (\(list)) AND is_dependent = \(true) AND notify_on_expiry = \(true)
-                ORDER BY contact_id, user_id
-                """) {
-                pairs.append((UserID(try row.uuid("user_id")), UserID(try row.uuid("contact_id"))))
-            }
-        }
-        return pairs
     }
 }
