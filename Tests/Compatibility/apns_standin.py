@@ -21,7 +21,7 @@ Some device tokens fail on purpose, by their first four hex digits:
     dead  no answer at all (the stream stays open)
 
 Prints `READY <port>`, then one JSON line per request: the path, headers, the JWT's header and
-claims and whether it verified, the payload, the ALPN protocol, and the status and reason
+claims and whether it verified, the payload, the ALPN protocol, which connection (1, 2, …), and the status and reason
 answered. Runs until stdin closes.
 """
 import asyncio
@@ -55,6 +55,7 @@ FAILURES = {
 }
 # Device token -> the provider token it refused first (the `4030` tokens).
 refused_once = {}
+connections = 0
 
 
 def tls_context():
@@ -180,6 +181,10 @@ def answer_for(method, path, headers, body, record):
 
 class Connection:
     def __init__(self, reader, writer):
+        global connections
+        connections += 1
+        # Which connection a request came on: a client should multiplex one, as Apple asks.
+        self.number = connections
         self.reader, self.writer = reader, writer
         self.h2 = H2Connection(config=H2Configuration(client_side=False, header_encoding="utf-8"))
         self.streams = {}
@@ -222,7 +227,7 @@ class Connection:
         method, path = headers.pop(":method", ""), headers.pop(":path", "")
         for pseudo in (":scheme", ":authority"):
             headers.pop(pseudo, None)
-        record = {"method": method, "path": path, "alpn": self.alpn, "headers": headers, "jwt_verified": False,
+        record = {"method": method, "path": path, "alpn": self.alpn, "connection": self.number, "headers": headers, "jwt_verified": False,
                   "body_bytes": len(stream["body"])}
         if path.startswith("/3/device/dead"):
             record["status"] = None

@@ -163,6 +163,63 @@ struct APNsClientTests {
         #expect(renewed - first >= 50 * 60)
     }
 
+    @Test("concurrent sends share one HTTP/2 connection and one provider token, also when they all start before it is made")
+    func concurrentSends() async throws {
+        let setup = try await Self.start()
+        defer { setup.standIn.stop() }
+        // Cold: every send asks for the provider token before the first is signed.
+        try await Self.withClient(try Self.configuration(setup)) { client in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<10 {
+                    group.addTask { try await client.send(APNsNotification(title: "a", body: "b"), to: Self.device(), id: UUID()) }
+                }
+                try await group.waitForAll()
+            }
+            #expect(await client.providerTokensIssued == 1)
+        }
+        var cold: [[String: Any]] = []
+        for _ in 0..<10 { cold.append(try await setup.standIn.nextMessage()) }
+        #expect(Set(cold.compactMap { $0["jwt"] as? String }).count == 1)
+        // Warm: once connected, sends are streams on that one connection.
+        try await Self.withClient(try Self.configuration(setup)) { client in
+            try await client.send(APNsNotification(title: "first", body: "b"), to: Self.device(), id: UUID())
+            let pairs = try await withThrowingTaskGroup(of: (sent: UUID, echoed: UUID).self) { group in
+                for _ in 0..<20 {
+                    group.addTask {
+                        let id = UUID()
+                        return (id, try await client.send(APNsNotification(title: "a", body: "b"), to: Self.device(), id: id))
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(pairs.count == 20 && pairs.allSatisfy { $0.sent == $0.echoed })
+            #expect(await client.providerTokensIssued == 1)
+        }
+        var records: [[String: Any]] = []
+        for _ in 0..<21 { records.append(try await setup.standIn.nextMessage()) }
+        #expect(records.allSatisfy { $0["status"] as? Int == 200 && $0["alpn"] as? String == "h2" })
+        #expect(Set(records.compactMap { $0["connection"] as? Int }).count == 1)
+    }
+
+    @Test("a provider token signed with another key is refused 403 InvalidProviderToken, for good")
+    func wrongKey() async throws {
+        let setup = try await Self.start()
+        defer { setup.standIn.stop() }
+        var configuration = try Self.configuration(setup)
+        configuration.privateKeyPEM = P256.Signing.PrivateKey().pemRepresentation
+        try await Self.withClient(configuration) { client in
+            await #expect {
+                try await client.send(APNsNotification(title: "a", body: "b"), to: Self.device(), id: UUID())
+            } throws: { error in
+                guard let error = error as? APNsError else { return false }
+                return error.status == 403 && error.reason == "InvalidProviderToken" && !error.isTransient && !error.isUnregistered
+            }
+        }
+        let record = try await setup.standIn.nextMessage()
+        #expect(record["jwt_verified"] as? Bool == false)
+        #expect(record["jwt_error"] is String)
+    }
+
     @Test("403 ExpiredProviderToken: a new token and one more try; refused again, the error is final")
     func expiredProviderToken() async throws {
         let setup = try await Self.start()
