@@ -171,7 +171,11 @@ public struct APNsClient: Sendable {
         init(_ client: HTTPClient) { self.client = client }
 
         func shutdown() async throws {
-            guard lock.withLock({ closed ? false : { closed = true; return true }() }) else { return }
+            let first = lock.withLock {
+                defer { closed = true }
+                return !closed
+            }
+            guard first else { return }
             try await client.shutdown()
         }
 
