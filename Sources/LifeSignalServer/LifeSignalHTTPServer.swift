@@ -40,6 +40,10 @@ public struct ServerConfiguration: Sendable {
     public var clientLimits = ClientLimits()
     /// Bounds on `/rest/v1` queries and Realtime filters, and the most rows a read returns.
     public var queryLimits: QueryLimits = .standard
+    /// Where people reach this server from outside (`https://ls.example`): responder and
+    /// invitation links are `<publicURL>/r/…` and `/i/…`, and their forms may post from it.
+    /// `nil`: links name `http://127.0.0.1`, fit only for tests and a server on one machine.
+    public var publicURL: URL?
 
     public init(host: String = "127.0.0.1", port: Int = 54321, bodyLimit: Int = 1 << 20, sweepInterval: Duration? = .seconds(60)) {
         self.host = host
@@ -93,6 +97,7 @@ public enum LifeSignalHTTPServer {
                                              addresses: ClientAddressResolver(trustedProxies: configuration.clientLimits.trustedProxies)).register(on: router)
         FunctionRoutes<LifeSignalRequestContext>(backend: backend, bodyLimit: configuration.bodyLimit).register(on: router)
         StorageRoutes<LifeSignalRequestContext>(backend: backend).register(on: router)
+        ResponderPageRoutes<LifeSignalRequestContext>(backend: backend, publicURL: configuration.publicURL).register(on: router)
         RESTRoutes<LifeSignalRequestContext>(backend: backend, schema: schema, bodyLimit: configuration.bodyLimit, limits: configuration.queryLimits)
             .register(on: router)
         let realtime = RealtimeRoutes<LifeSignalRequestContext>(hub: hub, backend: backend, schema: schema, logger: logger,

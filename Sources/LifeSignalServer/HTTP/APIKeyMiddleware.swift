@@ -22,7 +22,9 @@ struct APIKeyMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         // Public objects are fetched by plain URL (an <img src>), as on Supabase.
         if request.method == .options || request.uri.path == "/health" || request.uri.path == "/ready" || request.uri.path == "/metrics"
-            || (request.method == .get && request.uri.path.hasPrefix("/storage/v1/object/public/")) {
+            || (request.method == .get && request.uri.path.hasPrefix("/storage/v1/object/public/"))
+            // Responder and invitation links: the signed token in the path is the credential.
+            || request.uri.path.hasPrefix("/r/") || request.uri.path.hasPrefix("/i/") {
             return try await next(request, context)
         }
         guard let key = request.headers[.apiKey] ?? Self.queryKey(request.uri.query) else {

@@ -1,0 +1,159 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LifeSignalBackend
+import LifeSignalDomain
+import NIOCore
+
+/// `GET`/`POST /r/<token>`: the page a responder link opens, and its two answers; `GET
+/// /i/<token>`: the page an invitation SMS links to (issue 19 item 4).
+///
+/// The token in the path is the only credential (no API key, no session): it is checked on
+/// every request, and so is what it names, so a link stops working the moment its alert ends
+/// or its responder is dropped. Every link that shows nothing gets the same page, with 404 when
+/// the server never made the token and 410 when it did (expired, ended, no longer a
+/// responder). Anonymous requests are rate limited per client address by
+/// `RateLimitMiddleware`, like every other anonymous route.
+struct ResponderPageRoutes<Context: RequestContext> {
+    let backend: LifeSignalBackend
+    let links: ResponderLinks
+    /// Origins a form may post from besides the request's own `Host`: the public URL's.
+    let publicOrigin: String?
+
+    init(backend: LifeSignalBackend, publicURL: URL?) {
+        self.backend = backend
+        let base = publicURL ?? URL(string: "http://127.0.0.1") ?? URL(fileURLWithPath: "/")
+        self.links = backend.responderLinks(baseURL: base)
+        self.publicOrigin = publicURL.flatMap(Self.origin(of:))
+    }
+
+    func register(on router: Router<Context>) {
+        router.get("r/:token") { request, context in try await self.show(request, context) }
+        router.head("r/:token") { request, context in try await self.show(request, context) }
+        router.post("r/:token") { request, context in try await self.answer(request, context) }
+        router.get("i/:token") { request, context in try await self.invitation(request, context) }
+        router.head("i/:token") { request, context in try await self.invitation(request, context) }
+    }
+
+    // MARK: Responder page
+
+    private enum Checked {
+        case link(ResponderLink)
+        /// Not a token this server made: 404.
+        case unknown
+    }
+
+    private func check(_ context: Context) -> Checked {
+        guard let token = context.parameters.get("token"), let link = links.verify(token, now: backend.clock.now()) else {
+            return .unknown
+        }
+        return .link(link)
+    }
+
+    private func show(_ request: Request, _ context: Context) async throws -> Response {
+        guard case .link(let link) = check(context) else { return Self.page(.notFound, ResponderPageHTML.unavailable()) }
+        switch try await backend.responderPage(for: link) {
+        case .active(let page): return Self.page(.ok, ResponderPageHTML.active(page, now: backend.clock.now()))
+        case .markedSafeByYou: return Self.page(.ok, ResponderPageHTML.markedSafe())
+        case .ended: return Self.page(.gone, ResponderPageHTML.unavailable())
+        }
+    }
+
+    /// "I'm on it" or "They're safe", then 303 back to the page, which shows the outcome. The
+    /// link's responder acts as themselves, through the same rules as the app's calls.
+    private func answer(_ request: Request, _ context: Context) async throws -> Response {
+        guard sameOrigin(request) else { return Self.page(.forbidden, ResponderPageHTML.refused()) }
+        guard case .link(let link) = check(context) else { return Self.page(.notFound, ResponderPageHTML.unavailable()) }
+        let action: String?
+        do { action = Self.formField("action", in: try await request.collectBody(limit: 1024)) } catch {
+            return Self.page(.contentTooLarge, ResponderPageHTML.refused())
+        }
+        // What the page shows now decides what may be done: nothing once the alert is over or
+        // the responder was dropped.
+        guard case .active = try await backend.responderPage(for: link) else { return Self.page(.gone, ResponderPageHTML.unavailable()) }
+        let caller = Caller.user(link.responder)
+        do {
+            switch action {
+            case "on_it": _ = try await backend.alerts.respond(caller: caller, alertID: link.alertID)
+            case "safe": _ = try await backend.alerts.markSafe(caller: caller, alertID: link.alertID)
+            default: return Self.page(.badRequest, ResponderPageHTML.refused())
+            }
+        } catch DomainError.alreadyExists {
+            // Said twice (a double tap): the page shows it was said.
+        } catch DomainError.failedPrecondition, DomainError.forbidden, DomainError.notFound {
+            // Ended or dropped between the check and the write.
+            return Self.page(.gone, ResponderPageHTML.unavailable())
+        }
+        // Relative to `/r/<token>`: the token alone resolves to the same page, also behind a
+        // proxy that serves the server under a path prefix.
+        let token = context.parameters.get("token") ?? ""
+        return Response(status: .seeOther, headers: Self.headers([.location: token]))
+    }
+
+    /// A form may be posted only from this server's own pages. `Sec-Fetch-Site`, which every
+    /// current browser sends, decides when present; otherwise `Origin` must name this server.
+    /// (Under `Referrer-Policy: no-referrer` Chromium sends `Origin: null` with the form, so
+    /// `null` alone decides nothing.) The token in the path is the credential all the same: a
+    /// page elsewhere could only post a link it already holds.
+    private func sameOrigin(_ request: Request) -> Bool {
+        if let site = request.headers[.secFetchSite] { return site == "same-origin" || site == "none" }
+        guard let origin = request.headers[.origin], origin != "null" else { return true }
+        if let publicOrigin, origin == publicOrigin { return true }
+        guard let host = request.head.authority else { return false }
+        return origin == "http://\(host)" || origin == "https://\(host)"
+    }
+
+    static func origin(of url: URL) -> String? {
+        guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }
+        return url.port.map { "\(scheme)://\(host):\($0)" } ?? "\(scheme)://\(host)"
+    }
+
+    /// One field of an `application/x-www-form-urlencoded` body.
+    static func formField(_ name: String, in body: Data) -> String? {
+        let text = String(decoding: body, as: UTF8.self)
+        for pair in text.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2 else { continue }
+            let key = String(parts[0]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+            if key == name { return String(parts[1]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding }
+        }
+        return nil
+    }
+
+    // MARK: Invitation page
+
+    private func invitation(_ request: Request, _ context: Context) async throws -> Response {
+        guard let token = context.parameters.get("token"), let link = links.verifyInvitation(token, now: backend.clock.now()) else {
+            return Self.page(.notFound, InvitationPageHTML.unavailable())
+        }
+        guard let page = try await backend.invitationPage(for: link) else { return Self.page(.gone, InvitationPageHTML.unavailable()) }
+        return Self.page(.ok, InvitationPageHTML.page(page))
+    }
+
+    // MARK: Responses
+
+    /// The headers every page and redirect carries: no script, no framing, not kept in any
+    /// cache, not indexed, and no `Referer` carrying the token to a map or anywhere else.
+    static func headers(_ extra: HTTPFields = [:]) -> HTTPFields {
+        var fields = extra
+        fields[.contentSecurityPolicy] = PageHTML.contentSecurityPolicy
+        fields[.referrerPolicy] = "no-referrer"
+        fields[.cacheControl] = "no-store"
+        fields[.xRobotsTag] = "noindex, nofollow"
+        fields[.xContentTypeOptions] = "nosniff"
+        fields[.xFrameOptions] = "DENY"
+        return fields
+    }
+
+    static func page(_ status: HTTPResponse.Status, _ html: String) -> Response {
+        Response(status: status, headers: headers([.contentType: "text/html; charset=utf-8"]),
+                 body: .init(byteBuffer: ByteBuffer(string: html)))
+    }
+}
+
+extension HTTPField.Name {
+    static let secFetchSite = Self("Sec-Fetch-Site")!
+    static let referrerPolicy = Self("Referrer-Policy")!
+    static let xRobotsTag = Self("X-Robots-Tag")!
+    static let xFrameOptions = Self("X-Frame-Options")!
+}

@@ -1,0 +1,85 @@
+import Foundation
+import LifeSignalBackend
+import LifeSignalDomain
+import LifeSignalServer
+import LifeSignalTestSupport
+import Testing
+
+/// The responder page in a real browser: Debian's Chromium driven by Playwright
+/// (`Tests/Compatibility/responder_page_check.py`), JavaScript off, a phone-sized touch screen,
+/// against the real server on 127.0.0.1. The script checks what a responder sees and taps; this
+/// side checks what the taps wrote.
+@Suite("responder pages in Chromium")
+struct ResponderPageBrowserTests {
+    @Test("a responder opens the link on a phone, taps I'm on it, then They're safe", arguments: Engine.allCases)
+    func tapThrough(engine: Engine) async throws {
+        let f = try await ResponderPageFixture.make(engine)
+        defer { Task { await f.server.stop() } }
+        let url = f.links.url(alertID: f.alert.id, responder: f.bob.userID, now: f.test.clock.now)
+        let run = try await BrowserCheck.run("responder_page_check.py", [
+            "--url", url.absoluteString, "--name", "Ann Tester", "--phone", ResponderPageFixture.annPhone,
+        ])
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.output.contains("\"step\": \"on it\"") && run.output.contains("\"step\": \"marked safe\""), "\(run.output)")
+        let bob = f.bob.userID.rawValue.uuidString.lowercased()
+        #expect(try await f.count("SELECT count(*) AS n FROM alert_responses WHERE responder_id = '\(bob)'") == 1)
+        let state = try await f.alertState()
+        #expect(state.status == "resolved" && state.resolution == "marked_safe")
+        let resolvedBy = try await f.test.backend.database.query(SQL.raw(
+            "SELECT resolved_by FROM alerts WHERE id = '\(f.alert.id.uuidString.lowercased())'")).first?.optionalUUID("resolved_by")
+        #expect(resolvedBy == f.bob.userID.rawValue)
+    }
+}
+
+/// Runs a Playwright script from `Tests/Compatibility` in the virtual environment `scripts/test`
+/// makes (`LIFESIGNAL_TEST_PYTHON`), against `/usr/bin/chromium`; fails loudly when either is
+/// missing rather than skipping.
+enum BrowserCheck {
+    struct Run: Sendable {
+        let status: Int32
+        let output: String
+    }
+
+    static let chromium = "/usr/bin/chromium"
+
+    static func run(_ script: String, _ arguments: [String]) async throws -> Run {
+        guard let python = ProcessInfo.processInfo.environment["LIFESIGNAL_TEST_PYTHON"], !python.isEmpty else {
+            throw PageTestError( """
+                This test drives Chromium with Playwright, and LIFESIGNAL_TEST_PYTHON is not set. Run the tests with \
+                `scripts/test`, which makes the Python environment (Tests/Compatibility/requirements.txt) and installs Chromium.
+                """)
+        }
+        guard FileManager.default.isExecutableFile(atPath: chromium) else {
+            throw PageTestError( "\(chromium) is missing: run `scripts/test` (it installs Debian's chromium) or `apt-get install -y chromium`")
+        }
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Compatibility/\(script)").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [path] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        let finished = AsyncStream<Void> { continuation in
+            process.terminationHandler = { _ in continuation.finish() }
+        }
+        try process.run()
+        // Read on a thread of its own: a blocking read on the cooperative pool (two threads on
+        // two cores) would starve the server the script is talking to.
+        let reader = Task {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Data, Never>) in
+                DispatchQueue.global().async { continuation.resume(returning: output.fileHandleForReading.readDataToEndOfFile()) }
+            }
+        }
+        // A bound against a hang, not a speed check: a cold Chromium on a loaded two-core
+        // machine has taken tens of seconds to start.
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(300))
+            if process.isRunning { process.terminate() }
+        }
+        for await _ in finished {}
+        watchdog.cancel()
+        let data = await reader.value
+        return Run(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+    }
+}
