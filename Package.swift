@@ -164,7 +164,7 @@ let package = Package(
         .target(
             name: "LifeSignalServer",
             dependencies: [
-                "LifeSignalBackend", "LifeSignalDomain",
+                "LifeSignalBackend", "LifeSignalDomain", "LifeSignalDelivery",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

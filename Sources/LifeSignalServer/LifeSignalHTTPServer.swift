@@ -16,6 +16,12 @@ public struct ServerConfiguration: Sendable {
     /// How often the server runs the missed-check-in sweep; `nil` leaves it to callers of
     /// `process-check-ins` (tests drive it by hand).
     public var sweepInterval: Duration?
+    /// How often the server looks for due rows in the delivery ledger (retries, rows a stopped
+    /// server left); `nil` runs no worker (tests drive `sendDue` by hand).
+    public var deliveryInterval: Duration? = .seconds(1)
+    /// Verifies Twilio's delivery-status callbacks (`POST /hooks/twilio/status`); `nil`: the
+    /// route answers 404.
+    public var twilioStatusCallback: TwilioStatusCallback?
     /// The longest one sweep may run before the timer cancels it and goes on without it.
     public var sweepTimeout: Duration = .seconds(300)
     /// How often Realtime reads SQLite's change log (PostgreSQL pushes changes instead).
@@ -103,9 +109,12 @@ public enum LifeSignalHTTPServer {
         let realtime = RealtimeRoutes<LifeSignalRequestContext>(hub: hub, backend: backend, schema: schema, logger: logger,
                                                                 addresses: ClientAddressResolver(trustedProxies: configuration.clientLimits.trustedProxies))
         realtime.register(on: router)
+        TwilioStatusRoutes<LifeSignalRequestContext>(backend: backend, callback: configuration.twilioStatusCallback).register(on: router)
         // Scrapers carry no API key (the gateway middleware lets this path through).
         router.get("metrics") { _, _ in
             metrics.setRealtime(connections: await hub.connectionCount, channels: await hub.channelCount)
+            // A ledger that cannot be read leaves the last values: the scrape still answers.
+            if let summary = try? await backend.deliveries.summary() { metrics.setDeliveries(summary) }
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                             body: .init(byteBuffer: ByteBuffer(string: metrics.render())))
         }
@@ -116,6 +125,9 @@ public enum LifeSignalHTTPServer {
         if let interval = configuration.sweepInterval {
             services.append(SweepScheduler(backend: backend, interval: interval, tickTimeout: configuration.sweepTimeout,
                                            monitor: SweepMonitor(registry: metrics.registry), logger: logger))
+        }
+        if let interval = configuration.deliveryInterval {
+            services.append(DeliveryWorker(backend: backend, interval: interval, logger: logger))
         }
         return Application(
             router: router,

@@ -50,16 +50,19 @@ public enum TestDatabases {
 
     /// A second backend on the same PostgreSQL database as `test` (another server process,
     /// as far as the database can tell), sharing its secret and clock.
-    public static func reopen(_ test: TestBackend) async throws -> TestBackend {
+    public static func reopen(_ test: TestBackend,
+                              configure: (inout LifeSignalBackend.Configuration) -> Void = { _ in }) async throws -> TestBackend {
         guard test.backend.database.dialect == .postgres, var components = URLComponents(string: try PostgresAdmin.url()),
               let name = test.backend.database.location.split(separator: "/").last else {
             throw TestEnvironmentError(description: "only a PostgreSQL backend can be opened twice")
         }
         components.path = "/" + name
         let sms = RecordingSMSSender()
+        var configuration = LifeSignalBackend.Configuration(jwtSecret: secret, clock: .manual(test.clock), smsSender: sms, testOTPs: TestOTPs())
+        configure(&configuration)
         let backend = try await LifeSignalBackend.open(
             database: try await PostgresDatabase(url: components.string ?? "", maximumConnections: 4, unavailableAfter: leaseWait, idleTimeout: idleTimeout),
-            configuration: .init(jwtSecret: secret, clock: .manual(test.clock), smsSender: sms, testOTPs: TestOTPs()))
+            configuration: configuration)
         return TestBackend(backend: backend, clock: test.clock, sms: sms)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalDomain
 import Logging
 
 /// The backend core: every LifeSignal rule, over one database.
@@ -27,6 +28,15 @@ public final class LifeSignalBackend: Sendable {
         /// How long a QR code from `get-qr-code` or `reset-qr-code` links (docs/security.md,
         /// "Consent"); at least a second. Default: 10 minutes.
         public var qrCodeLifetime: TimeInterval = QRCodes.defaultLifetime
+        /// SMS, email and direct-APNs senders for notifications; push always goes through
+        /// ``pushSender``. A channel without a sender gets no ledger rows.
+        public var deliveryChannels = DeliveryChannels()
+        /// Backoff, attempts, lease and concurrency of the delivery ledger.
+        public var deliveryRetry = DeliveryRetryPolicy()
+        /// The page a responder opens from a message about an alert (`nil`: messages carry none).
+        public var responderLink: @Sendable (_ alert: UUID, _ responder: UserID) -> URL? = { _, _ in nil }
+        /// Told of every delivery attempt's outcome (the server counts them on `/metrics`).
+        public var deliveryObserver: @Sendable (DeliveryChannel, DeliveryOutcome) -> Void = { _, _ in }
 
         public init(
             jwtSecret: String, clock: BackendClock = .system, smsSender: any SMSSender = LogSMSSender(),
@@ -56,6 +66,8 @@ public final class LifeSignalBackend: Sendable {
     public let sweep: CheckInSweep
     /// Seed `004_…`'s locations, events and routes.
     public let content: ContentService
+    /// The delivery ledger: queued pushes, SMS and email, their attempts and retries.
+    public let deliveries: DeliveryLedger
     public var clock: BackendClock { configuration.clock }
 
     /// Wraps an open database; call ``open(database:configuration:)`` to migrate it first.
@@ -68,7 +80,14 @@ public final class LifeSignalBackend: Sendable {
             passwords: PasswordHasher(iterations: configuration.passwordIterations), limits: configuration.signInLimits,
             policy: configuration.authPolicy)
         let changes = ChangeFeed()
-        let notifier = Notifier(database: database, changes: changes, push: configuration.pushSender)
+        let senders = DeliverySenders(
+            database: database, clock: configuration.clock, changes: changes, push: configuration.pushSender,
+            channels: configuration.deliveryChannels, link: configuration.responderLink, observe: configuration.deliveryObserver)
+        let ledger = DeliveryLedger(database: database, clock: configuration.clock, senders: senders, policy: configuration.deliveryRetry)
+        self.deliveries = ledger
+        let notifier = Notifier(database: database, changes: changes, push: configuration.pushSender, ledger: ledger)
+        // The rules' transactions queue ledger rows for exactly this server's channels.
+        let database: any Database = DeliveringDatabase(base: database, channels: configuration.deliveryChannels.configured)
         self.checkIns = CheckInService(database: database, clock: configuration.clock, notifier: notifier)
         self.changes = changes
         self.contacts = ContactsService(

@@ -22,7 +22,7 @@ public struct BackendFunctions: Sendable {
     /// Every function by name.
     static let registry: [String: Handler] = {
         var all: [String: Handler] = [:]
-        for area in [checkInFunctions, domainFunctions, readFunctions, documentFunctions, contentFunctions] {
+        for area in [checkInFunctions, domainFunctions, readFunctions, documentFunctions, contentFunctions, deliveryFunctions] {
             all.merge(area) { first, _ in first }
         }
         return all

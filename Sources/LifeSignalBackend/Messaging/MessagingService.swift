@@ -116,6 +116,6 @@ extension LifeSignalBackend {
     /// Built on demand like ``files``: it holds no state of its own, and its notifier is the
     /// same delivery path (database, change feed, push sender) the other services use.
     public var messaging: MessagingService {
-        MessagingService(database: database, clock: clock, notifier: Notifier(database: database, changes: changes, push: configuration.pushSender))
+        MessagingService(database: database, clock: clock, notifier: Notifier(database: database, changes: changes, push: configuration.pushSender, ledger: deliveries))
     }
 }

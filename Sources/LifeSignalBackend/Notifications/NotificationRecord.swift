@@ -36,10 +36,13 @@ extension NotificationRecord {
 struct Outbox: Sendable {
     var notifications: [NotificationRecord] = []
     var changes: [ChangeEvent] = []
+    /// Delivery-ledger rows queued with the notifications, sent at once after the commit.
+    var deliveries: [UUID] = []
 
     mutating func append(_ other: Outbox) {
         notifications += other.notifications
         changes += other.changes
+        deliveries += other.deliveries
     }
 
     mutating func change(_ table: String, _ kind: ChangeEvent.Kind, _ rowID: UUID, owner: UserID?, at: Date) {

@@ -2,7 +2,8 @@ import Foundation
 import LifeSignalDomain
 
 /// Writes notification rows inside the caller's transaction, so a notification exists if and
-/// only if the change it reports committed.
+/// only if the change it reports committed — and so do its delivery-ledger rows
+/// (``DeliveryQueue``): a push, SMS or email is queued exactly when its event commits.
 enum NotificationStore {
     /// Inserts `drafts` in one statement and returns the stored rows.
     static func insert(_ drafts: [NotificationDraft], now: Date, in connection: any SQLConnection) async throws -> [NotificationRecord] {
@@ -24,6 +25,7 @@ enum NotificationStore {
     static func outbox(_ drafts: [NotificationDraft], now: Date, in connection: any SQLConnection) async throws -> Outbox {
         var outbox = Outbox()
         outbox.notifications = try await insert(drafts, now: now, in: connection)
+        outbox.deliveries = try await DeliveryQueue.enqueue(outbox.notifications, now: now, in: connection)
         return outbox
     }
 }

@@ -24,7 +24,9 @@ struct APIKeyMiddleware<Context: RequestContext>: RouterMiddleware {
         if request.method == .options || request.uri.path == "/health" || request.uri.path == "/ready" || request.uri.path == "/metrics"
             || (request.method == .get && request.uri.path.hasPrefix("/storage/v1/object/public/"))
             // Responder and invitation links: the signed token in the path is the credential.
-            || request.uri.path.hasPrefix("/r/") || request.uri.path.hasPrefix("/i/") {
+            || request.uri.path.hasPrefix("/r/") || request.uri.path.hasPrefix("/i/")
+            // Provider callbacks: their own signature (X-Twilio-Signature) is the credential.
+            || request.uri.path.hasPrefix("/hooks/") {
             return try await next(request, context)
         }
         guard let key = request.headers[.apiKey] ?? Self.queryKey(request.uri.query) else {

@@ -1,4 +1,6 @@
 import Foundation
+import LifeSignalBackend
+import LifeSignalDomain
 import Prometheus
 
 /// The server's Prometheus metrics, one registry per server.
@@ -50,6 +52,25 @@ public final class ServerMetrics: Sendable {
     func setRealtime(connections: Int, channels: Int) {
         registry.makeGauge(descriptor: Self.connections, labels: []).set(Double(connections))
         registry.makeGauge(descriptor: Self.channels, labels: []).set(Double(channels))
+    }
+
+    private static var deliveries: MetricNameDescriptor {
+        MetricNameDescriptor(metricName: "deliveries", unitName: "",
+            helpText: "Rows of the delivery ledger (kept 7 days once finished), by channel and status.")
+    }
+    private static var oldestWaiting: MetricNameDescriptor {
+        MetricNameDescriptor(metricName: "deliveries_oldest_waiting", unitName: "seconds",
+            helpText: "Age of the oldest queued or sending row of the delivery ledger; 0 when none waits.")
+    }
+
+    func setDeliveries(_ summary: DeliverySummary) {
+        for channel in DeliveryChannel.allCases {
+            for status in DeliveryStatus.allCases {
+                registry.makeGauge(descriptor: Self.deliveries, labels: [("channel", channel.rawValue), ("status", status.rawValue)])
+                    .set(Double(summary.counts[channel]?[status] ?? 0))
+            }
+        }
+        registry.makeGauge(descriptor: Self.oldestWaiting, labels: []).set(summary.oldestWaiting ?? 0)
     }
 
     /// The exposition text (format 0.0.4).

@@ -27,10 +27,15 @@ struct ServeCommand: AsyncParsableCommand {
         let local = try LifeSignalEnvironment.local(database: database)
         var configuration = try local.backendConfiguration(issuer: "http://\(host):\(port)/auth/v1")
         limits.apply(to: &configuration)
-        let twilio = try TwilioSMSSender.configuration(try LifeSignalEnvironment.values())
-        if let twilio { configuration.smsSender = TwilioSMSSender(client: TwilioClient(configuration: twilio)) }
-        let smsDescription = twilio.map { "Twilio, account \($0.accountSID)" }
-            ?? "written to this log (set LIFESIGNAL_TWILIO_ACCOUNT_SID, _AUTH_TOKEN and _FROM to send by SMS)"
+        let delivery = try DeliverySetup(try LifeSignalEnvironment.values())
+        if let twilio = delivery.twilio { configuration.smsSender = TwilioSMSSender(client: TwilioClient(configuration: twilio)) }
+        configuration.deliveryChannels = delivery.channels
+        guard let linkBase = delivery.publicURL ?? URL(string: "http://\(host):\(port)") else {
+            throw ValidationError("--host \(host) does not make a URL; set LIFESIGNAL_PUBLIC_URL")
+        }
+        let links = ResponderLinks(jwtSecret: configuration.jwtSecret, baseURL: linkBase)
+        configuration.responderLink = { alert, responder in links.url(alertID: alert, responder: responder, now: Date()) }
+        let channels = delivery.summary
         let push = try local.serviceAccount().map { "FCM HTTP v1, project \($0.projectID)" }
             ?? "recorded only (set LIFESIGNAL_FCM_SERVICE_ACCOUNT to send through FCM)"
         let backend = try await LifeSignalBackend.open(databaseURL: local.databaseURL, configuration: configuration)
@@ -41,6 +46,10 @@ struct ServeCommand: AsyncParsableCommand {
         let serviceRoleKey = showServiceRoleKey ? backend.auth.apiKey(role: .serviceRole) : "not shown (--show-service-role-key prints it)"
         var serverConfiguration = ServerConfiguration(host: host, port: port, sweepInterval: sweepInterval > 0 ? .seconds(sweepInterval) : nil)
         serverConfiguration.reloadSignal = .sighup
+        serverConfiguration.publicURL = delivery.publicURL
+        if let twilio = delivery.twilio, let callback = twilio.statusCallback {
+            serverConfiguration.twilioStatusCallback = TwilioStatusCallback(authToken: twilio.authToken, url: callback)
+        }
         limits.apply(to: &serverConfiguration)
         let app = try await LifeSignalHTTPServer.makeApplication(
             backend: backend, configuration: serverConfiguration,
@@ -50,7 +59,10 @@ struct ServeCommand: AsyncParsableCommand {
                     LifeSignal is listening on http://\(host):\(bound)
                       data:             \(LocalSettings.redacted(backend.database.location)) (\(backend.database.dialect.rawValue))
                       push:             \(pushDescription)
-                      sms:              \(smsDescription)
+                      apns:             \(channels.apns)
+                      sms:              \(channels.sms)
+                      email:            \(channels.email)
+                      responder links:  \(channels.links)
                       anon key:         \(backend.auth.apiKey(role: .anon))
                       service_role key: \(serviceRoleKey)
                       sign-in:          \(signInSummary)
@@ -59,6 +71,7 @@ struct ServeCommand: AsyncParsableCommand {
                     """.utf8))
             })
         try await app.runService()
+        try await delivery.apns?.shutdown()
         try await backend.close()
     }
 }

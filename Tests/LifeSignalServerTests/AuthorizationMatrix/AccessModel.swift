@@ -123,6 +123,9 @@ enum AccessModel {
             .own("responder_id"),
             .parent(column: "alert_id", table: "alerts", scopes: [.own("user_id"), .dependents("user_id")]),
         ])), target: (.person, .parent(column: "alert_id", table: "alerts", scopes: [.own("user_id")]))),
+        // Who was told about an incident (for the all-clear): read by the functions only.
+        TableModel(name: "alert_recipients", reads: [.service: .everything], realtime: false,
+                   target: (.person, .parent(column: "alert_id", table: "alerts", scopes: [.own("user_id")]))),
         TableModel(name: "pings", reads: signedInAndEditor(ReadRule(rows: [.own("sender_id"), .own("recipient_id")])),
                    target: (.person, .own("recipient_id"))),
         TableModel(name: "notifications", reads: signedInAndEditor(ReadRule(rows: [.own("user_id")])), target: (.person, .own("user_id"))),
@@ -138,6 +141,10 @@ enum AccessModel {
         TableModel(name: "topic_subscriptions", reads: [.service: .everything], realtime: false, target: (.person, .own("user_id"))),
         TableModel(name: "device_messages", reads: [.service: .everything], realtime: false, target: (.person, .own("user_id")),
                    inapplicableForWriters: [.put]),
+        // The delivery ledger holds phone numbers, email addresses and device tokens, and a
+        // person's channel choices are read and changed through the functions only.
+        TableModel(name: "deliveries", reads: [.service: .everything], realtime: false, target: (.person, .own("user_id"))),
+        TableModel(name: "delivery_preferences", reads: [.service: .everything], realtime: false, target: (.person, .own("user_id"))),
     ]
 
     static func table(_ name: String) -> TableModel? { tables.first { $0.name == name } }

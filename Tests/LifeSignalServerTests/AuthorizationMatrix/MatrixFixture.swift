@@ -108,6 +108,8 @@ struct MatrixFixture: Sendable {
             try await call(server, owner, "register-push-token", ["token": device(of: name), "platform": "fcm"])
             try await call(server, owner, "subscribe-topic", ["token": device(of: name), "topic": "matrix-\(name)"])
         }
+        // Channel choices of their own, so `delivery_preferences` has rows to aim at.
+        for actor in [MatrixActor.person, .stranger] { try await call(server, token(actor), "update-delivery-preferences", ["email": "all"]) }
         let note = "The person's private note", documentText = "the person's private document"
         try await call(server, token(.person), "update-user-profile", ["firstName": "Pat", "lastName": "Person", "emergencyNote": note])
         // Contacts through the consent path: the invitee accepts.

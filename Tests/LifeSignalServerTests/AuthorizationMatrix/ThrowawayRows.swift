@@ -70,6 +70,15 @@ struct ThrowawayRow: @unchecked Sendable {
             let device = try ownersRow("push_tokens", "user_id")
             return ThrowawayRow(row: ["id": id, "token": device["token"] ?? "", "user_id": owner, "title": "Matrix", "body": "A throwaway push",
                                       "data": "{}", "created_at": now], change: ("title", "Changed"), conflict: "id")
+        case "deliveries":
+            return ThrowawayRow(row: ["id": id, "notification_id": id, "user_id": owner, "channel": "sms", "address": "+15550007777",
+                                      "kind": "system", "title": "Matrix", "body": "A throwaway message", "status": "sent",
+                                      "next_attempt_at": now, "created_at": now, "updated_at": now],
+                                change: ("status", "failed"), conflict: "id")
+        case "delivery_preferences":
+            // One row a person: the owner has theirs already (the fixture's), the other party not.
+            return ThrowawayRow(row: ["user_id": other, "push": "all", "sms": "off", "email": "off", "updated_at": now],
+                                change: ("sms", "all"), conflict: "user_id")
         default:
             throw MatrixError(description: "no throwaway row for \(table): add one to ThrowawayRow.make")
         }

@@ -1,0 +1,120 @@
+import Foundation
+import LifeSignalDomain
+
+/// Writes the ledger rows of new notifications, inside the transaction that writes them.
+///
+/// A notification becomes one row per address of each channel its recipient's
+/// ``DeliveryPreferences`` let carry it: every device token for push (when the person has
+/// notifications enabled in the app), the verified phone for SMS, the confirmed email for
+/// email. Channels this server has no sender for get no rows (``DeliveryLedger/channelsInScope``).
+enum DeliveryQueue {
+    /// Notification kinds whose message to a responder links to the alert's page.
+    static let alertKinds: Set<NotificationType> = [.alertActivatedReceived, .nonResponsiveDependent]
+
+    /// Queues `records` and returns the new rows' ids.
+    static func enqueue(_ records: [NotificationRecord], now: Date, in connection: any SQLConnection) async throws -> [UUID] {
+        let channels = DeliveryLedger.channelsInScope
+        guard !records.isEmpty, !channels.isEmpty else { return [] }
+        let recipients = Array(Set(records.map(\.userID)))
+        let addresses = try await Addresses.load(for: recipients, channels: channels, in: connection)
+        let alerts = try await activeAlerts(of: Set(records.filter { alertKinds.contains($0.type) }.compactMap(\.contactID)), in: connection)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        var rows: [SQL] = []
+        var ids: [UUID] = []
+        for record in records {
+            let choices = addresses.preferences[record.userID] ?? .standard
+            var data = ["type": record.type.rawValue, "notificationId": record.id.uuidString.lowercased()]
+            if let contact = record.contactID { data["contactId"] = contact.description }
+            let alertID = alertKinds.contains(record.type) ? record.contactID.flatMap { alerts[$0] } : nil
+            if let alertID { data["alertId"] = alertID.uuidString.lowercased() }
+            let json = String(decoding: try encoder.encode(data), as: UTF8.self)
+            for channel in DeliveryChannel.allCases where channels.contains(channel) && choices[channel].carries(record.type) {
+                for address in addresses.of(record.userID, on: channel) {
+                    let id = UUID()
+                    ids.append(id)
+                    rows.append("""
+                        (\(id), \(record.id), \(record.userID), \(channel.rawValue), \(address), \(record.type.rawValue), \
+                        \(record.title), \(record.body), \(json), \(alertID), 'queued', 0, \(now), \(now), \(now))
+                        """)
+                }
+            }
+        }
+        // Chunks keep the parameter count far below either engine's limit (15 a row).
+        for start in stride(from: 0, to: rows.count, by: 200) {
+            try await connection.query("""
+                INSERT INTO deliveries (id, notification_id, user_id, channel, address, kind, title, body, data, alert_id, \
+                status, attempts, next_attempt_at, created_at, updated_at) VALUES
+                """ + SQL.join(Array(rows[start..<min(start + 200, rows.count)]), separator: ", "))
+        }
+        return ids
+    }
+
+    /// The active alert of each of `people`: a responder's message about it links to its page.
+    private static func activeAlerts(of people: Set<UserID>, in connection: any SQLConnection) async throws -> [UserID: UUID] {
+        var alerts: [UserID: UUID] = [:]
+        for chunk in Addresses.chunks(Array(people)) {
+            for row in try await connection.query("SELECT id, user_id FROM alerts WHERE status = 'active' AND user_id IN (\(chunk))") {
+                alerts[UserID(try row.uuid("user_id"))] = try row.uuid("id")
+            }
+        }
+        return alerts
+    }
+}
+
+/// Where each recipient can be reached, and what they chose to receive.
+struct Addresses {
+    var preferences: [UserID: DeliveryPreferences] = [:]
+    var tokens: [UserID: [String]] = [:]
+    var phones: [UserID: String] = [:]
+    var emails: [UserID: String] = [:]
+
+    func of(_ user: UserID, on channel: DeliveryChannel) -> [String] {
+        switch channel {
+        case .push: tokens[user] ?? []
+        case .sms: phones[user].map { [$0] } ?? []
+        case .email: emails[user].map { [$0] } ?? []
+        }
+    }
+
+    /// Comma-separated bound ids, 500 at a time.
+    static func chunks(_ users: [UserID]) -> [SQL] {
+        stride(from: 0, to: users.count, by: 500).map { start in
+            SQL.join(users[start..<min(start + 500, users.count)].map { "\($0)" }, separator: ", ")
+        }
+    }
+
+    static func load(for users: [UserID], channels: Set<DeliveryChannel>, in connection: any SQLConnection) async throws -> Addresses {
+        var result = Addresses()
+        for list in chunks(users) {
+            for row in try await connection.query("SELECT user_id, push, sms, email FROM delivery_preferences WHERE user_id IN (\(list))") {
+                result.preferences[UserID(try row.uuid("user_id"))] = DeliveryPreferences(
+                    push: ChannelChoice(rawValue: try row.string("push")) ?? .all,
+                    sms: ChannelChoice(rawValue: try row.string("sms")) ?? .urgent,
+                    email: ChannelChoice(rawValue: try row.string("email")) ?? .urgent)
+            }
+            if channels.contains(.push) {
+                // The app's own switch still governs pushes, as it did before the ledger.
+                for row in try await connection.query("""
+                    SELECT t.user_id, t.token FROM push_tokens t JOIN users u ON u.id = t.user_id
+                    WHERE u.notifications_enabled = \(true) AND t.user_id IN (\(list)) ORDER BY t.created_at
+                    """) {
+                    result.tokens[UserID(try row.uuid("user_id")), default: []].append(try row.string("token"))
+                }
+            }
+            if channels.contains(.sms) {
+                for row in try await connection.query("SELECT id, phone FROM users WHERE phone IS NOT NULL AND id IN (\(list))") {
+                    result.phones[UserID(try row.uuid("id"))] = try row.string("phone")
+                }
+            }
+            if channels.contains(.email) {
+                for row in try await connection.query("""
+                    SELECT id, email FROM auth_users WHERE email IS NOT NULL AND email_confirmed_at IS NOT NULL AND id IN (\(list))
+                    """) {
+                    result.emails[UserID(try row.uuid("id"))] = try row.string("email")
+                }
+            }
+        }
+        return result
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import LifeSignalDomain
+
+/// The senders of one server's channels, and what a send needs besides them: the device
+/// inbox every push also lands in, the responder links messages carry, and an observer for
+/// metrics.
+struct DeliverySenders: Sendable {
+    let database: any Database
+    let clock: BackendClock
+    let changes: ChangeFeed
+    let push: any PushSender
+    let channels: DeliveryChannels
+    /// The page a responder opens from a message about an alert, when the server makes them.
+    let link: @Sendable (_ alert: UUID, _ responder: UserID) -> URL?
+    let observe: @Sendable (DeliveryChannel, DeliveryOutcome) -> Void
+
+    /// Channels this server sends, as bound SQL values.
+    var channelList: SQL {
+        SQL.join(DeliveryChannel.allCases.filter(channels.configured.contains).map { "\($0.rawValue)" }, separator: ", ")
+    }
+
+    func send(_ delivery: ClaimedDelivery, timeout: Duration) async -> DeliveryOutcome {
+        let task = Task<DeliveryOutcome, any Error> { await attempt(delivery) }
+        switch await TimeLimit.result(of: task, within: timeout) {
+        case .success(let outcome)?: return outcome
+        case .failure(let error)?: return .transient("\(error)")
+        case nil: return .transient("no answer from the provider within \(timeout)")
+        }
+    }
+
+    private func attempt(_ delivery: ClaimedDelivery) async -> DeliveryOutcome {
+        var message = OutboundMessage(
+            id: delivery.id, channel: delivery.channel, address: delivery.address, recipient: delivery.recipient,
+            kind: delivery.kind, title: delivery.title, body: delivery.body, data: delivery.data)
+        if let alert = delivery.alertID, let responder = delivery.recipient, let url = link(alert, responder) {
+            message.link = url
+            message.data["link"] = url.absoluteString
+        }
+        switch delivery.channel {
+        case .push: return await sendPush(message, delivery: delivery)
+        case .sms: return await channels.sms?.send(message) ?? .transient("no SMS sender on this server")
+        case .email: return await channels.email?.send(message) ?? .transient("no email sender on this server")
+        }
+    }
+
+    /// Into the device's inbox first (once, keyed by the row's id, however often the push is
+    /// retried), then to APNs directly for an APNs token when the server has it, else to the
+    /// push sender (FCM, or the recording one).
+    private func sendPush(_ message: OutboundMessage, delivery: ClaimedDelivery) async -> DeliveryOutcome {
+        guard let owner = delivery.recipient else { return .permanent("a push needs a recipient") }
+        var message = message
+        do {
+            guard let platform = try await recordInInbox(message, owner: owner, at: clock.now()) else {
+                return .addressGone("the device token is no longer registered to this person")
+            }
+            message.platform = platform
+        } catch {
+            return .transient("device inbox: \(error)")
+        }
+        if message.platform == "apns", let apns = channels.apns { return await apns.send(message) }
+        return await push.deliver(PushMessage(token: message.address, title: message.title, body: message.body, data: message.data))
+    }
+
+    /// Writes the inbox entry unless an earlier attempt did, and returns the token's platform,
+    /// or `nil` when the token is gone or now someone else's.
+    private func recordInInbox(_ message: OutboundMessage, owner: UserID, at time: Date) async throws -> String? {
+        let data = String(decoding: try JSONEncoder.sorted.encode(message.data), as: UTF8.self)
+        let (platform, inserted): (String?, Bool) = try await database.transaction { connection in
+            guard let token = try await connection.first("""
+                SELECT platform FROM push_tokens WHERE token = \(message.address) AND user_id = \(owner)
+                """) else { return (nil, false) }
+            let platform = try token.string("platform")
+            if try await connection.first("SELECT 1 AS present FROM device_messages WHERE id = \(message.id)") != nil {
+                return (platform, false)
+            }
+            if connection.dialect == .postgres {
+                try await connection.query("SELECT pg_advisory_xact_lock(\(DeviceInbox.postgresWriteLock))")
+            }
+            try await connection.query("""
+                INSERT INTO device_messages (id, token, user_id, title, body, data, topic, created_at)
+                VALUES (\(message.id), \(message.address), \(owner), \(message.title), \(message.body), \(data), \(nil as String?), \(time))
+                """)
+            // Expired messages go as new ones arrive, so an inbox nobody reads stays bounded.
+            try await connection.query("DELETE FROM device_messages WHERE created_at < \(time.addingTimeInterval(-DeviceInbox.retention))")
+            return (platform, true)
+        }
+        if inserted {
+            changes.publish([ChangeEvent(table: "device_messages", kind: .insert, rowID: message.id.uuidString.lowercased(), ownerID: owner, at: time)])
+        }
+        return platform
+    }
+}
+
+extension JSONEncoder {
+    /// Keys sorted, so equal dictionaries encode to equal text.
+    static var sorted: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return encoder
+    }
+}
+
+/// Errors a ``PushSender`` throws that know how the ledger should take them.
+public protocol DeliveryOutcomeConvertible: Error {
+    var deliveryOutcome: DeliveryOutcome { get }
+}
+
+extension PushSender {
+    /// One push as a ledger attempt: sent, or the thrown error as an outcome (a passing
+    /// failure unless the error says otherwise).
+    public func deliver(_ message: PushMessage) async -> DeliveryOutcome {
+        do {
+            try await send([message])
+            return .sent(providerMessageID: nil)
+        } catch let error as any DeliveryOutcomeConvertible {
+            return error.deliveryOutcome
+        } catch {
+            return .transient("\(error)")
+        }
+    }
+}

@@ -1,0 +1,73 @@
+/// A way a message reaches a person outside the app's own history (the notifications table
+/// and Realtime, which every notification always goes to).
+public enum DeliveryChannel: String, Hashable, Codable, Sendable, CaseIterable {
+    /// APNs or FCM, to every device token the person registered.
+    case push
+    /// A text message to the person's verified phone number.
+    case sms
+    /// An email to the person's confirmed email address.
+    case email
+}
+
+/// What one channel carries for a person.
+public enum ChannelChoice: String, Hashable, Codable, Sendable, CaseIterable {
+    /// Every notification.
+    case all
+    /// Only what cannot wait: missed check-ins, SOS alerts and their all-clears
+    /// (``NotificationType/isUrgent``).
+    case urgent
+    /// Nothing.
+    case off
+
+    /// Whether a notification of `type` goes out on a channel set to this choice.
+    public func carries(_ type: NotificationType) -> Bool {
+        switch self {
+        case .all: true
+        case .urgent: type.isUrgent
+        case .off: false
+        }
+    }
+}
+
+/// A person's choice, per channel, of what reaches them.
+///
+/// The defaults suit a safety system: every notification by push, and what cannot wait also by
+/// SMS and email — a responder may have no app at all, only a phone number.
+public struct DeliveryPreferences: Hashable, Codable, Sendable {
+    public var push: ChannelChoice
+    public var sms: ChannelChoice
+    public var email: ChannelChoice
+
+    public init(push: ChannelChoice = .all, sms: ChannelChoice = .urgent, email: ChannelChoice = .urgent) {
+        self.push = push
+        self.sms = sms
+        self.email = email
+    }
+
+    public static let standard = DeliveryPreferences()
+
+    public subscript(channel: DeliveryChannel) -> ChannelChoice {
+        get {
+            switch channel {
+            case .push: push
+            case .sms: sms
+            case .email: email
+            }
+        }
+        set {
+            switch channel {
+            case .push: push = newValue
+            case .sms: sms = newValue
+            case .email: email = newValue
+            }
+        }
+    }
+}
+
+extension NotificationType {
+    /// Whether the notification cannot wait: someone may need help, or has stopped needing it.
+    /// A person's ``ChannelChoice/urgent`` channels carry exactly these.
+    public var isUrgent: Bool {
+        category == .alerts || self == .checkInResumed
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import LifeSignalBackend
+import LifeSignalDelivery
+import NIOCore
+
+/// What the server needs to believe Twilio's delivery-status callbacks: the account's auth
+/// token and the exact callback URL the messages named (Twilio signs that URL).
+public struct TwilioStatusCallback: Sendable {
+    public var authToken: String
+    public var url: URL
+
+    public init(authToken: String, url: URL) {
+        self.authToken = authToken
+        self.url = url
+    }
+}
+
+/// `POST /hooks/twilio/status`: Twilio tells the server what became of an SMS (`delivered`,
+/// `undelivered`, `failed`), and the ledger row of that message says so. A request without a
+/// valid `X-Twilio-Signature` is refused 403 and changes nothing: otherwise anyone could mark
+/// an alert's SMS delivered.
+struct TwilioStatusRoutes<Context: RequestContext> {
+    let backend: LifeSignalBackend
+    let callback: TwilioStatusCallback?
+
+    /// Callbacks are a few hundred bytes.
+    static var bodyLimit: Int { 16 * 1024 }
+
+    func register(on router: Router<Context>) {
+        router.post("hooks/twilio/status") { request, context in try await self.status(request, context) }
+    }
+
+    private func status(_ request: Request, _ context: Context) async throws -> Response {
+        guard let callback else { return JSONResponse.make(.notFound, ["message": "No Twilio account is configured"]) }
+        let body = try await request.body.collect(upTo: Self.bodyLimit)
+        let fields = FormBody.fields(Data(buffer: body))
+        guard let signature = request.headers[HTTPField.Name("X-Twilio-Signature")!],
+              TwilioSignature.isValid(signature, url: callback.url.absoluteString, parameters: fields, authToken: callback.authToken)
+        else {
+            return JSONResponse.make(.forbidden, ["message": "The X-Twilio-Signature header is missing or wrong"])
+        }
+        let field = { (name: String) in fields.first { $0.0 == name }?.1 }
+        guard let sid = field("MessageSid") ?? field("SmsSid"), let status = field("MessageStatus") ?? field("SmsStatus") else {
+            return JSONResponse.make(.badRequest, ["message": "MessageSid and MessageStatus are required"])
+        }
+        let outcome: ProviderStatus? = switch status {
+        case "delivered": .delivered
+        case "undelivered", "failed": .failed("Twilio: \(status)" + (field("ErrorCode").map { " (error \($0))" } ?? ""))
+        default: nil  // queued, sending, sent…: the ledger already says sent
+        }
+        if let outcome { try await backend.deliveries.record(outcome, providerMessageID: sid, channel: .sms) }
+        return Response(status: .noContent)
+    }
+}
