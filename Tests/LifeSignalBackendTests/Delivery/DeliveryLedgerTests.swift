@@ -264,3 +264,34 @@ private struct FailingDatabase: Database {
 
     func close() async throws {}
 }
+
+@Suite("Delivery ledger, two servers")
+struct DeliveryLedgerSharingTests {
+    @Test("two servers over one PostgreSQL send every queued row exactly once between them")
+    func twoServers() async throws {
+        let first = RecordingChannelSender(), second = RecordingChannelSender()
+        let test = try await TestDatabases.backend(.postgres) { $0.deliveryChannels = DeliveryChannels(sms: first) }
+        let other = try await TestDatabases.reopen(test) { $0.deliveryChannels = DeliveryChannels(sms: second) }
+        let ann = try await test.person("+15550000001", "Ann"), annID = try ann.requireUser()
+        // 300 SMS queued as a server that died before sending would leave them.
+        let now = SQLValue.timestamp(test.clock.now)
+        for batch in 0..<3 {
+            let rows = (0..<100).map { index in
+                "('\(UUID().uuidString.lowercased())', '\(UUID().uuidString.lowercased())', '\(annID)', 'sms', " +
+                    "'+1555100\(String(format: "%04d", batch * 100 + index))', 'system', 'T', 'B', 'queued', $1, $1, $1)"
+            }
+            try await test.backend.database.query(SQL("""
+                INSERT INTO deliveries (id, notification_id, user_id, channel, address, kind, title, body, status, next_attempt_at,
+                created_at, updated_at) VALUES \(rows.joined(separator: ", "))
+                """, bindings: [now]))
+        }
+        async let a: Int = { var total = 0; while true { let n = await test.backend.deliveries.sendDue(limit: 7); if n == 0 { return total }; total += n } }()
+        async let b: Int = { var total = 0; while true { let n = await other.backend.deliveries.sendDue(limit: 7); if n == 0 { return total }; total += n } }()
+        let (claimedA, claimedB) = await (a, b)
+        let sent = await first.sent.map(\.address) + second.sent.map(\.address)
+        #expect(claimedA + claimedB == 300)
+        #expect(sent.count == 300 && Set(sent).count == 300)
+        print("two servers: \(claimedA) and \(claimedB) rows claimed")
+        #expect(try await test.backend.database.query("SELECT id FROM deliveries WHERE status <> 'sent'").isEmpty)
+    }
+}
