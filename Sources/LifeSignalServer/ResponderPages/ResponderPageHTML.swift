@@ -90,6 +90,15 @@ enum ResponderPageHTML {
             """)
     }
 
+    /// The server could not answer now (the database is unreachable, or a failure).
+    static func unavailableNow() -> String {
+        PageHTML.document(title: "Try again — LifeSignal", body: """
+            <h1>LifeSignal cannot answer right now</h1>
+            <p>Open the link again in a minute.</p>
+            <p>If you are worried about someone, call them, or call the emergency services.</p>
+            """)
+    }
+
     static func refused() -> String {
         PageHTML.document(title: "Not done — LifeSignal", body: """
             <h1>That did not go through</h1>

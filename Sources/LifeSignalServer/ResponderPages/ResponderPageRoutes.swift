@@ -28,11 +28,21 @@ struct ResponderPageRoutes<Context: RequestContext> {
     }
 
     func register(on router: Router<Context>) {
-        router.get("r/:token") { request, context in try await self.show(request, context) }
-        router.head("r/:token") { request, context in try await self.show(request, context) }
-        router.post("r/:token") { request, context in try await self.answer(request, context) }
-        router.get("i/:token") { request, context in try await self.invitation(request, context) }
-        router.head("i/:token") { request, context in try await self.invitation(request, context) }
+        router.get("r/:token") { request, context in await Self.guarded { try await self.show(request, context) } }
+        router.head("r/:token") { request, context in await Self.guarded { try await self.show(request, context) } }
+        router.post("r/:token") { request, context in await Self.guarded { try await self.answer(request, context) } }
+        router.get("i/:token") { request, context in await Self.guarded { try await self.invitation(request, context) } }
+        router.head("i/:token") { request, context in await Self.guarded { try await self.invitation(request, context) } }
+    }
+
+    /// A page even when something fails: 503 with `Retry-After` while the database cannot be
+    /// reached (a responder should try again, not give up), 500 otherwise; neither says more.
+    private static func guarded(_ body: () async throws -> Response) async -> Response {
+        do { return try await body() } catch let error as DatabaseError where error.isUnavailable {
+            return page(.serviceUnavailable, ResponderPageHTML.unavailableNow(), extra: DatabaseError.retryAfterHeaders)
+        } catch {
+            return page(.internalServerError, ResponderPageHTML.unavailableNow())
+        }
     }
 
     // MARK: Responder page
@@ -145,8 +155,10 @@ struct ResponderPageRoutes<Context: RequestContext> {
         return fields
     }
 
-    static func page(_ status: HTTPResponse.Status, _ html: String) -> Response {
-        Response(status: status, headers: headers([.contentType: "text/html; charset=utf-8"]),
+    static func page(_ status: HTTPResponse.Status, _ html: String, extra: HTTPFields = [:]) -> Response {
+        var fields = extra
+        fields[.contentType] = "text/html; charset=utf-8"
+        return Response(status: status, headers: headers(fields),
                  body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 }
