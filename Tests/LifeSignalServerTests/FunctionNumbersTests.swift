@@ -57,6 +57,13 @@ struct FunctionNumbersTests {
             Field(function: "get-device-messages", body: { #"{"token":"numbers-token","limit":\#($0)}"# }, names: ["limit"],
                   table: "device_messages", accepted: ["Int64.max", "Int64.min", "-1"]),
             Field(function: "process-check-ins", body: { #"{"batchSize":\#($0)}"# }, names: ["batchSize"], table: "notifications", service: true),
+            Field(function: "update-escalation-settings", body: { #"{"graceSeconds":\#($0)}"# }, names: ["graceSeconds"], table: "users"),
+            Field(function: "update-escalation-settings", body: { #"{"tierDelaySeconds":\#($0)}"# }, names: ["tierDelaySeconds"], table: "users"),
+            Field(function: "update-escalation-settings", body: { #"{"repeatSeconds":\#($0)}"# }, names: ["repeatSeconds"], table: "users"),
+            Field(function: "update-contact-tier", body: { #"{"contactId":"\#(UUID())","tier":\#($0)}"# }, names: ["tier"], table: "contacts"),
+            // A fraction is a fine accuracy: the one in range raises the SOS.
+            Field(function: "trigger-alert", body: { #"{"location":{"latitude":0,"longitude":0,"accuracy":\#($0)}}"# },
+                  names: ["location.accuracy"], table: "alerts", accepted: ["1.5"]),
         ]
     }
 

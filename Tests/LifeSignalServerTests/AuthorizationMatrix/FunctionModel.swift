@@ -99,6 +99,9 @@ enum FunctionModel {
             }, allowed: [.editor], watch: { _ in [("locations", "slug=eq.matrix-function-content")] }, changesState: true),
             FunctionCase(name: "process-check-ins", body: { _ in [:] }, allowed: [.service],
                          watch: { [("users", "id=eq.\($0.person)")] }, changesState: true),
+            // Only a responder marks the person safe (MarkSafeTests); nobody else may end the alert.
+            FunctionCase(name: "mark-safe", body: { ["alertId": $0.alert] }, allowed: [],
+                         watch: { [("alerts", "id=eq.\($0.alert)"), ("notifications", "user_id=eq.\($0.person)&type=eq.marked_safe")] }),
             FunctionCase(name: "cancel-alert", body: { ["alertId": $0.alert] }, allowed: [.person],
                          watch: { [("alerts", "id=eq.\($0.alert)")] }, changesState: true),
             FunctionCase(name: "delete-content", body: { ["table": "locations", "id": $0.draft] }, allowed: [.editor],
@@ -132,6 +135,8 @@ enum FunctionModel {
         case "cancel-role-request": [.dependent]
         // Deleted by the person just before; the service role's delete is `set-document`'s kind.
         case "delete-document": [.service]
+        // The responder's mark-safe would end the alert the later cases need.
+        case "mark-safe": [.responder]
         default: []
         }
         return MatrixActor.allCases.filter { !skip.contains($0) }

@@ -44,6 +44,9 @@ struct ThrowawayRow: @unchecked Sendable {
         case "alert_responses":
             let alert = try ownersRow("alerts", "user_id")
             return ThrowawayRow(row: ["alert_id": alert["id"] ?? "", "responder_id": other, "responded_at": now], change: ("responded_at", later))
+        case "alert_recipients":
+            let alert = try ownersRow("alerts", "user_id")
+            return ThrowawayRow(row: ["alert_id": alert["id"] ?? "", "responder_id": other, "tier": 1, "notified_at": now], change: ("tier", 2))
         case "pings":
             return ThrowawayRow(row: ["id": id, "sender_id": other, "recipient_id": owner, "status": "responded", "sent_at": now, "resolved_at": now],
                                 change: ("resolved_at", later))
