@@ -3,6 +3,7 @@ would on a phone: JavaScript off, a phone-sized touch viewport. Checks what the 
 the accessibility basics, taps "I'm on it", sees the result, taps "They're safe", sees that.
 
     python responder_page_check.py --url URL --name "Ann Tester" --phone +15550005001
+    python responder_page_check.py --invitation --url URL --name Ann
 
 Prints one JSON line per step; exits non-zero with the reason on the first failure. The Swift
 test that starts it (ResponderPageBrowserTests) then checks the database. Playwright never
@@ -113,14 +114,39 @@ def run(url, name, phone):
             browser.close()
 
 
+def invitation(url, name):
+    """The page an invitation SMS links to: who invited (first name), how to accept."""
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
+        try:
+            context = browser.new_context(
+                java_script_enabled=False, viewport={"width": 390, "height": 844},
+                device_scale_factor=3, is_mobile=True, has_touch=True)
+            page = context.new_page()
+            response = page.goto(url)
+            check(response is not None and response.status == 200, f"the link answered {response and response.status}")
+            _, levels = accessibility(page, "the invitation page")
+            heading = page.get_by_role("heading", level=1).inner_text()
+            check(heading == f"{name} invited you to LifeSignal", f"the h1 is {heading!r}")
+            check(page.get_by_role("heading", name="How to accept").count() == 1, "no How to accept")
+            check(page.get_by_role("listitem").count() == 3, "the steps are not a list of three")
+            step("invitation", headings=levels)
+        finally:
+            browser.close()
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--url", required=True)
     parser.add_argument("--name", required=True)
-    parser.add_argument("--phone", required=True)
+    parser.add_argument("--phone")
+    parser.add_argument("--invitation", action="store_true", help="the URL is an invitation link")
     args = parser.parse_args()
     try:
-        run(args.url, args.name, args.phone)
+        if args.invitation:
+            invitation(args.url, args.name)
+        else:
+            run(args.url, args.name, args.phone)
     except CheckFailed as failure:
         print(json.dumps({"failed": str(failure)}), flush=True)
         sys.exit(1)

@@ -21,6 +21,8 @@ public struct ResponderPage: Sendable, Equatable {
     /// The deadline that passed, for a missed check-in.
     public var missedDeadline: Date?
     public var lastCheckInAt: Date?
+    /// The person paused check-ins until then (responders are told so).
+    public var pausedUntil: Date?
     public var location: SharedLocation?
     /// When this link's responder said they are on it, if they have.
     public var respondedAt: Date?
@@ -54,7 +56,8 @@ extension LifeSignalBackend {
     /// responder must still be a responder of the alert's owner (a dropped responder's link dies
     /// at once, whatever its expiry).
     public func responderPage(for link: ResponderLink) async throws -> ResponderPageState {
-        try await database.transaction { connection in
+        let now = clock.now()
+        return try await database.transaction { connection in
             // `SELECT *`: the alert's kind, location and resolution columns are read when they
             // exist, so the page works before and after the migrations that add them.
             guard let alert = try await connection.first("SELECT * FROM alerts WHERE id = \(link.alertID)") else { return .ended }
@@ -68,7 +71,8 @@ extension LifeSignalBackend {
                 return byYou && (resolution == nil || resolution == "marked_safe") ? .markedSafeByYou : .ended
             }
             guard let person = try await connection.first("""
-                SELECT first_name, last_name, phone, emergency_note, last_check_in_at, check_in_deadline FROM users WHERE id = \(owner)
+                SELECT first_name, last_name, phone, emergency_note, last_check_in_at, check_in_deadline, paused_until
+                FROM users WHERE id = \(owner)
                 """) else { return .ended }
             let kind = alert.optionalString("kind").flatMap(ResponderPage.Kind.init(rawValue:)) ?? .sos
             var mine: Date?
@@ -89,7 +93,8 @@ extension LifeSignalBackend {
                 personPhone: person.optionalString("phone") ?? "", emergencyNote: person.optionalString("emergency_note") ?? "",
                 raisedAt: try alert.date("activated_at"),
                 missedDeadline: kind == .missedCheckIn ? Self.missedDeadline(alert, person) : nil,
-                lastCheckInAt: person.optionalDate("last_check_in_at"), location: Self.sharedLocation(alert),
+                lastCheckInAt: person.optionalDate("last_check_in_at"),
+                pausedUntil: person.optionalDate("paused_until").flatMap { $0 > now ? $0 : nil }, location: Self.sharedLocation(alert),
                 respondedAt: mine, otherResponders: others))
         }
     }

@@ -30,6 +30,10 @@ enum ResponderPageHTML {
         body += "<h2>Details</h2>\n<dl>\n<dt>Last check-in</dt>\n<dd>"
         body += page.lastCheckInAt.map { PageHTML.time($0, now: now) } ?? "None yet"
         body += "</dd>\n"
+        if let paused = page.pausedUntil {
+            body += "<dt>Check-ins paused</dt>\n<dd>until <time datetime=\"\(PageHTML.escape(Timestamp.format(paused)))\">"
+            body += "\(PageHTML.escape(PageHTML.readable(paused)))</time></dd>\n"
+        }
         if !page.personPhone.isEmpty {
             body += "<dt>Phone</dt>\n<dd>\(PageHTML.escape(page.personPhone))</dd>\n"
         }

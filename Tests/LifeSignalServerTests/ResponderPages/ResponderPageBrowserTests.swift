@@ -31,6 +31,18 @@ struct ResponderPageBrowserTests {
     }
 }
 
+extension ResponderPageBrowserTests {
+    @Test("an invitee opens the invitation link on a phone: who invited and how to accept, accessibly", arguments: Engine.allCases)
+    func invitation(engine: Engine) async throws {
+        let f = try await ResponderPageFixture.make(engine)
+        defer { Task { await f.server.stop() } }
+        let invitation = try await f.test.backend.contacts.invite(caller: f.ann, phone: "+15550005078", roles: .responder)
+        let url = f.links.invitationURL(invitationID: invitation.id, now: f.test.clock.now)
+        let run = try await BrowserCheck.run("responder_page_check.py", ["--invitation", "--url", url.absoluteString, "--name", "Ann"])
+        #expect(run.status == 0 && run.output.contains("\"step\": \"invitation\""), "\(run.output)")
+    }
+}
+
 /// Runs a Playwright script from `Tests/Compatibility` in the virtual environment `scripts/test`
 /// makes (`LIFESIGNAL_TEST_PYTHON`), against `/usr/bin/chromium`; fails loudly when either is
 /// missing rather than skipping.

@@ -77,6 +77,12 @@ struct ResponderPageTests {
         #expect(!page.text.contains("<b>Ann") && !page.text.contains("<script"))
         #expect(page.text.contains("<dd>&lt;script&gt;x&lt;/script&gt;</dd>"))
         #expect(page.text.contains("Check-in missed: the deadline was <time"))
+        #expect(!page.text.contains("Check-ins paused"))
+        let until = f.test.clock.now.addingTimeInterval(7200)
+        try await f.test.backend.database.query(SQL.raw(
+            "UPDATE users SET paused_until = '\(Timestamp.format(until))' WHERE id = '\(f.ann.userID.rawValue.uuidString.lowercased())'"))
+        let paused = try await f.send("GET", f.path(f.bob))
+        #expect(paused.text.contains("<dt>Check-ins paused</dt>\n<dd>until <time datetime=\"\(Timestamp.format(until))\">"), "\(paused.text)")
     }
 
     @Test("I'm on it, then They're safe: each a 303 back to the page, which says so; the database agrees", arguments: Engine.allCases)
