@@ -52,13 +52,17 @@ struct PauseAndLocationTests {
         test.clock.advance(by: 24 * 3600)
         _ = try await test.sweep()
         #expect(try await test.backend.alerts.activeAlert(caller: ann)?.kind == .missedCheckIn)
-        _ = try await test.call("pause-check-ins", ann, ["until": Timestamp.format(test.clock.now.addingTimeInterval(3600))])
+        let until = test.clock.now.addingTimeInterval(3600)
+        _ = try await test.call("pause-check-ins", ann, ["until": Timestamp.format(until)])
+        // A new interval while paused runs from the end of the pause.
+        let profile = try await test.backend.profiles.updateCheckInSettings(caller: ann, interval: try CheckInInterval(seconds: 7200), reminderLead: nil)
+        #expect(profile.deadline == until.addingTimeInterval(7200))
         #expect(try await test.received(bob, .alertCancelledReceived) == ["Ann Tester ended the missed check-in alert."])
         #expect(try await test.backend.alerts.history(caller: ann).first?.resolution == .cancelled)
         test.clock.advance(by: 600)
         let resumed = try await test.call("resume-check-ins", ann)
         #expect(resumed["pausedUntil"] == nil)
-        #expect(resumed["nextCheckInTime"] as? String == Timestamp.format(test.clock.now.addingTimeInterval(24 * 3600)))
+        #expect(resumed["nextCheckInTime"] as? String == Timestamp.format(test.clock.now.addingTimeInterval(7200)))
         #expect(try await test.notifications(bob, .checkInsUnpaused).first?.title == "Ann Tester resumed check-ins")
     }
 

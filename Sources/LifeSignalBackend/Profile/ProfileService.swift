@@ -69,7 +69,10 @@ public struct ProfileService: Sendable {
             let seconds = interval.map { Int($0.seconds) } ?? current.checkInIntervalSeconds
             let lead = reminderLead ?? current.reminderLead
             try CheckInSettings(interval: CheckInInterval(clamping: TimeInterval(seconds)), reminderLead: lead).validate()
-            let deadline = current.lastCheckIn.map { $0.addingTimeInterval(TimeInterval(seconds)) }
+            // While check-ins are paused the interval runs from the end of the pause (issue 19).
+            let pausedUntil = try await connection.first("SELECT paused_until FROM users WHERE id = \(me)")?.optionalDate("paused_until")
+            let start = pausedUntil.flatMap { $0 > now ? $0 : nil }
+            let deadline = (start ?? current.lastCheckIn).map { $0.addingTimeInterval(TimeInterval(seconds)) }
             guard let updated = try await connection.first(SQL("""
                 UPDATE users SET check_in_interval_seconds = $1, reminder_lead_seconds = $2, check_in_deadline = $3,
                     updated_at = $4 WHERE id = $5 RETURNING
