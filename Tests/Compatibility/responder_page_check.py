@@ -31,6 +31,11 @@ def check(condition, message):
         raise CheckFailed(message)
 
 
+def launch(playwright):
+    # A container's /dev/shm can be too small for Chromium's shared memory; /tmp is not.
+    return playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--disable-dev-shm-usage"])
+
+
 def step(name, **details):
     print(json.dumps({"step": name, **details}), flush=True)
 
@@ -70,7 +75,7 @@ def tap(page, button):
 
 def run(url, name, phone):
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
+        browser = launch(playwright)
         try:
             context = browser.new_context(
                 java_script_enabled=False, viewport={"width": 390, "height": 844},
@@ -117,7 +122,7 @@ def run(url, name, phone):
 def invitation(url, name):
     """The page an invitation SMS links to: who invited (first name), how to accept."""
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
+        browser = launch(playwright)
         try:
             context = browser.new_context(
                 java_script_enabled=False, viewport={"width": 390, "height": 844},
