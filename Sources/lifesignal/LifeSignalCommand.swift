@@ -8,7 +8,7 @@ struct LifeSignalCommand: AsyncParsableCommand {
         subcommands: [
             DemoCommand.self, ServeCommand.self, LoginCommand.self, LogoutCommand.self, StatusCommand.self, CheckInCommand.self,
             ProfileCommand.self, AlertCommand.self, ContactsCommand.self, PingCommand.self, NotificationsCommand.self, WatchCommand.self,
-            LocationsCommand.self, EventsCommand.self, RoutesCommand.self,
+            LocationsCommand.self, EventsCommand.self, RoutesCommand.self, DeliveriesCommand.self,
         ],
         defaultSubcommand: nil)
 }
