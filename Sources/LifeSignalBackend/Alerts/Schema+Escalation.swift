@@ -95,6 +95,8 @@ extension Schema {
             WHERE expired_for IS NULL OR expired_for <> check_in_deadline
             """,
             "CREATE INDEX users_grace_due ON users (escalate_at) WHERE escalate_at IS NOT NULL",
+            // The deadline claim now matches users_expiry_due; nothing reads this one any more.
+            "DROP INDEX users_escalation_due",
             "ALTER TABLE contacts ADD COLUMN tier integer NOT NULL DEFAULT 1 CHECK (tier BETWEEN 1 AND 9)",
         ],
         postgresOnly: [

@@ -55,12 +55,14 @@ enum Seed {
         }
     }
 
-    /// The escalation claim as `CheckInSweep` runs it, with `$1` the sweep's now.
+    /// The deadline claim as `CheckInSweep.expire` runs it, with `$1` the sweep's now.
     static func explain(for dialect: SQLDialect) -> String {
         let claim = """
-            UPDATE users SET escalated_for = check_in_deadline, reminder_sent_for = check_in_deadline
+            UPDATE users SET expired_for = check_in_deadline, reminder_sent_for = check_in_deadline,
+                escalated_for = CASE WHEN escalation_grace_seconds = 0 THEN check_in_deadline ELSE escalated_for END
             WHERE id IN (SELECT id FROM users
-                         WHERE check_in_deadline <= $1 AND (escalated_for IS NULL OR escalated_for <> check_in_deadline)
+                         WHERE check_in_deadline <= $1 AND (expired_for IS NULL OR expired_for <> check_in_deadline)
+                           AND (paused_until IS NULL OR paused_until <= $1)
                          ORDER BY check_in_deadline LIMIT 1000\(dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : ""))
             RETURNING id, first_name, last_name, phone
             """
