@@ -68,7 +68,12 @@ extension FirebaseAdapters {
                     }
                     return CheckInEntry(id: try WireParse.uuid(entry.id), checkedInAt: try WireParse.date(entry.checkedInAt), source: source)
                 }
-            })
+            },
+            escalation: { try await adapters.escalation() },
+            updateEscalation: { try await adapters.updateEscalation(graceSeconds: $0, tierDelaySeconds: $1, repeatSeconds: $2) },
+            setResponderTier: { try await adapters.setResponderTier($0, tier: $1) },
+            pause: { try await adapters.pauseCheckIns(until: $0) },
+            resume: { try await adapters.resumeCheckIns() })
     }
 
     /// The domain's session for a phone sign-in. The uid must be our user id (a UUID), which

@@ -24,7 +24,9 @@ extension LiveClients {
                 sessionChanges: auth.forward(\.sessionChanges, otherwise: { AsyncStream { $0.finish() } })),
             checkIn: CheckInClient(
                 checkIn: checkIn.forward(\.checkIn), status: checkIn.forward(\.status), settings: checkIn.forward(\.settings),
-                updateSettings: checkIn.forward(\.updateSettings), history: checkIn.forward(\.history)),
+                updateSettings: checkIn.forward(\.updateSettings), history: checkIn.forward(\.history),
+                escalation: checkIn.forward(\.escalation), updateEscalation: checkIn.forward(\.updateEscalation),
+                setResponderTier: checkIn.forward(\.setResponderTier), pause: checkIn.forward(\.pause), resume: checkIn.forward(\.resume)),
             contacts: ContactsClient(
                 contacts: contacts.forward(\.contacts), lookUpQRCode: contacts.forward(\.lookUpQRCode),
                 addByQRCode: contacts.forward(\.addByQRCode), qrCode: contacts.forward(\.qrCode),
@@ -34,15 +36,18 @@ extension LiveClients {
                 acceptRoleRequest: contacts.forward(\.acceptRoleRequest), declineRoleRequest: contacts.forward(\.declineRoleRequest),
                 cancelRoleRequest: contacts.forward(\.cancelRoleRequest), stream: contacts.forward(\.stream)),
             alerts: AlertClient(
-                trigger: alerts.forward(\.trigger), cancel: alerts.forward(\.cancel), activeAlert: alerts.forward(\.activeAlert),
-                respond: alerts.forward(\.respond), stream: alerts.forward(\.stream)),
+                trigger: alerts.forward(\.trigger), triggerSharing: alerts.forward(\.triggerSharing), cancel: alerts.forward(\.cancel),
+                activeAlert: alerts.forward(\.activeAlert), respond: alerts.forward(\.respond), markSafe: alerts.forward(\.markSafe),
+                stream: alerts.forward(\.stream)),
             pings: PingClient(
                 ping: pings.forward(\.ping), respond: pings.forward(\.respond), respondToAll: pings.forward(\.respondToAll),
                 clear: pings.forward(\.clear), pending: pings.forward(\.pending), sent: pings.forward(\.sent), stream: pings.forward(\.stream)),
             notifications: NotificationClient(
                 notifications: notifications.forward(\.notifications), markRead: notifications.forward(\.markRead),
                 clear: notifications.forward(\.clear), stream: notifications.forward(\.stream),
-                registerPushToken: notifications.forward(\.registerPushToken), sendPush: notifications.forward(\.sendPush)),
+                registerPushToken: notifications.forward(\.registerPushToken), sendPush: notifications.forward(\.sendPush),
+                deliveryPreferences: notifications.forward(\.deliveryPreferences),
+                updateDeliveryPreferences: notifications.forward(\.updateDeliveryPreferences)),
             content: ContentClient(
                 locations: content.forward(\.locations), saveLocation: content.forward(\.saveLocation),
                 deleteLocation: content.forward(\.deleteLocation), events: content.forward(\.events), saveEvent: content.forward(\.saveEvent),

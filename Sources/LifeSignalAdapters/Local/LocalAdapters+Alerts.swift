@@ -7,12 +7,25 @@ extension LocalAdapters {
     /// SOS alerts on the embedded backend; the stream follows the change feed for my alerts
     /// and the responses to them.
     public var alertClient: AlertClient {
-        let alerts = backend.alerts, changes = backend.changes
+        let alerts = backend.alerts, changes = backend.changes, clock = backend.clock
         return AlertClient(
             trigger: { try await alerts.trigger(caller: try await caller()) },
+            triggerSharing: { location in
+                // The same checks as the function's: ranges, and a fix not from the future.
+                try location.validate()
+                guard location.time <= clock.now().addingTimeInterval(300) else {
+                    throw DomainError.invalidArgument("location.time must not be in the future")
+                }
+                return try await alerts.trigger(caller: try await caller(), location: location)
+            },
             cancel: { _ = try await alerts.cancel(caller: try await caller(), alertID: $0) },
             activeAlert: { try await alerts.activeAlert(caller: try await caller(), of: $0) },
             respond: { try await alerts.respond(caller: try await caller(), alertID: $0).respondedAt },
+            markSafe: { id in
+                let alert = try await alerts.markSafe(caller: try await caller(), alertID: id)
+                guard let resolvedAt = alert.resolvedAt else { throw DomainError.internal("Alert \(id) was marked safe but not resolved") }
+                return resolvedAt
+            },
             stream: {
                 let caller = try await caller()
                 let me = try caller.requireUser()

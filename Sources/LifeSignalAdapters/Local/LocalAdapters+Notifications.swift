@@ -7,7 +7,7 @@ extension LocalAdapters {
     /// Notifications on the embedded backend; the stream follows the backend's change feed,
     /// and pushes go through its notification service, so they are stored and pushed alike.
     public var notificationClient: NotificationClient {
-        let notifications = backend.notifications, changes = backend.changes
+        let notifications = backend.notifications, changes = backend.changes, deliveries = backend.deliveries
         return NotificationClient(
             notifications: { try await notifications.notifications(caller: try await caller()) },
             markRead: { try await notifications.markRead(caller: try await caller(), ids: $0) },
@@ -38,6 +38,16 @@ extension LocalAdapters {
             },
             sendPush: { contact, title, body in
                 try await notifications.send(caller: try await caller(), to: contact, title: title, body: body).id
+            },
+            deliveryPreferences: { try await deliveries.preferences(caller: try await caller()) },
+            updateDeliveryPreferences: { push, sms, email in
+                // As `update-delivery-preferences` does: the channels left out keep their choice.
+                let caller = try await caller()
+                var preferences = try await deliveries.preferences(caller: caller)
+                if let push { preferences.push = push }
+                if let sms { preferences.sms = sms }
+                if let email { preferences.email = email }
+                return try await deliveries.updatePreferences(caller: caller, preferences)
             })
     }
 }

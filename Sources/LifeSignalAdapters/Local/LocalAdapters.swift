@@ -104,7 +104,17 @@ public struct LocalAdapters: Sendable {
             updateSettings: { interval, lead in
                 try await backend.profiles.updateCheckInSettings(caller: try await caller(), interval: interval, reminderLead: lead).settings
             },
-            history: { limit in try await backend.checkIns.history(caller: try await caller(), limit: limit) }
+            history: { limit in try await backend.checkIns.history(caller: try await caller(), limit: limit) },
+            escalation: { CheckInEscalation(try await backend.checkIns.escalation(caller: try await caller())) },
+            updateEscalation: { grace, delay, repeats in
+                CheckInEscalation(try await backend.checkIns.updateEscalation(
+                    caller: try await caller(), graceSeconds: grace, tierDelaySeconds: delay, repeatSeconds: repeats))
+            },
+            setResponderTier: { responder, tier in
+                CheckInEscalation(try await backend.checkIns.updateTier(caller: try await caller(), responder: responder, tier: tier))
+            },
+            pause: { CheckInEscalation(try await backend.checkIns.pause(caller: try await caller(), until: $0)) },
+            resume: { CheckInEscalation(try await backend.checkIns.resume(caller: try await caller())) }
         )
     }
 }

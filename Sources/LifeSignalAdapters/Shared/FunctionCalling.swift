@@ -81,34 +81,22 @@ extension FunctionCalling {
             stream: { try await adapters.contactListChanges() })
     }
 
-    /// SOS alerts through `trigger-alert`, `cancel-alert`, `get-active-alert`, `respond-to-alert`.
+    /// SOS alerts through `trigger-alert`, `cancel-alert`, `get-active-alert`, `respond-to-alert`
+    /// and `mark-safe` (``triggerAlert(sharing:)``, ``activeAlert(of:)``).
     var functionAlertClient: AlertClient {
         let adapters = self
         return AlertClient(
-            trigger: {
-                let reply: TriggerAlertResponse = try await adapters.call("trigger-alert", [String: String]())
-                return AlertRecord(
-                    id: try WireParse.uuid(reply.alertId), userID: try await adapters.me(), status: try WireParse.alertStatus(reply.status),
-                    activatedAt: try WireParse.date(reply.activatedAt))
-            },
+            trigger: { try await adapters.triggerAlert(sharing: nil) },
+            triggerSharing: { try await adapters.triggerAlert(sharing: $0) },
             cancel: { id in
                 let _: CancelAlertResponse = try await adapters.call("cancel-alert", CancelAlertRequest(alertId: id?.uuidString.lowercased()))
             },
-            activeAlert: { user in
-                let reply: GetActiveAlertResponse = try await adapters.call("get-active-alert", GetActiveAlertRequest(userId: user?.description))
-                guard reply.hasActiveAlert, let id = reply.alertId, let activatedAt = reply.activatedAt else { return nil }
-                let owner = if let user { user } else { try await adapters.me() }
-                return AlertRecord(
-                    id: try WireParse.uuid(id), userID: owner, status: try WireParse.alertStatus(reply.status ?? ""),
-                    activatedAt: try WireParse.date(activatedAt),
-                    responses: try (reply.responses ?? []).map {
-                        AlertResponse(responderID: try WireParse.userID($0.responderId), responderName: $0.name, respondedAt: try WireParse.date($0.respondedAt))
-                    })
-            },
+            activeAlert: { try await adapters.activeAlert(of: $0) },
             respond: { id in
                 let reply: RespondToAlertResponse = try await adapters.call("respond-to-alert", RespondToAlertRequest(alertId: id.uuidString.lowercased()))
                 return try WireParse.date(reply.respondedAt)
             },
+            markSafe: { try await adapters.markSafe($0) },
             stream: { try await adapters.ownAlertChanges() })
     }
 

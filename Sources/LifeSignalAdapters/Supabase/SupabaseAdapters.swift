@@ -97,7 +97,12 @@ public struct SupabaseAdapters: Sendable {
                         .execute().value
                     return rows.map { CheckInEntry(id: $0.id, checkedInAt: $0.checkedInAt, source: $0.source) }
                 }
-            }
+            },
+            escalation: { try await adapters.escalation() },
+            updateEscalation: { try await adapters.updateEscalation(graceSeconds: $0, tierDelaySeconds: $1, repeatSeconds: $2) },
+            setResponderTier: { try await adapters.setResponderTier($0, tier: $1) },
+            pause: { try await adapters.pauseCheckIns(until: $0) },
+            resume: { try await adapters.resumeCheckIns() }
         )
     }
 

@@ -10,12 +10,20 @@ public struct AlertClient: Sendable {
     /// Raises my alert; every responder is told at once. One already active is
     /// ``DomainError/failedPrecondition(_:)`` (the seed's `alreadyActive`).
     public var trigger: @Sendable () async throws -> AlertRecord
+    /// Raises my alert with where I am, when I choose to share it: my responders are told the
+    /// place with the alert (only they and I read it). A location out of range is
+    /// ``DomainError/invalidArgument(_:)``.
+    public var triggerSharing: @Sendable (_ location: AlertLocation) async throws -> AlertRecord
     /// Ends my active alert (the given one, or whichever is active).
     public var cancel: @Sendable (_ alertID: UUID?) async throws -> Void
     /// My active alert, or a dependent's when `of` names one I am a responder for.
     public var activeAlert: @Sendable (_ of: UserID?) async throws -> AlertRecord?
     /// Tells the dependent I am on it; returns when that was recorded.
     public var respond: @Sendable (_ alertID: UUID) async throws -> Date
+    /// A responder confirms the dependent of this incident (SOS or missed check-in) is safe:
+    /// it ends as ``AlertResolution/markedSafe`` and everyone told gets the all-clear. Returns
+    /// when it ended. One already over, or of someone I do not respond for, is refused.
+    public var markSafe: @Sendable (_ alertID: UUID) async throws -> Date
     /// My own active alert each time it changes, starting after the call: raised, answered
     /// by a responder (``AlertRecord/responses`` grows), and `nil` once it is cancelled. Read
     /// ``activeAlert`` (with `nil`) for the current value.
@@ -30,14 +38,20 @@ extension AlertClient: TestDependencyKey {
         let me = UserID(UUID(uuidString: "00000000-0000-4000-8000-00000000b001") ?? UUID())
         let active = LockIsolated<AlertRecord?>(nil)
         let changes = AsyncThrowingStream<AlertRecord?, any Error>.makeStream()
-        return AlertClient(
-            trigger: {
-                if active.value != nil { throw DomainError.failedPrecondition("An alert is already active") }
-                let alert = AlertRecord(id: UUID(), userID: me, status: .active, activatedAt: Date(timeIntervalSince1970: 1_800_000_000))
-                active.setValue(alert)
+        let raise: @Sendable (AlertLocation?) throws -> AlertRecord = { location in
+            try location?.validate()
+            return try active.withValue { current in
+                if current != nil { throw DomainError.failedPrecondition("An alert is already active") }
+                let alert = AlertRecord(
+                    id: UUID(), userID: me, status: .active, activatedAt: Date(timeIntervalSince1970: 1_800_000_000), location: location)
+                current = alert
                 changes.continuation.yield(alert)
                 return alert
-            },
+            }
+        }
+        return AlertClient(
+            trigger: { try raise(nil) },
+            triggerSharing: { try raise($0) },
             cancel: { _ in
                 guard active.value != nil else { throw DomainError.notFound("Active alert") }
                 active.setValue(nil)
@@ -45,6 +59,15 @@ extension AlertClient: TestDependencyKey {
             },
             activeAlert: { _ in active.value },
             respond: { _ in Date(timeIntervalSince1970: 1_800_000_060) },
+            markSafe: { id in
+                // The preview has only my own alert; a responder's view of it ends it the same way.
+                try active.withValue { current in
+                    guard current?.id == id else { throw DomainError.notFound("Active alert") }
+                    current = nil
+                    changes.continuation.yield(nil)
+                    return Date(timeIntervalSince1970: 1_800_000_120)
+                }
+            },
             stream: { changes.stream })
     }
 }

@@ -19,6 +19,18 @@ public struct CheckInClient: Sendable {
     public var updateSettings: @Sendable (_ interval: CheckInInterval?, _ reminderLead: ReminderLead?) async throws -> CheckInSettings
     /// My check-ins, newest first, at most `limit` (1…500).
     public var history: @Sendable (_ limit: Int) async throws -> [CheckInEntry]
+    /// My escalation: grace, tier delay, repeats, the pause and my responders' tiers.
+    public var escalation: @Sendable () async throws -> CheckInEscalation
+    /// Changes any of grace, tier delay and repeat (seconds; `nil` keeps one as is, a repeat of
+    /// 0 turns repeats off). Each is checked against ``EscalationSettings``' ranges.
+    public var updateEscalation: @Sendable (_ graceSeconds: Int?, _ tierDelaySeconds: Int?, _ repeatSeconds: Int?) async throws -> CheckInEscalation
+    /// Puts one of my responders in a tier (1…9); anyone who is not my responder is refused.
+    public var setResponderTier: @Sendable (_ responder: UserID, _ tier: Int) async throws -> CheckInEscalation
+    /// Pauses reminders and escalation until a time (after now, at most 30 days ahead); my
+    /// responders are told.
+    public var pause: @Sendable (_ until: Date) async throws -> CheckInEscalation
+    /// Ends a pause now; the deadline runs from now again.
+    public var resume: @Sendable () async throws -> CheckInEscalation
 }
 
 extension CheckInClient: TestDependencyKey {
@@ -29,6 +41,10 @@ extension CheckInClient: TestDependencyKey {
     public static var previewValue: CheckInClient {
         let last = LockIsolated<Date?>(Date().addingTimeInterval(-3 * 3600))
         let settings = LockIsolated(CheckInSettings())
+        let escalation = LockIsolated(CheckInEscalation(responders: [
+            .init(id: UserID(UUID(uuidString: "00000000-0000-4000-8000-00000000a001") ?? UUID()), name: "Maya Lopez", tier: 1),
+            .init(id: UserID(UUID(uuidString: "00000000-0000-4000-8000-00000000a003") ?? UUID()), name: "Sam", tier: 2),
+        ]))
         let entries = LockIsolated((1...5).map { day in
             CheckInEntry(id: UUID(), checkedInAt: Date().addingTimeInterval(-3 * 3600 - Double(day) * 86400), source: .manual)
         })
@@ -51,7 +67,37 @@ extension CheckInClient: TestDependencyKey {
                 settings.setValue(saved)
                 return saved
             },
-            history: { limit in Array(entries.value.prefix(limit)) }
+            history: { limit in Array(entries.value.prefix(limit)) },
+            escalation: { escalation.value },
+            updateEscalation: { grace, delay, repeats in
+                try escalation.withValue { state in
+                    var next = state.settings
+                    if let grace { next.graceSeconds = grace }
+                    if let delay { next.tierDelaySeconds = delay }
+                    if let repeats { next.repeatSeconds = repeats == 0 ? nil : repeats }
+                    try next.validate()
+                    state.settings = next
+                    return state
+                }
+            },
+            setResponderTier: { responder, tier in
+                try EscalationSettings.validate(tier: tier)
+                return try escalation.withValue { state in
+                    guard let index = state.responders.firstIndex(where: { $0.id == responder }) else {
+                        throw DomainError.notFound("Responder \(responder)")
+                    }
+                    state.responders[index].tier = tier
+                    state.responders.sort { $0.tier < $1.tier }
+                    return state
+                }
+            },
+            pause: { until in
+                guard until > Date(), until <= Date().addingTimeInterval(EscalationSettings.longestPause) else {
+                    throw DomainError.invalidArgument("until must be after now and at most 30 days ahead")
+                }
+                return escalation.withValue { $0.pausedUntil = until; return $0 }
+            },
+            resume: { escalation.withValue { $0.pausedUntil = nil; return $0 } }
         )
     }
 }

@@ -27,6 +27,11 @@ public struct NotificationClient: Sendable {
     /// devices. Returns the id of the notification written; anyone else is
     /// ``DomainError/forbidden(_:)``.
     public var sendPush: @Sendable (_ contact: UserID, _ title: String, _ body: String) async throws -> UUID
+    /// What reaches me on each channel outside the app (push, SMS, email: all, urgent or off);
+    /// the defaults until I choose (``DeliveryPreferences/standard``).
+    public var deliveryPreferences: @Sendable () async throws -> DeliveryPreferences
+    /// Sets the channels given (`nil` keeps one as it is); returns all three as stored.
+    public var updateDeliveryPreferences: @Sendable (_ push: ChannelChoice?, _ sms: ChannelChoice?, _ email: ChannelChoice?) async throws -> DeliveryPreferences
 }
 
 extension NotificationClient: TestDependencyKey {
@@ -41,6 +46,7 @@ extension NotificationClient: TestDependencyKey {
             NotificationRecord(id: UUID(), userID: me, type: .checkInReminder, title: "Check-in reminder", body: "Your deadline is in 2 hours",
                                isRead: true, createdAt: at.addingTimeInterval(-3600)),
         ])
+        let channels = LockIsolated(DeliveryPreferences.standard)
         return NotificationClient(
             notifications: { items.value },
             markRead: { ids in
@@ -77,6 +83,15 @@ extension NotificationClient: TestDependencyKey {
                 // Only a push to myself lands in my own centre.
                 if contact == me { items.withValue { $0.insert(record, at: 0) } }
                 return record.id
+            },
+            deliveryPreferences: { channels.value },
+            updateDeliveryPreferences: { push, sms, email in
+                channels.withValue { stored in
+                    if let push { stored.push = push }
+                    if let sms { stored.sms = sms }
+                    if let email { stored.email = email }
+                    return stored
+                }
             })
     }
 }
