@@ -4,10 +4,12 @@ import LifeSignalDelivery
 import LifeSignalDomain
 
 /// Notifications as SMS through Twilio: title, body and, for a responder's alert, the link.
-struct TwilioChannelSender: ChannelSender {
+public struct TwilioChannelSender: ChannelSender {
     let client: TwilioClient
 
-    func send(_ message: OutboundMessage) async -> DeliveryOutcome {
+    public init(client: TwilioClient) { self.client = client }
+
+    public func send(_ message: OutboundMessage) async -> DeliveryOutcome {
         do {
             let receipt = try await client.send(to: message.address, body: String(message.text.prefix(1600)))
             return .sent(providerMessageID: receipt.sid)
@@ -21,11 +23,16 @@ struct TwilioChannelSender: ChannelSender {
 
 /// Notifications as email over SMTP: a plain-text and an HTML part, `Message-ID` from the
 /// ledger row (so a message sent twice after a crash is recognisably the same one).
-struct EmailChannelSender: ChannelSender {
+public struct EmailChannelSender: ChannelSender {
     let client: SMTPClient
     let from: EmailAddress
 
-    func send(_ message: OutboundMessage) async -> DeliveryOutcome {
+    public init(client: SMTPClient, from: EmailAddress) {
+        self.client = client
+        self.from = from
+    }
+
+    public func send(_ message: OutboundMessage) async -> DeliveryOutcome {
         do {
             let email = EmailMessage(
                 from: from, to: [try EmailAddress(message.address)], subject: message.title,
@@ -72,11 +79,16 @@ struct EmailChannelSender: ChannelSender {
 /// Pushes to APNs tokens straight to Apple. What cannot wait (a missed check-in, an SOS, its
 /// all-clear) is time-sensitive, or critical where the app has the entitlement; one collapse
 /// id per person and kind, so a repeat replaces the one shown instead of piling up.
-struct APNsChannelSender: ChannelSender {
+public struct APNsChannelSender: ChannelSender {
     let client: APNsClient
     let critical: Bool
 
-    func send(_ message: OutboundMessage) async -> DeliveryOutcome {
+    public init(client: APNsClient, critical: Bool) {
+        self.client = client
+        self.critical = critical
+    }
+
+    public func send(_ message: OutboundMessage) async -> DeliveryOutcome {
         let level: APNsNotification.InterruptionLevel = message.kind.isUrgent ? (critical ? .critical : .timeSensitive) : .active
         let about = message.data["contactId"] ?? message.recipient?.description ?? "self"
         let notification = APNsNotification(

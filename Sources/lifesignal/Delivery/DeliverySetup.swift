@@ -3,6 +3,7 @@ import LifeSignalAdapters
 import LifeSignalBackend
 import LifeSignalDelivery
 import LifeSignalDomain
+
 import LifeSignalServer
 import NIOSSL
 
