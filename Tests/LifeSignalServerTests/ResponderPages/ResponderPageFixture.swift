@@ -3,6 +3,7 @@ import LifeSignalBackend
 import LifeSignalDomain
 import LifeSignalServer
 import LifeSignalTestSupport
+import Logging
 import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -19,9 +20,10 @@ struct ResponderPageFixture {
 
     static let annPhone = "+15550005001"
 
-    static func make(_ engine: Engine, configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> ResponderPageFixture {
+    static func make(_ engine: Engine, logger: Logger? = nil,
+                     configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> ResponderPageFixture {
         let test = try await TestDatabases.backend(engine)
-        let server = try await TestServer.start(test.backend, configure: configure)
+        let server = try await TestServer.start(test.backend, logger: logger, configure: configure)
         var people: [Caller] = []
         for (phone, name) in [(annPhone, "Ann"), ("+15550005002", "Bob"), ("+15550005003", "Cat"), ("+15550005009", "Eve")] {
             let caller = Caller.user(try await test.signIn(phone).user.id)

@@ -185,6 +185,21 @@ struct ResponderPageTests {
         #expect(try await f.server.request("GET", String(tampered), bearer: f.test.signIn("+15550005002").accessToken).status == 404)
     }
 
+    @Test("no token reaches the server's log, at any level, whether the link works or not", arguments: [Engine.sqlite])
+    func tokensNotLogged(engine: Engine) async throws {
+        let logs = CapturedLogs()
+        let f = try await ResponderPageFixture.make(engine, logger: logs.logger())
+        defer { Task { await f.server.stop() } }
+        let path = f.path(f.bob)
+        let token = String(path.dropFirst(3))
+        #expect(try await f.send("GET", path).status == 200)
+        #expect(try await f.send("POST", path, form: "action=on_it").status == 303)
+        #expect(try await f.send("GET", "/r/" + token.dropLast() + "A").status == 404)
+        #expect(try await f.send("POST", path, form: "action=x", headers: ["Sec-Fetch-Site": "cross-site"]).status == 403)
+        #expect(!logs.all.isEmpty, "the capture works")
+        #expect(!logs.all.contains { $0.contains(token.prefix(40)) })
+    }
+
     @Test("link pages are rate limited per client address like every anonymous route", arguments: [Engine.sqlite])
     func rateLimited(engine: Engine) async throws {
         let f = try await ResponderPageFixture.make(engine) {
