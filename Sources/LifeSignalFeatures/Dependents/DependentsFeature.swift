@@ -5,7 +5,8 @@ import LifeSignalDomain
 
 /// The Dependents screen: the people I look out for, grouped by urgency (alert, missed
 /// deadline, pinged, others) and sorted by time left, name or date added; a badge counting
-/// those who need me; ping, withdraw a ping, answer an alert.
+/// those who need me; ping, withdraw a ping, answer an alert ("I'm on it") and mark a
+/// dependent safe, which ends their incident (an SOS or a missed check-in) with the all-clear.
 public struct DependentsFeature: Reducer {
     public struct State: Equatable, Sendable {
         public var contacts: [ContactSummary]
@@ -32,7 +33,9 @@ public struct DependentsFeature: Reducer {
         case pingTapped(UserID)
         case clearPingTapped(UserID)
         case respondToAlertTapped(UUID)
-        /// A ping, withdrawal or alert answer finished; the list is reloaded either way.
+        /// "They're safe": ends the incident for everyone told.
+        case markSafeTapped(UUID)
+        /// A ping, withdrawal, alert answer or all-clear finished; the list is reloaded either way.
         case actionFinished(Result<Bool, DomainError>)
     }
 
@@ -75,6 +78,10 @@ public struct DependentsFeature: Reducer {
         case .respondToAlertTapped(let alertID):
             state.errorMessage = nil
             return perform { [alerts] in _ = try await alerts.respond(alertID) }
+
+        case .markSafeTapped(let alertID):
+            state.errorMessage = nil
+            return perform { [alerts] in _ = try await alerts.markSafe(alertID) }
 
         case .actionFinished(.success):
             return load(&state)

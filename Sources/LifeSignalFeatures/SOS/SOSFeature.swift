@@ -9,6 +9,10 @@ import LifeSignalDomain
 /// Raising asks for a confirmation first: a pocket tap must not wake everyone who looks out
 /// for the person. Standing down needs none, since a false alarm should end as fast as
 /// possible. The backend tells the responders both times; this screen only says that it did.
+///
+/// Where the person is goes with the SOS only when they share it: the app sends
+/// ``Action/locationShared(_:)`` with a fix while sharing is on, and `nil` when it is turned
+/// off, so a stale place is never sent.
 public struct SOSFeature: Reducer {
     public struct State: Equatable, Sendable {
         /// The alert in force, once loaded; `nil` when there is none.
@@ -18,16 +22,19 @@ public struct SOSFeature: Reducer {
         public var isConfirmingActivation: Bool
         /// A raise or stand-down is in flight; repeated taps are ignored.
         public var isSending: Bool
+        /// The place the person shares, sent with an SOS; `nil` when they do not share it.
+        public var sharedLocation: AlertLocation?
         /// What just happened, in plain words, for the banner.
         public var notice: String?
         public var errorMessage: String?
 
         public init(activeAlert: AlertRecord? = nil, isLoading: Bool = false, isConfirmingActivation: Bool = false,
-                    isSending: Bool = false, notice: String? = nil, errorMessage: String? = nil) {
+                    isSending: Bool = false, sharedLocation: AlertLocation? = nil, notice: String? = nil, errorMessage: String? = nil) {
             self.activeAlert = activeAlert
             self.isLoading = isLoading
             self.isConfirmingActivation = isConfirmingActivation
             self.isSending = isSending
+            self.sharedLocation = sharedLocation
             self.notice = notice
             self.errorMessage = errorMessage
         }
@@ -44,6 +51,8 @@ public struct SOSFeature: Reducer {
         /// The screen appeared, or the person pulled to refresh: read the alert in force.
         case task
         case loaded(Result<AlertRecord?, DomainError>)
+        /// A fix from the device while the person shares their location, or `nil` when they stop.
+        case locationShared(AlertLocation?)
         case activateTapped
         case activationCancelled
         case activationConfirmed
@@ -73,6 +82,10 @@ public struct SOSFeature: Reducer {
             state.errorMessage = error.message
             return .none
 
+        case .locationShared(let location):
+            state.sharedLocation = location
+            return .none
+
         case .activateTapped:
             guard !state.isActive, !state.isSending else { return .none }
             state.isConfirmingActivation = true
@@ -88,14 +101,19 @@ public struct SOSFeature: Reducer {
             state.isSending = true
             state.errorMessage = nil
             state.notice = nil
+            let location = state.sharedLocation
             return .run { [alerts] send in
-                await send(.activated(Result { try await alerts.trigger() }.mapError(DomainError.init)))
+                await send(.activated(Result {
+                    if let location { try await alerts.triggerSharing(location) } else { try await alerts.trigger() }
+                }.mapError(DomainError.init)))
             }
 
         case .activated(.success(let alert)):
             state.isSending = false
             state.activeAlert = alert
-            state.notice = "SOS sent: your responders have been told"
+            state.notice = alert.location == nil
+                ? "SOS sent: your responders have been told"
+                : "SOS sent: your responders have been told where you are"
             return .none
 
         case .activated(.failure(let error)):
