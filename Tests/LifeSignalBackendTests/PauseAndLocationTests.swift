@@ -163,7 +163,7 @@ struct PauseAndLocationTests {
         #expect(off["repeatSeconds"] as? Int == 0 && off["graceSeconds"] as? Int == 900)
     }
 
-    @Test("sweepers racing tell each tier exactly once", arguments: Engine.allCases)
+    @Test("sweepers racing tell each tier and each repeat exactly once", arguments: Engine.allCases)
     func racingTiers(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
         var people: [(Caller, Caller, Caller)] = []
@@ -175,7 +175,7 @@ struct PauseAndLocationTests {
             try await test.link(responder: first, dependent: person)
             try await test.link(responder: second, dependent: person)
             try await test.setTier(second, 2, for: person)
-            _ = try await test.call("update-escalation-settings", person, ["tierDelaySeconds": 3600])
+            _ = try await test.call("update-escalation-settings", person, ["tierDelaySeconds": 3600, "repeatSeconds": 1800])
             _ = try await test.backend.checkIns.checkIn(caller: person)
             people.append((person, first, second))
         }
@@ -187,14 +187,18 @@ struct PauseAndLocationTests {
         }
         test.clock.advance(by: 24 * 3600)
         #expect(try await race().map(\.escalations).reduce(0, +) == people.count)
-        test.clock.advance(by: 3600)
-        #expect(try await race().map(\.tiersAdvanced).reduce(0, +) == people.count)
-        test.clock.advance(by: 3600)
-        #expect(try await race().map(\.notifications).reduce(0, +) == 0)
+        test.clock.advance(by: 1800)  // tier 1 repeated
+        #expect(try await race().map(\.repeats).reduce(0, +) == people.count)
+        test.clock.advance(by: 1800)  // tier 2 told; its repeats start from now
+        var reports = try await race()
+        #expect(reports.map(\.tiersAdvanced).reduce(0, +) == people.count && reports.map(\.repeats).reduce(0, +) == 0)
+        test.clock.advance(by: 1800)  // tier 2 repeated
+        reports = try await race()
+        #expect(reports.map(\.repeats).reduce(0, +) == people.count && reports.map(\.tiersAdvanced).reduce(0, +) == 0)
         for (person, first, second) in people {
-            #expect(try await test.notifications(first, .nonResponsiveDependent).count == 1)
-            #expect(try await test.notifications(second, .nonResponsiveDependent).count == 1)
-            #expect(try await test.notifications(person, .nonResponsiveSelf).count == 1)
+            #expect(try await test.notifications(first, .nonResponsiveDependent).count == 2)
+            #expect(try await test.notifications(second, .nonResponsiveDependent).count == 2)
+            #expect(try await test.notifications(person, .nonResponsiveSelf).count == 3)
         }
         #expect(try await test.count("alerts") == people.count)
         #expect(try await test.count("alert_recipients") == 2 * people.count)

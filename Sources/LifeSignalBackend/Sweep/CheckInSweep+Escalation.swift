@@ -162,13 +162,19 @@ extension CheckInSweep {
             for row in rows {
                 let id = try row.uuid("id"), owner = UserID(try row.uuid("user_id"))
                 guard let person = try await connection.first("""
-                    SELECT first_name, last_name, phone, escalation_tier_delay_seconds FROM users WHERE id = \(owner)
+                    SELECT first_name, last_name, phone, escalation_tier_delay_seconds, escalation_repeat_seconds FROM users WHERE id = \(owner)
                     """) else { continue }
                 let responders = try await Incidents.wantingResponders(of: [owner], in: connection)
                 guard let next = Incidents.tier(after: try row.int("tier"), among: responders) else { continue }
                 let following = Incidents.tier(after: next, among: responders)
                 let nextTierAt = following.map { _ in now.addingTimeInterval(TimeInterval(person.optionalInt("escalation_tier_delay_seconds") ?? 7200)) }
                 try await connection.query("UPDATE alerts SET tier = \(next), next_tier_at = \(nextTierAt) WHERE id = \(id)")
+                // A tier just told is repeated to a full interval from now, not at the old tier's time.
+                if row.optionalUUID("acknowledged_by") == nil, let interval = person.optionalInt("escalation_repeat_seconds") {
+                    try await connection.query("""
+                        UPDATE alerts SET next_repeat_at = \(now.addingTimeInterval(TimeInterval(interval))) WHERE id = \(id)
+                        """)
+                }
                 let already = Set(try await Incidents.recipients(of: id, in: connection).map(\.responder))
                 let tier = responders.filter { $0.tier == next && !already.contains($0.responder) }
                 try await Incidents.record(tier.map { (id, $0) }, now: now, in: connection)
