@@ -12,6 +12,7 @@ downloads a browser here: it launches /usr/bin/chromium (scripts/test installs i
 
 import argparse
 import json
+import os
 import re
 import sys
 
@@ -36,8 +37,12 @@ def launch(playwright):
     return playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--disable-dev-shm-usage"])
 
 
-def step(name, **details):
+def step(name, page=None, **details):
     print(json.dumps({"step": name, **details}), flush=True)
+    # LIFESIGNAL_SCREENSHOTS=<folder> keeps a picture of each step, to look at the layout.
+    folder = os.environ.get("LIFESIGNAL_SCREENSHOTS")
+    if folder and page is not None:
+        page.screenshot(path=os.path.join(folder, name.replace(" ", "-") + ".png"), full_page=True)
 
 
 def accessibility(page, where):
@@ -97,7 +102,7 @@ def run(url, name, phone):
             check(page.get_by_role("link", name="Open the shared location on a map").count() == 1, "no map link")
             check("Last check-in" in page.inner_text("main"), "no last check-in")
             check(page.locator("script").count() == 0, "the page has a script")
-            step("opened", headings=levels, title=page.title())
+            step("opened", page, headings=levels, title=page.title())
 
             tap(page, "I'm on it")
             check(page.url == url, f"I'm on it did not come back to the link: {page.url}")
@@ -105,14 +110,14 @@ def run(url, name, phone):
             check("You said you're on it" in status.inner_text(), "the page does not say you are on it")
             check(page.get_by_role("button", name="I'm on it").count() == 0, "I'm on it is still offered")
             accessibility(page, "the page after I'm on it")
-            step("on it", status=status.inner_text())
+            step("on it", page, status=status.inner_text())
 
             tap(page, "They're safe")
             check(page.get_by_role("heading", level=1).inner_text() == "Marked safe", "the page does not say marked safe")
             text = page.inner_text("main")
             check(name.split()[0] not in text and phone not in text, "the ended alert's page still names the person")
             accessibility(page, "the marked-safe page")
-            step("marked safe")
+            step("marked safe", page)
 
             check(not problems, f"the browser reported errors: {problems}")
         finally:
@@ -135,7 +140,7 @@ def invitation(url, name):
             check(heading == f"{name} invited you to LifeSignal", f"the h1 is {heading!r}")
             check(page.get_by_role("heading", name="How to accept").count() == 1, "no How to accept")
             check(page.get_by_role("listitem").count() == 3, "the steps are not a list of three")
-            step("invitation", headings=levels)
+            step("invitation", page, headings=levels)
         finally:
             browser.close()
 

@@ -42,12 +42,11 @@ enum ResponderPageHTML {
         }
         body += "</dl>\n<h2>Location</h2>\n"
         if let location = page.location {
-            body += "<p><a href=\"\(PageHTML.escape(mapLink(location)))\">Open the shared location on a map</a>"
+            body += "<p><a href=\"\(PageHTML.escape(mapLink(location)))\">Open the shared location on a map</a></p>\n"
             var about: [String] = []
-            if let accuracy = location.accuracy { about.append("within \(Int(accuracy.rounded())) m") }
-            if let at = location.recordedAt { about.append("shared \(PageHTML.time(at, now: now))") }
-            if !about.isEmpty { body += " (\(about.joined(separator: ", ")))" }
-            body += "</p>\n"
+            if let accuracy = location.accuracy { about.append("Within \(Int(accuracy.rounded())) m.") }
+            if let at = location.recordedAt { about.append("Shared \(PageHTML.time(at, now: now)).") }
+            if !about.isEmpty { body += "<p>\(about.joined(separator: " "))</p>\n" }
         } else {
             body += "<p>No location was shared.</p>\n"
         }

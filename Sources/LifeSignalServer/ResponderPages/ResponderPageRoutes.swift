@@ -10,9 +10,9 @@ import NIOCore
 ///
 /// The token in the path is the only credential (no API key, no session): it is checked on
 /// every request, and so is what it names, so a link stops working the moment its alert ends
-/// or its responder is dropped. Every link that shows nothing gets the same page, with 404 when
-/// the server never made the token and 410 when it did (expired, ended, no longer a
-/// responder). Anonymous requests are rate limited per client address by
+/// or its responder is dropped. Every link that shows nothing gets the same page: 404 for a
+/// token the server did not make or that has expired, 410 for a valid one whose alert is over
+/// or gone or whose responder is no longer one. Anonymous requests are rate limited per client address by
 /// `RateLimitMiddleware`, like every other anonymous route.
 struct ResponderPageRoutes<Context: RequestContext> {
     let backend: LifeSignalBackend
@@ -49,7 +49,7 @@ struct ResponderPageRoutes<Context: RequestContext> {
 
     private enum Checked {
         case link(ResponderLink)
-        /// Not a token this server made: 404.
+        /// Not a token this server made, or expired: 404.
         case unknown
     }
 

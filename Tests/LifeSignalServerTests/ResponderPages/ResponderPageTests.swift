@@ -49,7 +49,7 @@ struct ResponderPageTests {
         #expect(page.text.contains("<dt>Last check-in</dt>\n<dd><time datetime=\"\(Timestamp.format(f.alert.activatedAt.addingTimeInterval(-3600)))\">"))
         #expect(page.text.contains("href=\"tel:\(ResponderPageFixture.annPhone)\">Call Ann Tester</a>"))
         #expect(page.text.contains("href=\"https://www.openstreetmap.org/?mlat=51.50735&amp;mlon=-0.12776#map=16/51.50735/-0.12776\""))
-        #expect(page.text.contains("within 25 m"))
+        #expect(page.text.contains("<p>Within 25 m. Shared <time datetime=\"\(Timestamp.format(f.alert.activatedAt))\">"))
         #expect(page.text.contains("<button type=\"submit\" class=\"onit\">I&#39;m on it</button>"))
         #expect(page.text.contains("<button type=\"submit\" class=\"safe\">They&#39;re safe</button>"))
         #expect(!page.text.contains("action=\"http"), "the forms post to the page's own URL")
