@@ -168,6 +168,22 @@ struct EscalationTests {
         #expect(try await test.received(dan, .alertAcknowledged) == ["Ann Tester's check-in has expired. Bob Tester is on it."])
     }
 
+    @Test("a sweeper that dies while telling a tier leaves it to the next sweep, which tells it once", arguments: Engine.allCases)
+    func crashedTier(engine: Engine) async throws {
+        let (test, _, people) = try await tiered(engine)
+        let crashing = LifeSignalBackend(
+            database: CrashingDatabase(base: test.backend.database, failOn: "INSERT INTO notifications"),
+            configuration: test.backend.configuration)
+        test.clock.advance(by: 3600)
+        await #expect(throws: CrashingDatabase.Crash.self) { try await crashing.sweep.run(caller: .service) }
+        #expect(try await test.heardNothing(people[1]))
+        #expect(try await test.count("alert_recipients") == 1)
+        #expect(try await test.sweep()["tiersAdvanced"] as? Int == 1)
+        #expect(try await test.sweep()["tiersAdvanced"] as? Int == 0)
+        #expect(try await test.notifications(people[1], .nonResponsiveDependent).count == 1)
+        #expect(try await test.count("alert_recipients") == 2)
+    }
+
     @Test("repeats to the person and the current tier while nobody acknowledged, then none", arguments: Engine.allCases)
     func repeats(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)

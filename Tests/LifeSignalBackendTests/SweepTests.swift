@@ -6,7 +6,7 @@ import Testing
 
 /// A database whose connections fail on the first statement matching `failOn`, to play a
 /// sweeper that dies half way through a batch (after claiming rows, before committing).
-private struct CrashingDatabase: Database {
+struct CrashingDatabase: Database {
     let base: any Database
     let failOn: String
     var dialect: SQLDialect { base.dialect }
