@@ -7,19 +7,28 @@ auth with the account SID and auth token, a form body (`To`, `From` or `Messagin
 `Body`, optional `StatusCallback`), 201 with the message's JSON, or Twilio's error JSON
 `{code, message, more_info, status}`. Some numbers fail on purpose: +15559990000 is invalid
 (400, 21211), +15559990001 has replied STOP (400, 21610), +15559990002 is rate limited
-(429, 20429), +15559990003 meets a server error (500). Prints `READY <port>`, then one JSON line
+(429, 20429), +15559990003 meets a server error (500); a number starting +1555998 meets a server
+error on its first three messages and is served after (a provider down for a while). With a
+`StatusCallback`, the stand-in then posts `delivered` to it, signed with `X-Twilio-Signature` as
+Twilio signs it. Prints `READY <port>`, then one JSON line
 per request: the path, whether the credentials were right, and the form fields. Runs until
 stdin closes.
 """
 import base64
+import hashlib
+import hmac
 import json
 import sys
 import threading
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qs
+from urllib.parse import parse_qs, urlencode
+from urllib.request import Request, urlopen
 
 SID, TOKEN = sys.argv[1], sys.argv[2]
+FLAKY_PREFIX, FLAKY_TIMES = "+1555998", 3
+flaky_seen = {}
+lock = threading.Lock()
 FAILURES = {
     "+15559990000": (400, 21211, "The 'To' number +15559990000 is not a valid phone number."),
     "+15559990001": (400, 21610, "Attempt to send to unsubscribed recipient"),
@@ -58,10 +67,36 @@ class Handler(BaseHTTPRequestHandler):
         to = fields.get("To", "")
         if to in FAILURES:
             return self.error(*FAILURES[to])
+        if to.startswith(FLAKY_PREFIX):
+            with lock:
+                flaky_seen[to] = flaky_seen.get(to, 0) + 1
+                failing = flaky_seen[to] <= FLAKY_TIMES
+            if failing:
+                return self.error(500, 20500, "Internal Server Error")
         if not fields.get("Body") or not (fields.get("From") or fields.get("MessagingServiceSid")):
             return self.error(400, 21602, "Message body is required.")
-        self.answer(201, {"sid": "SM" + uuid.uuid4().hex, "status": "queued", "to": to, "from": fields.get("From"),
+        sid = "SM" + uuid.uuid4().hex
+        self.answer(201, {"sid": sid, "status": "queued", "to": to, "from": fields.get("From"),
                           "body": fields["Body"], "error_code": None, "error_message": None, "account_sid": SID})
+        if fields.get("StatusCallback"):
+            threading.Thread(target=report, args=(fields["StatusCallback"], sid, to), daemon=True).start()
+
+
+def report(url, sid, to):
+    """Posts the message's final status as Twilio does: a form body, signed with HMAC-SHA1 of
+    the URL followed by every parameter's name and value in name order."""
+    params = {"MessageSid": sid, "SmsSid": sid, "AccountSid": SID, "MessageStatus": "delivered", "SmsStatus": "delivered",
+              "To": to}
+    text = url + "".join(k + params[k] for k in sorted(params))
+    signature = base64.b64encode(hmac.new(TOKEN.encode(), text.encode(), hashlib.sha1).digest()).decode()
+    request = Request(url, data=urlencode(params).encode(), method="POST",
+                      headers={"Content-Type": "application/x-www-form-urlencoded", "X-Twilio-Signature": signature})
+    try:
+        with urlopen(request, timeout=30) as answer:
+            status = answer.status
+    except Exception as error:  # the test reads the outcome from the log line
+        status = getattr(error, "code", str(error))
+    print(json.dumps({"callback": url, "sid": sid, "answered": status}), flush=True)
 
 
 def main():

@@ -75,6 +75,24 @@ public final class StandInProcess: @unchecked Sendable {
     /// Records printed so far.
     public var messageCount: Int { lock.withLock { messages.count } }
 
+    /// Every record printed so far, in order.
+    public var records: [[String: Any]] { lock.withLock { messages } }
+
+    /// The records matching `predicate` once there are at least `count` of them; a bound of
+    /// `limit` against a hang (not a speed check).
+    public func records(atLeast count: Int, limit: Duration = .seconds(120),
+                        where predicate: ([String: Any]) -> Bool) async throws -> [[String: Any]] {
+        let deadline = ContinuousClock.now + limit
+        while true {
+            let matching = records.filter(predicate)
+            if matching.count >= count { return matching }
+            guard ContinuousClock.now < deadline else {
+                throw TestEnvironmentError(description: "\(matching.count) of \(count) records within \(limit): \(records)")
+            }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
     /// The next record not yet returned; a bound of 30 s against a hang.
     public func nextMessage() async throws -> [String: Any] {
         let deadline = ContinuousClock.now + .seconds(30)

@@ -9,7 +9,7 @@ import LifeSignalDomain
 /// email. Channels this server has no sender for get no rows (``DeliveryLedger/channelsInScope``).
 enum DeliveryQueue {
     /// Notification kinds whose message to a responder links to the alert's page.
-    static let alertKinds: Set<NotificationType> = [.alertActivatedReceived, .nonResponsiveDependent]
+    static let alertKinds: Set<NotificationType> = [.alertActivatedReceived, .nonResponsiveDependent, .alertAcknowledged]
 
     /// Queues `records` and returns the new rows' ids.
     static func enqueue(_ records: [NotificationRecord], now: Date, in connection: any SQLConnection) async throws -> [UUID] {

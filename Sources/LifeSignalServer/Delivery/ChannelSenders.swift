@@ -37,7 +37,7 @@ public struct EmailChannelSender: ChannelSender {
             let email = EmailMessage(
                 from: from, to: [try EmailAddress(message.address)], subject: message.title,
                 text: Self.text(message), html: Self.html(message),
-                messageID: "<\(message.id.uuidString.lowercased())@lifesignal>")
+                messageID: "\(message.id.uuidString.lowercased())@lifesignal")
             return .sent(providerMessageID: try await client.send(email))
         } catch let error as EmailError {
             return error.isTransient ? .transient(error.description) : .permanent(error.description)
