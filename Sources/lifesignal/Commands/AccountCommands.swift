@@ -122,25 +122,32 @@ struct StatusCommand: AsyncParsableCommand {
     }
 }
 
-/// `lifesignal check-in`, through the check-in screen's reducer (its cooldown check first).
+/// `lifesignal check-in`, through the check-in screen's reducer (its cooldown check first);
+/// `check-in settings|pause|resume` change escalation (CheckInCommand+Escalation.swift).
 struct CheckInCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "check-in", abstract: "Check in now.")
+    static let configuration = CommandConfiguration(
+        commandName: "check-in", abstract: "Check in now, or change what happens after a missed deadline.",
+        subcommands: [Now.self, Settings.self, Pause.self, Resume.self], defaultSubcommand: Now.self)
 
-    @OptionGroup var options: ClientOptions
+    struct Now: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Check in now (what `lifesignal check-in` does).")
 
-    func run() async throws {
-        try await CommandOutput.run { try await checkIn() }
-    }
+        @OptionGroup var options: ClientOptions
 
-    @MainActor
-    func checkIn() async throws {
-        let screen = ScreenDriver(CheckInFeature.State(), clients: try options.clients(), errorMessage: \.errorMessage) { CheckInFeature() }
-        try await screen.send(.checkInTapped)
-        guard let result = screen.state.lastResult else { throw DomainError.internal("The check-in was not recorded") }
-        if options.json {
-            try CommandOutput.json(["checked_in_at": ContentValue.iso8601(result.checkedInAt), "deadline": ContentValue.iso8601(result.deadline)])
-        } else {
-            print("Checked in. Next deadline: \(ContentValue.iso8601(result.deadline)).")
+        func run() async throws {
+            try await CommandOutput.run { try await checkIn() }
+        }
+
+        @MainActor
+        func checkIn() async throws {
+            let screen = ScreenDriver(CheckInFeature.State(), clients: try options.clients(), errorMessage: \.errorMessage) { CheckInFeature() }
+            try await screen.send(.checkInTapped)
+            guard let result = screen.state.lastResult else { throw DomainError.internal("The check-in was not recorded") }
+            if options.json {
+                try CommandOutput.json(["checked_in_at": ContentValue.iso8601(result.checkedInAt), "deadline": ContentValue.iso8601(result.deadline)])
+            } else {
+                print("Checked in. Next deadline: \(ContentValue.iso8601(result.deadline)).")
+            }
         }
     }
 }

@@ -4,8 +4,8 @@ import LifeSignalClients
 import LifeSignalDomain
 import LifeSignalFeatures
 
-/// `lifesignal alert on|off|status|respond`: the SOS button, and answering a dependent's,
-/// through the SOS and Dependents screens' reducers.
+/// `lifesignal alert on|off|status|respond|safe`: the SOS button, and answering a dependent's
+/// incident ("I'm on it", "They're safe"), through the SOS and Dependents screens' reducers.
 struct AlertCommand: AsyncParsableCommand {
     /// The SOS screen, with its current alert loaded.
     @MainActor
@@ -17,11 +17,13 @@ struct AlertCommand: AsyncParsableCommand {
 
     static let configuration = CommandConfiguration(
         commandName: "alert", abstract: "Raise or cancel an SOS, see yours, or answer a dependent's.",
-        subcommands: [On.self, Off.self, Status.self, Respond.self])
+        subcommands: [On.self, Off.self, Status.self, Respond.self, Safe.self])
 
     struct On: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Raise an SOS: every responder is told at once.")
+        static let configuration = CommandConfiguration(
+            abstract: "Raise an SOS: every responder is told at once (and where you are, with --lat and --lon).")
         @OptionGroup var options: ClientOptions
+        @OptionGroup var place: LocationOptions
 
         func run() async throws {
             try await CommandOutput.run { try await raise() }
@@ -29,8 +31,11 @@ struct AlertCommand: AsyncParsableCommand {
 
         @MainActor
         func raise() async throws {
+            let location = try place.location(now: Date())
             let screen = try await AlertCommand.sosScreen(options)
             guard !screen.state.isActive else { throw DomainError.failedPrecondition("An alert is already active") }
+            // Passing a place is the person's choice to share it with this SOS.
+            if let location { try await screen.send(.locationShared(location)) }
             // The screen asks "Send an SOS to all your responders?"; running this command is the yes.
             try await screen.send(.activateTapped)
             try await screen.send(.activationConfirmed)
@@ -39,7 +44,7 @@ struct AlertCommand: AsyncParsableCommand {
                 try CommandOutput.json(["id": PeoplePrinter.id(alert.id), "status": alert.status.rawValue,
                                         "activated_at": ContentValue.iso8601(alert.activatedAt)])
             } else {
-                print("SOS raised at \(ContentValue.iso8601(alert.activatedAt)): your responders have been told.")
+                print("SOS raised at \(ContentValue.iso8601(alert.activatedAt)): your responders have been told\(alert.location == nil ? "" : " where you are").")
             }
         }
     }

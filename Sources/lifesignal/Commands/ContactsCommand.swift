@@ -27,7 +27,7 @@ struct ContactsCommand: AsyncParsableCommand {
 
     static let configuration = CommandConfiguration(
         commandName: "contacts", abstract: "List, link, invite, change or remove contacts.",
-        subcommands: [List.self, QR.self, Add.self, Invite.self, Accept.self, Decline.self, Roles.self, Requests.self, Remove.self],
+        subcommands: [List.self, QR.self, Add.self, Invite.self, Accept.self, Decline.self, Roles.self, Tier.self, Requests.self, Remove.self],
         defaultSubcommand: List.self)
 
     struct List: AsyncParsableCommand {

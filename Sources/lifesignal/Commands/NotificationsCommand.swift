@@ -27,7 +27,7 @@ struct NotificationsCommand: AsyncParsableCommand {
 
     static let configuration = CommandConfiguration(
         commandName: "notifications", abstract: "List, mark read or clear your notifications.",
-        subcommands: [List.self, Read.self, Clear.self], defaultSubcommand: List.self)
+        subcommands: [List.self, Read.self, Clear.self, Channels.self], defaultSubcommand: List.self)
 
     /// `--type alerts --type pings`: categories as the notification centre groups them.
     struct TypeOption: ParsableArguments {
