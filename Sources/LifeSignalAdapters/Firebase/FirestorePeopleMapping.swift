@@ -46,7 +46,8 @@ enum FirestorePeopleMapping {
             checkInIntervalSeconds: try fields.optionalInt("checkInInterval"), isNonResponsive: try fields.bool("isNonResponsive"),
             activeAlertID: try fields.optionalString("manualAlertId").map(WireParse.uuid),
             alertActivatedAt: try fields.optionalDate("manualAlertTimestamp"),
-            incomingPingAt: try fields.optionalDate("incomingPingTimestamp"), outgoingPingAt: try fields.optionalDate("outgoingPingTimestamp"))
+            incomingPingAt: try fields.optionalDate("incomingPingTimestamp"), outgoingPingAt: try fields.optionalDate("outgoingPingTimestamp"),
+            activeAlertKind: try fields.optionalString("alertKind").flatMap(AlertKind.init(rawValue:)))
     }
 
     /// An invitation and whether I sent it.

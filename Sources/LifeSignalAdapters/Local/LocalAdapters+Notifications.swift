@@ -42,12 +42,7 @@ extension LocalAdapters {
             deliveryPreferences: { try await deliveries.preferences(caller: try await caller()) },
             updateDeliveryPreferences: { push, sms, email in
                 // As `update-delivery-preferences` does: the channels left out keep their choice.
-                let caller = try await caller()
-                var preferences = try await deliveries.preferences(caller: caller)
-                if let push { preferences.push = push }
-                if let sms { preferences.sms = sms }
-                if let email { preferences.email = email }
-                return try await deliveries.updatePreferences(caller: caller, preferences)
+                try await deliveries.updatePreferences(caller: try await caller(), push: push, sms: sms, email: email)
             })
     }
 }

@@ -20,7 +20,7 @@ extension ContactSummary {
             deadline: try WireParse.date(wire.checkInDeadline), checkInIntervalSeconds: wire.checkInInterval,
             isNonResponsive: wire.isNonResponsive, activeAlertID: try wire.alertId.map(WireParse.uuid),
             alertActivatedAt: try WireParse.date(wire.alertActivatedAt), incomingPingAt: try WireParse.date(wire.incomingPingTime),
-            outgoingPingAt: try WireParse.date(wire.outgoingPingTime))
+            outgoingPingAt: try WireParse.date(wire.outgoingPingTime), activeAlertKind: wire.alertKind.flatMap(AlertKind.init(rawValue:)))
     }
 }
 

@@ -10,7 +10,7 @@ enum ContactQueries {
         SELECT c.contact_id, c.is_responder, c.is_dependent, c.notify_on_expiry, c.added_at,
                u.first_name, u.last_name, u.phone, u.emergency_note, u.avatar_url,
                u.last_check_in_at, u.check_in_deadline, u.check_in_interval_seconds,
-               a.id AS alert_id, a.activated_at AS alert_activated_at,
+               a.id AS alert_id, a.kind AS alert_kind, a.activated_at AS alert_activated_at,
                pin.sent_at AS incoming_ping_at, pout.sent_at AS outgoing_ping_at
         FROM contacts c
         JOIN users u ON u.id = c.contact_id
@@ -47,7 +47,8 @@ enum ContactQueries {
             activeAlertID: visible ? row.optionalUUID("alert_id") : nil,
             alertActivatedAt: visible ? row.optionalDate("alert_activated_at") : nil,
             incomingPingAt: roles.isResponder ? row.optionalDate("incoming_ping_at") : nil,
-            outgoingPingAt: roles.isDependent ? row.optionalDate("outgoing_ping_at") : nil)
+            outgoingPingAt: roles.isDependent ? row.optionalDate("outgoing_ping_at") : nil,
+            activeAlertKind: visible ? row.optionalString("alert_kind").flatMap(AlertKind.init(rawValue:)) : nil)
     }
 
     private static let invitationColumns: SQL = """

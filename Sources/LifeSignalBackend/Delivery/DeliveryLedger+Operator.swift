@@ -11,6 +11,8 @@ public struct DeliveryRecord: Sendable, Hashable, Codable {
     /// an email address are personal data the ledger view does not need whole).
     public var address: String
     public var kind: String
+    /// The message's title (what a lock screen or an email's subject shows).
+    public var title: String
     public var status: DeliveryStatus
     public var attempts: Int
     public var nextAttemptAt: Date?
@@ -42,7 +44,7 @@ extension DeliveryLedger {
         let filter = SQL.join(conditions, separator: " AND ")
         let rows = try await database.transaction { connection in
             try await connection.query("""
-                SELECT id, notification_id, user_id, channel, address, kind, status, attempts, next_attempt_at, provider_message_id,
+                SELECT id, notification_id, user_id, channel, address, kind, title, status, attempts, next_attempt_at, provider_message_id,
                        last_error, created_at, sent_at FROM deliveries WHERE
                 """ + filter + " ORDER BY created_at DESC, id LIMIT \(limit)")
         }
@@ -52,7 +54,7 @@ extension DeliveryLedger {
                 id: try row.uuid("id"), notificationID: try row.uuid("notification_id"),
                 userID: row.optionalUUID("user_id").map { UserID($0) },
                 channel: DeliveryChannel(rawValue: try row.string("channel")) ?? .push,
-                address: Self.masked(try row.string("address")), kind: try row.string("kind"), status: status,
+                address: Self.masked(try row.string("address")), kind: try row.string("kind"), title: try row.string("title"), status: status,
                 attempts: try row.int("attempts"),
                 nextAttemptAt: status == .queued || status == .sending ? row.optionalDate("next_attempt_at") : nil,
                 providerMessageID: row.optionalString("provider_message_id"), lastError: row.optionalString("last_error"),

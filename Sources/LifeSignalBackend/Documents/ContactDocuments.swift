@@ -30,8 +30,11 @@ enum ContactDocuments {
             "expirationTimestamp": .time(contact.deadline),
             "checkInInterval": contact.checkInIntervalSeconds.map { .integer(Int64($0)) } ?? .null,
             "isNonResponsive": .bool(contact.isNonResponsive),
-            "manualAlertActive": .bool(contact.activeAlertID != nil),
+            // A "manual alert" is an SOS; an escalated missed check-in is an incident with an id
+            // (a responder can answer it) but not a manual alert.
+            "manualAlertActive": .bool(contact.hasActiveSOS),
             "manualAlertId": .text(contact.activeAlertID?.uuidString.lowercased()),
+            "alertKind": .text(contact.activeAlertKind?.rawValue),
             "manualAlertTimestamp": .time(contact.alertActivatedAt),
             "hasIncomingPing": .bool(contact.incomingPingAt != nil),
             "incomingPingTimestamp": .time(contact.incomingPingAt),

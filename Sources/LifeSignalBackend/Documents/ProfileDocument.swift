@@ -55,7 +55,7 @@ enum ProfileDocument {
             fields["lastCheckedIn"] = .time(contact.lastCheckIn)
             fields["expirationTimestamp"] = .time(contact.deadline)
             fields["checkInInterval"] = contact.checkInIntervalSeconds.map { .integer(Int64($0)) } ?? .null
-            fields["manualAlertActive"] = .bool(contact.activeAlertID != nil)
+            fields["manualAlertActive"] = .bool(contact.hasActiveSOS)
             fields["manualAlertTimestamp"] = .time(contact.alertActivatedAt)
         }
         return fields

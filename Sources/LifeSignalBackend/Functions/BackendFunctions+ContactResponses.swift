@@ -22,6 +22,8 @@ public struct ContactResponse: Codable, Sendable, Hashable {
     public var isNonResponsive: Bool
     public var hasActiveAlert: Bool
     public var alertId: String?
+    /// `sos` or `missed_check_in` while an incident is active.
+    public var alertKind: String?
     public var alertActivatedAt: String?
     public var hasIncomingPing: Bool
     public var incomingPingTime: String?
@@ -46,6 +48,7 @@ public struct ContactResponse: Codable, Sendable, Hashable {
         isNonResponsive = contact.isNonResponsive
         hasActiveAlert = contact.activeAlertID != nil
         alertId = contact.activeAlertID.map { $0.uuidString.lowercased() }
+        alertKind = contact.activeAlertID == nil ? nil : contact.activeAlertKind?.rawValue
         alertActivatedAt = BackendFunctions.time(contact.alertActivatedAt)
         hasIncomingPing = contact.incomingPingAt != nil
         incomingPingTime = BackendFunctions.time(contact.incomingPingAt)

@@ -9,15 +9,16 @@ extension BackendFunctions {
         },
         "update-delivery-preferences": { backend, caller, body in
             let request = try decode(UpdateDeliveryPreferencesRequest.self, from: body)
-            var preferences = try await backend.deliveries.preferences(caller: caller)
+            var choices: [DeliveryChannel: ChannelChoice] = [:]
             for (channel, value) in [(DeliveryChannel.push, request.push), (.sms, request.sms), (.email, request.email)] {
                 guard let value else { continue }
                 guard let choice = ChannelChoice(rawValue: value) else {
                     throw DomainError.invalidArgument("\(channel.rawValue) is all, urgent or off, not \"\(value)\"")
                 }
-                preferences[channel] = choice
+                choices[channel] = choice
             }
-            let stored = try await backend.deliveries.updatePreferences(caller: caller, preferences)
+            let stored = try await backend.deliveries.updatePreferences(
+                caller: caller, push: choices[.push], sms: choices[.sms], email: choices[.email])
             return try encode(DeliveryPreferencesResponse(success: true, preferences: stored))
         },
         "list-deliveries": { backend, caller, body in

@@ -20,6 +20,9 @@ public struct ContactSummary: Sendable, Hashable, Identifiable {
     public var checkInIntervalSeconds: Int?
     public var isNonResponsive: Bool
     public var activeAlertID: UUID?
+    /// What the active incident is: an SOS, or a missed check-in the sweep escalated (`nil`
+    /// from a server that does not say, which only ever had SOS alerts).
+    public var activeAlertKind: AlertKind?
     public var alertActivatedAt: Date?
     /// A pending ping from this contact to me (they are my responder).
     public var incomingPingAt: Date?
@@ -30,14 +33,19 @@ public struct ContactSummary: Sendable, Hashable, Identifiable {
         id: UserID, name: String, phone: String, roles: ContactRoles, emergencyNote: String = "", avatarURL: String? = nil,
         addedAt: Date, notifyOnExpiry: Bool = true, lastCheckIn: Date? = nil, deadline: Date? = nil,
         checkInIntervalSeconds: Int? = nil, isNonResponsive: Bool = false, activeAlertID: UUID? = nil,
-        alertActivatedAt: Date? = nil, incomingPingAt: Date? = nil, outgoingPingAt: Date? = nil
+        alertActivatedAt: Date? = nil, incomingPingAt: Date? = nil, outgoingPingAt: Date? = nil, activeAlertKind: AlertKind? = nil
     ) {
         self.id = id; self.name = name; self.phone = phone; self.roles = roles; self.emergencyNote = emergencyNote
         self.avatarURL = avatarURL; self.addedAt = addedAt; self.notifyOnExpiry = notifyOnExpiry
         self.lastCheckIn = lastCheckIn; self.deadline = deadline; self.checkInIntervalSeconds = checkInIntervalSeconds
         self.isNonResponsive = isNonResponsive; self.activeAlertID = activeAlertID
         self.alertActivatedAt = alertActivatedAt; self.incomingPingAt = incomingPingAt; self.outgoingPingAt = outgoingPingAt
+        self.activeAlertKind = activeAlertID == nil ? nil : activeAlertKind
     }
+
+    /// Whether the contact has raised an SOS that is still active (an escalated missed check-in
+    /// is an incident too, but not an SOS).
+    public var hasActiveSOS: Bool { activeAlertID != nil && activeAlertKind != .missedCheckIn }
 }
 
 /// Everything `get-contacts` returns.

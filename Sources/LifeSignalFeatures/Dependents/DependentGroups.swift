@@ -35,7 +35,8 @@ extension ContactSummary {
     /// The group a dependent belongs to at `now`: an alert outranks a missed deadline, which
     /// outranks a pending ping.
     public func dependentGroup(at now: Date) -> DependentGroup {
-        if activeAlertID != nil { return .alert }
+        if hasActiveSOS { return .alert }
+        if activeAlertID != nil { return .nonResponsive }
         if isNonResponsive || (deadline.map { $0 <= now } ?? false) { return .nonResponsive }
         if outgoingPingAt != nil { return .pinged }
         return .others

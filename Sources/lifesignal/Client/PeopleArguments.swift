@@ -44,7 +44,7 @@ enum PeoplePrinter {
         var json = ["id": id(contact.id.rawValue), "name": contact.name, "phone": contact.phone, "roles": contact.roles.names.joined(separator: ",")]
         if let deadline = contact.deadline { json["deadline"] = ContentValue.iso8601(deadline) }
         if let last = contact.lastCheckIn { json["last_check_in"] = ContentValue.iso8601(last) }
-        if contact.activeAlertID != nil { json["alert"] = "active" }
+        if contact.hasActiveSOS { json["alert"] = "active" } else if contact.activeAlertID != nil { json["alert"] = "missed_check_in" }
         if contact.isNonResponsive { json["non_responsive"] = "true" }
         if let at = contact.incomingPingAt { json["pinged_me_at"] = ContentValue.iso8601(at) }
         if let at = contact.outgoingPingAt { json["pinged_at"] = ContentValue.iso8601(at) }
@@ -54,7 +54,7 @@ enum PeoplePrinter {
     /// One line: name, roles, and what needs attention.
     static func line(_ contact: ContactSummary, now: Date) -> String {
         var parts = ["\(contact.name) (\(contact.roles.names.joined(separator: " & ")))", contact.phone]
-        if contact.activeAlertID != nil { parts.append("SOS ACTIVE") }
+        if contact.hasActiveSOS { parts.append("SOS ACTIVE") }
         if contact.isNonResponsive { parts.append("MISSED CHECK-IN") }
         if contact.roles.isDependent, let deadline = contact.deadline, !contact.isNonResponsive {
             let hours = deadline.timeIntervalSince(now) / 3600

@@ -21,12 +21,16 @@ struct DemoCommand: AsyncParsableCommand {
             .appendingPathComponent("lifesignal-demo-\(UUID().uuidString).sqlite").path
         let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
         let sms = RecordingSMSSender()
-        let backend = try await LifeSignalBackend.open(
-            databaseURL: path,
-            configuration: .init(
-                jwtSecret: "demo-secret-not-for-production-use-0123456789", clock: .manual(clock), smsSender: sms,
-                // A fixed code keeps the story the same on every run.
-                testOTPs: try TestOTPs(parsing: "+15550001111=246810,\(DemoStory.bobPhone)=\(DemoStory.bobCode)")))
+        var configuration = LifeSignalBackend.Configuration(
+            jwtSecret: "demo-secret-not-for-production-use-0123456789", clock: .manual(clock), smsSender: sms,
+            // A fixed code keeps the story the same on every run.
+            testOTPs: try TestOTPs(parsing: "+15550001111=246810,\(DemoStory.bobPhone)=\(DemoStory.bobCode)"))
+        // Stand-ins for Twilio and SMTP that keep what they are given: the story shows what left.
+        configuration.deliveryChannels = DeliveryChannels(sms: RecordingChannelSender(), email: RecordingChannelSender())
+        let base = URL(string: "http://127.0.0.1:54321") ?? URL(fileURLWithPath: "/")
+        let links = ResponderLinks(jwtSecret: configuration.jwtSecret, baseURL: base)
+        configuration.responderLink = { alert, responder in links.url(alertID: alert, responder: responder, now: clock.now) }
+        let backend = try await LifeSignalBackend.open(databaseURL: path, configuration: configuration)
         defer { if database == nil { try? FileManager.default.removeItem(atPath: path) } }
         try await DemoStory(backend: backend, clock: clock, sms: sms).run()
         try await backend.close()

@@ -8,8 +8,8 @@ import LifeSignalDomain
 import LifeSignalFeatures
 
 extension DemoStory {
-    static let bobPhone = "+15550002222"
-    static let bobCode = "135790"
+    nonisolated static let bobPhone = "+15550002222"
+    nonisolated static let bobCode = "135790"
 
     /// A store for one person's screen, with that person's clients and the demo's clock.
     func store<R: Reducer>(_ adapters: LocalAdapters, _ state: R.State, _ reducer: @escaping () -> R) throws -> Store<R.State, R.Action>
@@ -102,8 +102,10 @@ extension DemoStory {
         let centre = try store(bob, NotificationCentreFeature.State()) { NotificationCentreFeature() }
         centre.send(.task)
         try await waitUntil { centre.state.isLoading == false }
+        let bobID = try await reachBobEverywhere()
         let report = try await backend.sweep.run(caller: .service)
         say("\n[\(time())] The server's sweep finds \(report.escalations) missed deadline and tells the responders.")
+        var shown = try await showDeliveries(to: bobID, name: "Bob", after: [])
         try await waitUntil { centre.state.notifications.contains { $0.type == .nonResponsiveDependent } }
         if let note = centre.state.notifications.first(where: { $0.type == .nonResponsiveDependent }) {
             say("           Bob's phone, at once: \"\(note.title): \(note.body)\" (\(centre.state.badge) unread)")
@@ -130,6 +132,7 @@ extension DemoStory {
         await dependents.send(.task).finish()
         let status = dependents.state.contacts.first
         say("[\(time())] She checks in; Bob's screen shows her \(status?.isNonResponsive == true ? "still non-responsive" : "safe again"), no ping pending: \(status?.outgoingPingAt == nil).")
+        shown = try await showDeliveries(to: bobID, name: "Bob", after: shown)
 
         clock.advance(by: 3600)
         let sos = try store(alice, SOSFeature.State()) { SOSFeature() }
@@ -143,12 +146,14 @@ extension DemoStory {
             await dependents.send(.respondToAlertTapped(alertID)).finish()
         }
         await sos.send(.task).finish()
+        shown = try await showDeliveries(to: bobID, name: "Bob", after: shown)
         say("[\(time())] Bob answers: he is on his way. Alice's SOS screen shows \(sos.state.responders.joined(separator: ", ")) responding.")
         clock.advance(by: 600)
         await sos.send(.deactivateTapped).finish()
         await dependents.send(.task).finish()
         let cleared = dependents.state.contacts.allSatisfy { $0.activeAlertID == nil }
         say("[\(time())] Bob has helped her up; Alice cancels: \(sos.state.notice ?? "?").\(cleared ? " Bob's screen clears it." : "")")
+        _ = try await showDeliveries(to: bobID, name: "Bob", after: shown)
         centre.send(.onDisappear)
     }
 

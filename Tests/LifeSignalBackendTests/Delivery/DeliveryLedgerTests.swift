@@ -225,6 +225,11 @@ struct DeliveryLedgerTests {
         await #expect(throws: DomainError.self) { _ = try await fixture.test.call("get-delivery-preferences", .anonymous) }
         let read = try await fixture.test.call("get-delivery-preferences", bob)
         #expect((read["preferences"] as? [String: String])?["sms"] == "off")
+        // Two devices changing different channels at once both keep their change.
+        async let first = fixture.test.call("update-delivery-preferences", bob, ["push": "urgent"])
+        async let second = fixture.test.call("update-delivery-preferences", bob, ["email": "off"])
+        _ = try await (first, second)
+        #expect(try await fixture.backend.deliveries.preferences(caller: bob) == DeliveryPreferences(push: .urgent, sms: .off, email: .off))
     }
 
     @Test("the backoff doubles from the first delay up to the most, with jitter between half and all")
