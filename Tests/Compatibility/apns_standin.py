@@ -25,10 +25,7 @@ claims and whether it verified, the payload, the ALPN protocol, which connection
 answered. Runs until stdin closes.
 """
 import asyncio
-import datetime
-import ipaddress
 import json
-import os
 import re
 import ssl
 import sys
@@ -36,14 +33,11 @@ import time
 import uuid
 
 import jwt
-from cryptography import x509
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.x509.oid import NameOID
 from h2.config import H2Configuration
 from h2.connection import H2Connection
 from h2.exceptions import ProtocolError
 from h2.events import ConnectionTerminated, DataReceived, RequestReceived, StreamEnded, StreamReset
+from standin_certificate import write_self_signed
 
 DIRECTORY, PUBLIC_KEY, TEAM_ID, KEY_ID, TOPIC = sys.argv[1:6]
 TOKEN = re.compile(r"^[0-9a-fA-F]{2,200}$")
@@ -59,26 +53,7 @@ connections = 0
 
 
 def tls_context():
-    key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
-    now = datetime.datetime.now(datetime.timezone.utc)
-    cert = (
-        x509.CertificateBuilder()
-        .subject_name(name).issuer_name(name).public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now - datetime.timedelta(minutes=5))
-        .not_valid_after(now + datetime.timedelta(days=1))
-        .add_extension(x509.SubjectAlternativeName(
-            [x509.IPAddress(ipaddress.ip_address("127.0.0.1")), x509.DNSName("localhost")]), critical=False)
-        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
-        .sign(key, hashes.SHA256())
-    )
-    cert_path, key_path = os.path.join(DIRECTORY, "cert.pem"), os.path.join(DIRECTORY, "key.pem")
-    with open(cert_path, "wb") as f:
-        f.write(cert.public_bytes(serialization.Encoding.PEM))
-    with open(key_path, "wb") as f:
-        f.write(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                  serialization.NoEncryption()))
+    cert_path, key_path = write_self_signed(DIRECTORY)
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.minimum_version = ssl.TLSVersion.TLSv1_2
     context.load_cert_chain(cert_path, key_path)

@@ -9,7 +9,7 @@ auth with the account SID and auth token, a form body (`To`, `From` or `Messagin
 (400, 21211), +15559990001 has replied STOP (400, 21610), +15559990002 is rate limited
 (429, 20429), +15559990003 meets a server error (500); a number starting +1555998 meets a server
 error on its first three messages and is served after (a provider down for a while). With a
-`StatusCallback`, the stand-in then posts `delivered` to it, signed with `X-Twilio-Signature` as
+`StatusCallback` on 127.0.0.1, the stand-in then posts `delivered` to it, signed with `X-Twilio-Signature` as
 Twilio signs it. Prints `READY <port>`, then one JSON line
 per request: the path, whether the credentials were right, and the form fields. Runs until
 stdin closes.
@@ -22,7 +22,7 @@ import sys
 import threading
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qs, urlencode
+from urllib.parse import parse_qs, urlencode, urlparse
 from urllib.request import Request, urlopen
 
 SID, TOKEN = sys.argv[1], sys.argv[2]
@@ -35,6 +35,14 @@ FAILURES = {
     "+15559990002": (429, 20429, "Too Many Requests"),
     "+15559990003": (500, 20500, "Internal Server Error"),
 }
+
+
+def record(line):
+    """One JSON line, whole: the server answers on several threads, and two prints at once
+    would interleave their text and newlines."""
+    with lock:
+        sys.stdout.write(json.dumps(line) + "\n")
+        sys.stdout.flush()
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -58,8 +66,7 @@ class Handler(BaseHTTPRequestHandler):
         fields = {k: v[0] for k, v in parse_qs(self.rfile.read(length).decode(), keep_blank_values=True).items()}
         expected = "Basic " + base64.b64encode(("%s:%s" % (SID, TOKEN)).encode()).decode()
         authorized = self.headers.get("Authorization") == expected
-        print(json.dumps({"path": self.path, "authorized": authorized, "fields": fields,
-                          "content_type": self.headers.get("Content-Type")}), flush=True)
+        record({"path": self.path, "authorized": authorized, "fields": fields, "content_type": self.headers.get("Content-Type")})
         if self.path != "/2010-04-01/Accounts/%s/Messages.json" % SID:
             return self.error(404, 20404, "The requested resource was not found")
         if not authorized:
@@ -78,7 +85,8 @@ class Handler(BaseHTTPRequestHandler):
         sid = "SM" + uuid.uuid4().hex
         self.answer(201, {"sid": sid, "status": "queued", "to": to, "from": fields.get("From"),
                           "body": fields["Body"], "error_code": None, "error_message": None, "account_sid": SID})
-        if fields.get("StatusCallback"):
+        # Callbacks go only to this machine (tests never reach out further).
+        if urlparse(fields.get("StatusCallback", "")).hostname in ("127.0.0.1", "localhost"):
             threading.Thread(target=report, args=(fields["StatusCallback"], sid, to), daemon=True).start()
 
 
@@ -96,7 +104,7 @@ def report(url, sid, to):
             status = answer.status
     except Exception as error:  # the test reads the outcome from the log line
         status = getattr(error, "code", str(error))
-    print(json.dumps({"callback": url, "sid": sid, "answered": status}), flush=True)
+    record({"callback": url, "sid": sid, "answered": status})
 
 
 def main():

@@ -31,6 +31,9 @@ public final class TestServer: Sendable {
         }()
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, bodyLimit: bodyLimit, sweepInterval: nil)
+        // Like the sweep, the delivery ledger's worker is driven by hand (`sendDue`): hundreds of
+        // test servers polling their databases each second would load the parallel suite.
+        configuration.deliveryInterval = nil
         configuration.reloadSignal = reloadSignal
         // Every test talks from 127.0.0.1, many anonymously and fast: the anonymous limit per
         // address is out of the way unless a test sets it (`ClientAddressLimitTests`).

@@ -221,7 +221,8 @@ import Testing
     await #expect(throws: RealtimeError.timedOut(operation: "subscribe to realtime:slow", after: .milliseconds(200))) {
       try await channel.subscribeWithError()
     }
-    #expect(clock.now - started < .seconds(2))
+    // A hang bound, not a speed check: the parallel suite can hold a task for seconds.
+    #expect(clock.now - started < .seconds(30))
     #expect(channel.status == .unsubscribed)
   }
 

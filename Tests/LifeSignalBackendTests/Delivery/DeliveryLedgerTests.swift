@@ -194,11 +194,11 @@ struct DeliveryLedgerTests {
         let fixture = try await LedgerFixture.make(engine)
         let (ann, _) = try await fixture.annAndBob()
         let failing = LifeSignalBackend(
-            database: FailingDatabase(base: fixture.backend.database, after: "INSERT INTO deliveries"), configuration: fixture.backend.configuration)
+            database: CrashingDatabase(base: fixture.backend.database, failOn: "INSERT INTO deliveries"), configuration: fixture.backend.configuration)
         let tables = ["alerts", "notifications", "deliveries"]
         var before: [Int] = []
         for table in tables { before.append(try await fixture.test.count(table)) }
-        await #expect(throws: FailingDatabase.Failure.self) { _ = try await failing.alerts.trigger(caller: ann) }
+        await #expect(throws: CrashingDatabase.Crash.self) { _ = try await failing.alerts.trigger(caller: ann) }
         var after: [Int] = []
         for table in tables { after.append(try await fixture.test.count(table)) }
         #expect(after == before && before[0] == 0)
@@ -240,34 +240,6 @@ struct DeliveryLedgerTests {
         #expect(policy.delay(afterAttempt: 3, random: 0.5) == 20)
         #expect(policy.delay(afterAttempt: 40, random: 1) == 600)
     }
-}
-
-/// Fails every transaction right after a statement containing `marker` ran: a server dying
-/// between two statements of one rule.
-private struct FailingDatabase: Database {
-    struct Failure: Error {}
-    let base: any Database
-    let after: String
-    var dialect: SQLDialect { base.dialect }
-    var location: String { base.location }
-
-    private struct Connection: SQLConnection {
-        let base: any SQLConnection
-        let after: String
-        var dialect: SQLDialect { base.dialect }
-        func query(_ sql: SQL) async throws -> [SQLRow] {
-            let rows = try await base.query(sql)
-            if sql.text.contains(after) { throw Failure() }
-            return rows
-        }
-    }
-
-    func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
-        let after = self.after
-        return try await base.transaction { try await body(Connection(base: $0, after: after)) }
-    }
-
-    func close() async throws {}
 }
 
 @Suite("Delivery ledger, two servers")
