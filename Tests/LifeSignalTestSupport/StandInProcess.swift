@@ -8,7 +8,8 @@ public final class StandInProcess: @unchecked Sendable {
     public let port: Int
     /// The folder the script was given (the SMTP server writes its certificate there).
     public let directory: URL
-    private let process: ChildProcess
+    private let process: Process
+    private let input: Pipe
     private let lock = NSLock()
     private var messages: [[String: Any]] = []
     private var delivered = 0
@@ -24,25 +25,20 @@ public final class StandInProcess: @unchecked Sendable {
             .appendingPathComponent("Compatibility/\(script)")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-standin-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        // posix_spawn, not Foundation's Process.run(), which can crash the test process (ChildProcess).
-        let process = try ChildProcess(
-            executable: python, arguments: [script.path] + arguments.map { $0 == "{dir}" ? directory.path : $0 },
-            environment: ProcessInfo.processInfo.environment)
-        let output = process.output
-        // The stand-in's errors go to the test's, and a chatty one never fills its pipe.
-        DispatchQueue.global().async {
-            while true {
-                let chunk = process.error.availableData
-                if chunk.isEmpty { break }
-                FileHandle.standardError.write(chunk)
-            }
-        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [script.path] + arguments.map { $0 == "{dir}" ? directory.path : $0 }
+        let output = Pipe(), input = Pipe()
+        process.standardOutput = output
+        process.standardInput = input
+        process.standardError = FileHandle.standardError
+        try process.run()
         let lines = AsyncStream<String> { continuation in
             // Blocking reads stay off the cooperative pool.
             DispatchQueue.global().async {
                 var buffer = Data()
                 while true {
-                    let chunk = output.availableData
+                    let chunk = output.fileHandleForReading.availableData
                     if chunk.isEmpty { break }
                     buffer.append(chunk)
                     while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
@@ -58,7 +54,7 @@ public final class StandInProcess: @unchecked Sendable {
             process.terminate()
             throw TestEnvironmentError(description: "the stand-in \(script) did not start")
         }
-        let server = StandInProcess(port: port, process: process, directory: directory)
+        let server = StandInProcess(port: port, process: process, input: input, directory: directory)
         Task { [iterator] in
             var iterator = iterator
             while let line = await iterator.next() {
@@ -69,9 +65,10 @@ public final class StandInProcess: @unchecked Sendable {
         return server
     }
 
-    private init(port: Int, process: ChildProcess, directory: URL) {
+    private init(port: Int, process: Process, input: Pipe, directory: URL) {
         self.port = port
         self.process = process
+        self.input = input
         self.directory = directory
     }
 
@@ -112,8 +109,8 @@ public final class StandInProcess: @unchecked Sendable {
     }
 
     public func stop() {
-        try? process.input.close()
-        process.terminate()
+        try? input.fileHandleForWriting.close()
+        if process.isRunning { process.terminate() }
         try? FileManager.default.removeItem(at: directory)
     }
 }
