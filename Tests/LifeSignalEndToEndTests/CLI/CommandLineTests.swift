@@ -38,13 +38,9 @@ struct CommandLineTests {
     }
 
     static func run(_ arguments: [String], server: TestServer, dataDirectory: URL) async throws -> Outcome {
-        var environment = ProcessInfo.processInfo.environment
-        environment["LIFESIGNAL_DATA_DIR"] = dataDirectory.path
-        environment["LIFESIGNAL_URL"] = server.baseURL.absoluteString
-        environment["LIFESIGNAL_ANON_KEY"] = server.anonKey
-        // posix_spawn, not Foundation's Process.run(), which can crash the test process (ChildProcess).
-        let (status, output, error) = try await ChildProcess.run(executable: executable.path, arguments: arguments, environment: environment)
-        return Outcome(status: status, output: output, error: error)
+        let (process, output, error) = Self.process(arguments, server: server, dataDirectory: dataDirectory)
+        try process.run()
+        return await outcome(of: process, output: output, error: error)
     }
 
     /// Waits for a started process and collects what it wrote.
