@@ -53,26 +53,11 @@ public struct EmailChannelSender: ChannelSender {
     }
 
     static func html(_ message: OutboundMessage) -> String {
-        var html = "<!DOCTYPE html><html lang=\"en\"><body><h1>\(escaped(message.title))</h1><p>\(escaped(message.body))</p>"
+        var html = "<!DOCTYPE html><html lang=\"en\"><body><h1>\(PageHTML.escape(message.title))</h1><p>\(PageHTML.escape(message.body))</p>"
         if let link = message.link {
-            html += "<p><a href=\"\(escaped(link.absoluteString))\">See what is happening and answer</a></p>"
+            html += "<p><a href=\"\(PageHTML.escape(link.absoluteString))\">See what is happening and answer</a></p>"
         }
         return html + "<p>— LifeSignal</p></body></html>"
-    }
-
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
     }
 }
 

@@ -36,7 +36,7 @@ struct TwilioStatusRoutes<Context: RequestContext> {
         guard let callback else { return JSONResponse.make(.notFound, ["message": "No Twilio account is configured"]) }
         let body = try await request.body.collect(upTo: Self.bodyLimit)
         let fields = FormBody.fields(Data(buffer: body))
-        guard let signature = request.headers[HTTPField.Name("X-Twilio-Signature")!],
+        guard let name = HTTPField.Name("X-Twilio-Signature"), let signature = request.headers[name],
               TwilioSignature.isValid(signature, url: callback.url.absoluteString, parameters: fields, authToken: callback.authToken)
         else {
             return JSONResponse.make(.forbidden, ["message": "The X-Twilio-Signature header is missing or wrong"])
