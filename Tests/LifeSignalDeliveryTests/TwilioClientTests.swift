@@ -66,27 +66,21 @@ struct TwilioClientTests {
     }
 
     @Test("status callback signatures match an independent HMAC-SHA1 and refuse any change")
-    func signatures() throws {
+    func signatures() async throws {
         guard let python = ProcessInfo.processInfo.environment["LIFESIGNAL_TEST_PYTHON"] else {
             Issue.record("LIFESIGNAL_TEST_PYTHON is not set: run the tests with scripts/test")
             return
         }
         let url = "https://lifesignal.example/deliveries/twilio?x=1"
         let parameters = [("MessageStatus", "delivered"), ("MessageSid", "SM123"), ("ErrorCode", ""), ("To", "+15550002000")]
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = ["-c", """
+        let result = try await ChildProcess.run(python, arguments: ["-c", """
             import base64, hashlib, hmac, sys
             url, token = sys.argv[1], sys.argv[2]
             pairs = sorted(zip(sys.argv[3::2], sys.argv[4::2]))
             text = url + "".join(k + v for k, v in pairs)
             print(base64.b64encode(hmac.new(token.encode(), text.encode(), hashlib.sha1).digest()).decode())
-            """, url, Self.token] + parameters.flatMap { [$0.0, $0.1] }
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        process.waitUntilExit()
-        let oracle = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            """, url, Self.token] + parameters.flatMap { [$0.0, $0.1] }, within: .seconds(120))
+        let oracle = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(!oracle.isEmpty)
         #expect(TwilioSignature.expected(url: url, parameters: parameters, authToken: Self.token) == oracle)
         #expect(TwilioSignature.isValid(oracle, url: url, parameters: parameters, authToken: Self.token))

@@ -172,43 +172,10 @@ enum PythonScript {
     /// Runs `script` to completion, or kills it after `timeout`. Output is read on
     /// dedicated threads, not the cooperative pool the server under test runs on.
     static func run(_ python: URL, _ script: URL, arguments: [String], timeout: Duration) async throws -> Outcome {
-        let process = Process()
-        process.executableURL = python
-        process.arguments = ["-u", script.path] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["PYTHONDONTWRITEBYTECODE"] = "1"
-        process.environment = environment
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        let (exits, exited) = AsyncStream<Int32>.makeStream()
-        process.terminationHandler = { finished in
-            exited.yield(finished.terminationStatus)
-            exited.finish()
-        }
-        try process.run()
-        async let stdout = readToEnd(output.fileHandleForReading)
-        async let stderr = readToEnd(errors.fileHandleForReading)
-        let watchdog = Task<Bool, Never> {
-            do { try await Task.sleep(for: timeout) } catch { return false }
-            // SIGKILL, not terminate(): a child spawned from a Dispatch thread inherits its
-            // signal mask, where SIGTERM is blocked, and would never stop.
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            return true
-        }
-        var status: Int32 = -1
-        for await code in exits { status = code }
-        watchdog.cancel()
-        return Outcome(status: status, timedOut: await watchdog.value, stdout: await stdout, stderr: await stderr)
-    }
-
-    private static func readToEnd(_ handle: FileHandle) async -> String {
-        await withCheckedContinuation { continuation in
-            Thread {
-                let data = handle.readDataToEndOfFile()
-                continuation.resume(returning: String(decoding: data, as: UTF8.self))
-            }.start()
-        }
+        let result = try await ChildProcess.run(python.path, arguments: ["-u", script.path] + arguments,
+                                                environment: environment, within: timeout)
+        return Outcome(status: result.status, timedOut: result.timedOut, stdout: result.output, stderr: result.error)
     }
 }

@@ -8,8 +8,7 @@ public final class StandInProcess: @unchecked Sendable {
     public let port: Int
     /// The folder the script was given (the SMTP server writes its certificate there).
     public let directory: URL
-    private let process: Process
-    private let input: Pipe
+    private let process: ChildProcess
     private let lock = NSLock()
     private var messages: [[String: Any]] = []
     private var delivered = 0
@@ -25,36 +24,17 @@ public final class StandInProcess: @unchecked Sendable {
             .appendingPathComponent("Compatibility/\(script)")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-standin-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [script.path] + arguments.map { $0 == "{dir}" ? directory.path : $0 }
-        let output = Pipe(), input = Pipe()
-        process.standardOutput = output
-        process.standardInput = input
-        process.standardError = FileHandle.standardError
-        try process.run()
-        let lines = AsyncStream<String> { continuation in
-            // Blocking reads stay off the cooperative pool.
-            DispatchQueue.global().async {
-                var buffer = Data()
-                while true {
-                    let chunk = output.fileHandleForReading.availableData
-                    if chunk.isEmpty { break }
-                    buffer.append(chunk)
-                    while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                        continuation.yield(String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self))
-                        buffer.removeSubrange(buffer.startIndex...newline)
-                    }
-                }
-                continuation.finish()
-            }
-        }
+        // The input pipe stays open while the stand-in should run: it stops when its input closes,
+        // so it cannot outlive a test process that died.
+        let process = try ChildProcess(python, arguments: [script.path] + arguments.map { $0 == "{dir}" ? directory.path : $0 },
+                                       input: .pipe, error: .inherit)
+        let lines = process.outputLines
         var iterator = lines.makeAsyncIterator()
         guard let ready = await iterator.next(), ready.hasPrefix("READY "), let port = Int(ready.dropFirst(6)) else {
-            process.terminate()
+            process.send(SIGTERM)
             throw TestEnvironmentError(description: "the stand-in \(script) did not start")
         }
-        let server = StandInProcess(port: port, process: process, input: input, directory: directory)
+        let server = StandInProcess(port: port, process: process, directory: directory)
         Task { [iterator] in
             var iterator = iterator
             while let line = await iterator.next() {
@@ -65,10 +45,9 @@ public final class StandInProcess: @unchecked Sendable {
         return server
     }
 
-    private init(port: Int, process: Process, input: Pipe, directory: URL) {
+    private init(port: Int, process: ChildProcess, directory: URL) {
         self.port = port
         self.process = process
-        self.input = input
         self.directory = directory
     }
 
@@ -109,8 +88,8 @@ public final class StandInProcess: @unchecked Sendable {
     }
 
     public func stop() {
-        try? input.fileHandleForWriting.close()
-        if process.isRunning { process.terminate() }
+        process.closeInput()
+        process.send(SIGTERM)
         try? FileManager.default.removeItem(at: directory)
     }
 }

@@ -27,8 +27,8 @@ public enum TestDatabases {
     /// server's 5 s default with the database perfectly well; the outage tests set their own.
     public static let leaseWait: Duration = .seconds(60)
     /// Each test opens its own databases and never closes their pools: idle connections close
-    /// after this, so the test process stays far below 1,024 descriptors (Foundation's
-    /// `Process.run` crashed past that) and PostgreSQL below its connection limit.
+    /// after this, so the test process stays far below its descriptor limit and PostgreSQL
+    /// below its connection limit.
     public static let idleTimeout: Duration = .seconds(2)
 
     public static func make(_ engine: Engine) async throws -> any Database {

@@ -19,47 +19,24 @@ struct CommandLineTests {
             .appendingPathComponent("lifesignal")
     }
 
-    /// The executable set up to run `arguments` as a person would: against `server`, with its
-    /// session and data under `dataDirectory`.
-    static func process(_ arguments: [String], server: TestServer, dataDirectory: URL) -> (Process, output: Pipe, error: Pipe) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
+    /// The environment a person running `lifesignal` against `server` has, with the session
+    /// and data under `dataDirectory`.
+    static func environment(server: TestServer, dataDirectory: URL) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["LIFESIGNAL_DATA_DIR"] = dataDirectory.path
         environment["LIFESIGNAL_URL"] = server.baseURL.absoluteString
         environment["LIFESIGNAL_ANON_KEY"] = server.anonKey
-        process.environment = environment
-        let output = Pipe(), error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = FileHandle.nullDevice
-        return (process, output, error)
+        return environment
     }
 
     static func run(_ arguments: [String], server: TestServer, dataDirectory: URL) async throws -> Outcome {
-        let (process, output, error) = Self.process(arguments, server: server, dataDirectory: dataDirectory)
-        try process.run()
-        return await outcome(of: process, output: output, error: error)
+        try await run(arguments, environment: environment(server: server, dataDirectory: dataDirectory))
     }
 
-    /// Waits for a started process and collects what it wrote.
-    ///
-    /// The reads block, so they run on a dispatch thread: on the cooperative pool (two
-    /// threads on a 2-core machine) two of them would starve the in-process server the child
-    /// is talking to, and both would wait forever.
-    static func outcome(of process: Process, output: Pipe, error: Pipe) async -> Outcome {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                // Read before waiting, so a full pipe cannot stall the child.
-                let outData = output.fileHandleForReading.readDataToEndOfFile()
-                let errData = error.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                continuation.resume(returning: Outcome(
-                    status: process.terminationStatus, output: String(decoding: outData, as: UTF8.self),
-                    error: String(decoding: errData, as: UTF8.self)))
-            }
-        }
+    /// Runs the executable with exactly `environment`; a bound of 300 s against a hang.
+    static func run(_ arguments: [String], environment: [String: String]) async throws -> Outcome {
+        let result = try await ChildProcess.run(executable.path, arguments: arguments, environment: environment, within: .seconds(300))
+        return Outcome(status: result.status, output: result.output, error: result.error)
     }
 
     @Test("login, check-in, status and the content commands, with readable output, JSON and exit codes")
@@ -145,54 +122,25 @@ struct CommandLineTests {
 
 extension CommandLineTests {
     /// A command left running (`watch`), its output collected as it comes.
-    final class Running: @unchecked Sendable {
-        let process: Process
-        private let lock = NSLock()
-        private var output = Data()
-        private let errorPipe: Pipe
+    struct Running: Sendable {
+        let process: ChildProcess
 
-        init(process: Process, output pipe: Pipe, error: Pipe) {
-            self.process = process
-            self.errorPipe = error
-            pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-                let data = handle.availableData
-                guard let self else { return }
-                self.lock.withLock { self.output.append(data) }
-            }
-        }
-
-        var collected: String { lock.withLock { String(decoding: output, as: UTF8.self) } }
+        var collected: String { process.outputSoFar }
 
         /// Waits (up to 60 s: a bound against a hang, not a speed check) until the output contains `text`.
         func waitForOutput(containing text: String) async throws -> Bool {
-            for _ in 0..<600 {
-                if collected.contains(text) { return true }
-                try await Task.sleep(for: .milliseconds(100))
-            }
-            return false
+            await process.output(containing: text).contains(text)
         }
 
-        /// Waits for the process to exit, killing it after `seconds`.
+        /// Waits for the process to exit, stopping it with SIGTERM after `seconds`.
         func finish(within seconds: Double) async throws -> Outcome {
-            let deadline = Date().addingTimeInterval(seconds)
-            while process.isRunning, Date() < deadline { try await Task.sleep(for: .milliseconds(100)) }
-            if process.isRunning { process.terminate() }
-            let process = self.process, errorPipe = self.errorPipe
-            let error = await withCheckedContinuation { continuation in
-                DispatchQueue.global().async {
-                    process.waitUntilExit()
-                    continuation.resume(returning: errorPipe.fileHandleForReading.readDataToEndOfFile())
-                }
-            }
-            try await Task.sleep(for: .milliseconds(100))
-            return Outcome(status: process.terminationStatus, output: collected, error: String(decoding: error, as: UTF8.self))
+            let result = await process.finish(within: .seconds(seconds), signal: SIGTERM)
+            return Outcome(status: result.status, output: result.output, error: result.error)
         }
     }
 
     static func start(_ arguments: [String], server: TestServer, dataDirectory: URL) throws -> Running {
-        let (process, output, error) = Self.process(arguments, server: server, dataDirectory: dataDirectory)
-        let running = Running(process: process, output: output, error: error)
-        try process.run()
-        return running
+        Running(process: try ChildProcess(executable.path, arguments: arguments,
+                                          environment: environment(server: server, dataDirectory: dataDirectory)))
     }
 }

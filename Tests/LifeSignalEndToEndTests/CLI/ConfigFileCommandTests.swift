@@ -10,16 +10,7 @@ struct ConfigFileCommandTests {
     /// Runs the executable with exactly `environment` (nothing inherited), so only the file
     /// can supply the server's URL and key.
     static func run(_ arguments: [String], environment: [String: String]) async throws -> CommandLineTests.Outcome {
-        let process = Process()
-        process.executableURL = CommandLineTests.executable
-        process.arguments = arguments
-        process.environment = environment
-        let output = Pipe(), error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        return await CommandLineTests.outcome(of: process, output: output, error: error)
+        try await CommandLineTests.run(arguments, environment: environment)
     }
 
     @Test("the server's URL and key come from the file; a key that is not a setting is refused by name (exit 2)")

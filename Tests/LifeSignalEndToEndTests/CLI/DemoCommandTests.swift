@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalTestSupport
 import Testing
 
 /// `lifesignal demo` as a new user runs it: the whole story, told the same way every time.
@@ -7,20 +8,8 @@ struct DemoCommandTests {
     @Test("the demo tells every part of the story and exits 0, identically on two runs")
     func demo() async throws {
         func run() async throws -> (Int32, String) {
-            let process = Process()
-            process.executableURL = CommandLineTests.executable
-            process.arguments = ["demo"]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            return await withCheckedContinuation { continuation in
-                DispatchQueue.global().async {
-                    let data = output.fileHandleForReading.readDataToEndOfFile()
-                    process.waitUntilExit()
-                    continuation.resume(returning: (process.terminationStatus, String(decoding: data, as: UTF8.self)))
-                }
-            }
+            let result = try await ChildProcess.run(CommandLineTests.executable.path, arguments: ["demo"], within: .seconds(300))
+            return (result.status, result.output)
         }
         let (status, story) = try await run()
         #expect(status == 0, "demo failed: \(story)")

@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalTestSupport
 import Testing
 
 /// `lifesignal serve` as an operator starts it: its banner, and which keys it shows.
@@ -10,37 +11,16 @@ struct ServeCommandTests {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: data) }
-        let process = Process()
-        process.executableURL = CommandLineTests.executable
-        process.arguments = ["serve", "--port", "0", "--sweep-interval", "0", "--database", data.appendingPathComponent("db.sqlite").path] + extra
         var environment = ProcessInfo.processInfo.environment
         environment["LIFESIGNAL_DATA_DIR"] = data.path
         environment["LIFESIGNAL_DATABASE_URL"] = nil
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Blocking reads stay off the cooperative pool (see CommandLineTests.outcome).
-        let text: String = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                var collected = Data()
-                while !String(decoding: collected, as: UTF8.self).contains("Ctrl-C stops the server.") {
-                    let chunk = output.fileHandleForReading.availableData
-                    if chunk.isEmpty { break }   // the server ended before its banner
-                    collected.append(chunk)
-                }
-                continuation.resume(returning: String(decoding: collected, as: UTF8.self))
-            }
-        }
-        if process.isRunning { kill(process.processIdentifier, SIGINT) }
-        let status: Int32 = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                process.waitUntilExit()
-                continuation.resume(returning: process.terminationStatus)
-            }
-        }
+        let process = try ChildProcess(
+            CommandLineTests.executable.path,
+            arguments: ["serve", "--port", "0", "--sweep-interval", "0", "--database", data.appendingPathComponent("db.sqlite").path] + extra,
+            environment: environment, error: .null)
+        let text = await process.output(containing: "Ctrl-C stops the server.", within: .seconds(120))
+        process.send(SIGINT)
+        let status = await process.finish(within: .seconds(60)).status
         return (text, status)
     }
 

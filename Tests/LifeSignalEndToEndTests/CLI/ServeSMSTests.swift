@@ -14,38 +14,23 @@ struct ServeSMSTests {
 
     /// `serve` on a free port with its data in a new folder, once its banner is out.
     final class RunningServe: @unchecked Sendable {
-        let process: Process
+        let process: ChildProcess
         let banner: String
         let data: URL
 
         init(environment extra: [String: String]) async throws {
             data = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-serve-sms-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-            process = Process()
-            process.executableURL = CommandLineTests.executable
-            process.arguments = ["serve", "--port", "0", "--sweep-interval", "0", "--database", data.appendingPathComponent("db.sqlite").path]
             var environment = ProcessInfo.processInfo.environment
             environment["LIFESIGNAL_DATA_DIR"] = data.path
             environment["LIFESIGNAL_DATABASE_URL"] = nil
             environment["LIFESIGNAL_TEST_OTP"] = nil
             for (name, value) in extra { environment[name] = value }
-            process.environment = environment
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            banner = await withCheckedContinuation { continuation in
-                DispatchQueue.global().async {
-                    var collected = Data()
-                    while !String(decoding: collected, as: UTF8.self).contains("Ctrl-C stops the server.") {
-                        let chunk = output.fileHandleForReading.availableData
-                        if chunk.isEmpty { break }
-                        collected.append(chunk)
-                    }
-                    continuation.resume(returning: String(decoding: collected, as: UTF8.self))
-                }
-            }
+            process = try ChildProcess(
+                CommandLineTests.executable.path,
+                arguments: ["serve", "--port", "0", "--sweep-interval", "0", "--database", data.appendingPathComponent("db.sqlite").path],
+                environment: environment, error: .null)
+            banner = await process.output(containing: "Ctrl-C stops the server.", within: .seconds(120))
         }
 
         func value(_ label: String) -> String? { ServeCommandTests.value(label, in: banner) }
@@ -68,9 +53,9 @@ struct ServeSMSTests {
             return ((response as? HTTPURLResponse)?.statusCode ?? 0, (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:])
         }
 
+        /// Asks the server to stop (SIGINT, as Ctrl-C does) and removes its data.
         func stop() {
-            if process.isRunning { kill(process.processIdentifier, SIGINT) }
-            process.waitUntilExit()
+            process.send(SIGINT)
             try? FileManager.default.removeItem(at: data)
         }
     }
@@ -108,8 +93,9 @@ struct ServeSMSTests {
     @Test("a Twilio account named in part stops serve before it listens")
     func partialSettings() async throws {
         let serve = try await RunningServe(environment: ["LIFESIGNAL_TWILIO_ACCOUNT_SID": Self.sid])
+        let ended = await serve.process.finish(within: .seconds(60))
         serve.stop()
         #expect(!serve.banner.contains("LifeSignal is listening"))
-        #expect(serve.process.terminationStatus != 0)
+        #expect(!ended.timedOut && ended.status != 0)
     }
 }

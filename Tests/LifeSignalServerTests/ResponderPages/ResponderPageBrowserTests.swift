@@ -66,32 +66,10 @@ enum BrowserCheck {
         }
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Compatibility/\(script)").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [path] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        let finished = AsyncStream<Void> { continuation in
-            process.terminationHandler = { _ in continuation.finish() }
-        }
-        try process.run()
-        // Read on a thread of its own: a blocking read on the cooperative pool (two threads on
-        // two cores) would starve the server the script is talking to.
-        let reader = Task {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Data, Never>) in
-                DispatchQueue.global().async { continuation.resume(returning: output.fileHandleForReading.readDataToEndOfFile()) }
-            }
-        }
         // A bound against a hang, not a speed check: a cold Chromium on a loaded two-core
         // machine has taken tens of seconds to start.
-        let watchdog = Task {
-            try await Task.sleep(for: .seconds(300))
-            if process.isRunning { process.terminate() }
-        }
-        for await _ in finished {}
-        watchdog.cancel()
-        let data = await reader.value
-        return Run(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+        let process = try ChildProcess(python, arguments: [path] + arguments, error: .capture)
+        let result = await process.finish(within: .seconds(300), signal: SIGTERM)
+        return Run(status: result.status, output: result.output + result.error)
     }
 }
