@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "LifeSignalAdapters", targets: ["LifeSignalAdapters"]),
         .library(name: "LifeSignalBackend", targets: ["LifeSignalBackend"]),
         .library(name: "LifeSignalServer", targets: ["LifeSignalServer"]),
+        .library(name: "LifeSignalDelivery", targets: ["LifeSignalDelivery"]),
     ],
     dependencies: [
         .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1"),
@@ -179,7 +180,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LifeSignalServerTests",
-            dependencies: ["LifeSignalServer", "LifeSignalTestSupport", "LifeSignalBackend",
+            dependencies: ["LifeSignalServer", "LifeSignalTestSupport", "LifeSignalBackend", "LifeSignalDelivery",
                            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOEmbedded", package: "swift-nio"),
