@@ -5,19 +5,36 @@ import LifeSignalDomain
 ///
 /// The invitee need not have an account yet; an invitation waits for whoever signs in with
 /// that (verified) number. Accepting creates the pair exactly as a QR add does.
+///
+/// **Reaching the invitee.** A number with no account gets an SMS (issue 19 item 1), queued in
+/// the delivery ledger in the invitation's own transaction and sent after the commit, so an
+/// invitation that is refused or rolled back sends nothing. It says only who invites (their
+/// first name, as the `/i/` page does: the number may not be whom the inviter meant) and for
+/// what role, and carries the `/i/<token>` link when the server makes links. A number that
+/// already has an account gets the in-app notification instead, which the ledger carries on
+/// the channels that person chose: as a non-urgent message it reaches their phone by SMS only
+/// if their SMS choice is `all` (the default, `urgent`, keeps it in the app and push). They
+/// answer in the app, where the invitation is listed, so a link would add nothing.
+///
+/// **Bounds** (``InvitationLimits``): invitations a day per inviter, refused past it, and
+/// invitation SMS a day per number, silently not sent past it.
 extension ContactsService {
     /// Invites the person with `phone` to hold `roles` for the caller.
     public func invite(caller: Caller, phone text: String, roles: ContactRoles) async throws -> InvitationSummary {
         let me = try caller.requireUser()
         let phone = try PhoneNumber(text)
         let now = clock.now()
+        let limits = invitationLimits
         let (invitation, outbox): (InvitationSummary, Outbox) = try await database.transaction { connection in
-            guard let inviter = try await connection.first("SELECT id, first_name, last_name, phone FROM users WHERE id = \(me)") else {
+            // Locked, so one person's concurrent invitations are counted one after another.
+            guard let inviter = try await connection.first(
+                "SELECT id, first_name, last_name, phone FROM users WHERE id = \(me)" + connection.forUpdate) else {
                 throw DomainError.notFound("User \(me)")
             }
             if try await ContactQueries.verifiedPhone(of: me, in: connection) == phone.e164 {
                 throw DomainError.invalidArgument("You cannot invite yourself")
             }
+            try await Self.checkInvitationCap(of: me, limit: limits.invitationsPerInviterPerDay, now: now, in: connection)
             let invitee = try await connection.first("SELECT id FROM auth_users WHERE phone = \(phone.digits)")
                 .map { UserID(try $0.uuid("id")) }
             if let invitee, try await ContactPairs.roles(of: invitee, for: me, in: connection) != nil {
@@ -40,6 +57,10 @@ extension ContactsService {
                         recipient: invitee, type: .system, title: "Contact invitation",
                         body: "\(PersonName.display(inviter)) invited you to be their \(Self.describe(roles)).", contactID: me),
                 ], now: now, in: connection))
+            } else if let sms = try await InvitationDelivery.enqueue(
+                invitation: id, phone: phone.e164, title: "Invitation", body: Self.invitationSMSBody(from: inviter, roles: roles),
+                perNumberLimit: limits.smsPerNumberPerDay, now: now, in: connection) {
+                outbox.deliveries.append(sms)
             }
             let summary = InvitationSummary(
                 id: id, inviterID: me, inviterName: PersonName.display(inviter), inviteePhone: phone.e164,
@@ -48,6 +69,31 @@ extension ContactsService {
         }
         await notifier.deliver(outbox)
         return invitation
+    }
+
+    /// Refuses an invitation past ``InvitationLimits/invitationsPerInviterPerDay``, telling the
+    /// caller when the oldest counted one leaves the window. Counts every invitation, SMS or
+    /// not, so the answer never says whether a number has an account.
+    static func checkInvitationCap(of inviter: UserID, limit: Int, now: Date, in connection: any SQLConnection) async throws {
+        let window = InvitationLimits.window
+        guard let oldest = try await connection.first("""
+            SELECT created_at FROM contact_invitations WHERE inviter_id = \(inviter) AND created_at > \(now.addingTimeInterval(-window))
+            ORDER BY created_at DESC LIMIT 1 OFFSET \(max(0, limit - 1))
+            """) else { return }
+        let leaves = try oldest.date("created_at").addingTimeInterval(window)
+        throw DomainError.rateLimited(retryAfter: max(1, leaves.timeIntervalSince(now).rounded(.up)))
+    }
+
+    /// The SMS text (after "LifeSignal: Invitation."): the inviter's first name and the role,
+    /// nothing else about them (docs/security.md, "What leaves the server"). The name is the
+    /// inviter's own words sent to a stranger, so it is cut short and kept to one line; with
+    /// no first name it is "Someone", never their phone number.
+    static func invitationSMSBody(from inviter: SQLRow, roles: ContactRoles) -> String {
+        let first = (inviter.optionalString("first_name") ?? "")
+            .unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) }
+            .map(String.init).joined().trimmingCharacters(in: .whitespacesAndNewlines)
+        let name = first.isEmpty ? "Someone" : String(first.prefix(30))
+        return "\(name) invited you to be their \(describe(roles)). To answer, get the app and sign in with this number."
     }
 
     /// Accepts an invitation addressed to the caller's phone: the inviter becomes a contact.

@@ -15,6 +15,8 @@ public struct ContactsService: Sendable {
 
     /// How long a shown QR code links (``QRCodes``).
     var qrCodeLifetime: TimeInterval = QRCodes.defaultLifetime
+    /// Invitations a day per inviter, invitation SMS a day per number (``InvitationLimits``).
+    var invitationLimits = InvitationLimits()
 
     // MARK: Removal
 

@@ -35,6 +35,10 @@ public final class LifeSignalBackend: Sendable {
         public var deliveryRetry = DeliveryRetryPolicy()
         /// The page a responder opens from a message about an alert (`nil`: messages carry none).
         public var responderLink: @Sendable (_ alert: UUID, _ responder: UserID) -> URL? = { _, _ in nil }
+        /// The page an invitation SMS links to (`/i/<token>`; `nil`: the SMS carries none).
+        public var invitationLink: @Sendable (_ invitation: UUID) -> URL? = { _ in nil }
+        /// Invitations one person may send a day, invitation SMS one number receives a day.
+        public var invitationLimits = InvitationLimits()
         /// Told of every delivery attempt's outcome (the server counts them on `/metrics`).
         public var deliveryObserver: @Sendable (DeliveryChannel, DeliveryOutcome) -> Void = { _, _ in }
 
@@ -82,7 +86,8 @@ public final class LifeSignalBackend: Sendable {
         let changes = ChangeFeed()
         let senders = DeliverySenders(
             database: database, clock: configuration.clock, changes: changes, push: configuration.pushSender,
-            channels: configuration.deliveryChannels, link: configuration.responderLink, observe: configuration.deliveryObserver)
+            channels: configuration.deliveryChannels, link: configuration.responderLink, observe: configuration.deliveryObserver,
+            invitationLink: configuration.invitationLink)
         let ledger = DeliveryLedger(database: database, clock: configuration.clock, senders: senders, policy: configuration.deliveryRetry)
         self.deliveries = ledger
         let notifier = Notifier(database: database, changes: changes, push: configuration.pushSender, ledger: ledger)
@@ -91,7 +96,8 @@ public final class LifeSignalBackend: Sendable {
         self.checkIns = CheckInService(database: database, clock: configuration.clock, notifier: notifier)
         self.changes = changes
         self.contacts = ContactsService(
-            database: database, clock: configuration.clock, notifier: notifier, qrCodeLifetime: configuration.qrCodeLifetime)
+            database: database, clock: configuration.clock, notifier: notifier, qrCodeLifetime: configuration.qrCodeLifetime,
+            invitationLimits: configuration.invitationLimits)
         self.notifications = NotificationService(database: database, clock: configuration.clock, notifier: notifier)
         self.alerts = AlertService(database: database, clock: configuration.clock, notifier: notifier)
         self.pings = PingService(database: database, clock: configuration.clock, notifier: notifier)

@@ -13,6 +13,8 @@ struct DeliverySenders: Sendable {
     /// The page a responder opens from a message about an alert, when the server makes them.
     let link: @Sendable (_ alert: UUID, _ responder: UserID) -> URL?
     let observe: @Sendable (DeliveryChannel, DeliveryOutcome) -> Void
+    /// The page an invitation SMS links to (`/i/<token>`), when the server makes them.
+    var invitationLink: @Sendable (_ invitation: UUID) -> URL? = { _ in nil }
 
     /// Channels this server sends, as bound SQL values.
     var channelList: SQL {
@@ -35,6 +37,8 @@ struct DeliverySenders: Sendable {
         if let alert = delivery.alertID, let responder = delivery.recipient, let url = link(alert, responder) {
             message.link = url
             message.data["link"] = url.absoluteString
+        } else if let invitation = InvitationDelivery.invitationID(of: delivery), let url = invitationLink(invitation) {
+            message.link = url
         }
         switch delivery.channel {
         case .push: return await sendPush(message, delivery: delivery)

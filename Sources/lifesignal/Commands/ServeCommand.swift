@@ -35,6 +35,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let links = ResponderLinks(jwtSecret: configuration.jwtSecret, baseURL: linkBase)
         configuration.responderLink = { alert, responder in links.url(alertID: alert, responder: responder, now: Date()) }
+        configuration.invitationLink = { invitation in links.invitationURL(invitationID: invitation, now: Date()) }
         let channels = delivery.summary
         let push = try local.serviceAccount().map { "FCM HTTP v1, project \($0.projectID)" }
             ?? "recorded only (set LIFESIGNAL_FCM_SERVICE_ACCOUNT to send through FCM)"
