@@ -8,7 +8,10 @@ auth with the account SID and auth token, a form body (`To`, `From` or `Messagin
 `{code, message, more_info, status}`. Some numbers fail on purpose: +15559990000 is invalid
 (400, 21211), +15559990001 has replied STOP (400, 21610), +15559990002 is rate limited
 (429, 20429), +15559990003 meets a server error (500); a number starting +1555998 meets a server
-error on its first three messages and is served after (a provider down for a while). With a
+error on its first three messages and is served after (a provider down for a while); a number
+starting +1555997 finds the stand-in silent for a full minute on its first message (no answer,
+then the connection closes; the message is not taken, and a `{"hung": <number>}` line says so),
+and is served after; a number starting +1555996 is answered after 0.3 s (a slow provider). With a
 `StatusCallback` on 127.0.0.1, the stand-in then posts `delivered` to it, signed with `X-Twilio-Signature` as
 Twilio signs it. Prints `READY <port>`, then one JSON line
 per request: the path, whether the credentials were right, and the form fields. Runs until
@@ -20,6 +23,7 @@ import hmac
 import json
 import sys
 import threading
+import time
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlencode, urlparse
@@ -27,7 +31,10 @@ from urllib.request import Request, urlopen
 
 SID, TOKEN = sys.argv[1], sys.argv[2]
 FLAKY_PREFIX, FLAKY_TIMES = "+1555998", 3
+HANG_PREFIX, HANG_SECONDS = "+1555997", 60
+SLOW_PREFIX, SLOW_SECONDS = "+1555996", 0.3
 flaky_seen = {}
+hang_seen = {}
 lock = threading.Lock()
 FAILURES = {
     "+15559990000": (400, 21211, "The 'To' number +15559990000 is not a valid phone number."),
@@ -80,6 +87,17 @@ class Handler(BaseHTTPRequestHandler):
                 failing = flaky_seen[to] <= FLAKY_TIMES
             if failing:
                 return self.error(500, 20500, "Internal Server Error")
+        if to.startswith(HANG_PREFIX):
+            with lock:
+                hang_seen[to] = hang_seen.get(to, 0) + 1
+                hanging = hang_seen[to] == 1
+            if hanging:
+                record({"hung": to})
+                time.sleep(HANG_SECONDS)
+                self.close_connection = True
+                return
+        if to.startswith(SLOW_PREFIX):
+            time.sleep(SLOW_SECONDS)
         if not fields.get("Body") or not (fields.get("From") or fields.get("MessagingServiceSid")):
             return self.error(400, 21602, "Message body is required.")
         sid = "SM" + uuid.uuid4().hex

@@ -55,20 +55,23 @@ public struct DeliveryLedger: Sendable {
         let claimed: [ClaimedDelivery]
         do {
             claimed = try await claim(condition)
+        } catch let error as DatabaseError where error.isUnavailable {
+            // The database reports its own outage once; the worker would repeat it every second.
+            logger.debug("claiming deliveries waits for the database: \(error)")
+            return 0
         } catch {
             logger.warning("claiming deliveries failed: \(error)")
             return 0
         }
         guard !claimed.isEmpty else { return 0 }
-        let results = await sendAll(claimed)
-        do {
-            try await record(results)
-        } catch {
-            // The rows stay claimed; their lease ends and they are tried again.
-            logger.warning("recording \(results.count) delivery results failed: \(error)")
-        }
+        await sendAll(claimed)
         return claimed.count
     }
+
+    /// Results are recorded this many at a time while the rest are still being sent, not all
+    /// at the end: a server that dies mid-batch then leaves at most this many messages (plus
+    /// those in flight) that were sent but not recorded, and so go out again.
+    public static let recordEvery = 8
 
     private func claim(_ condition: SQL) async throws -> [ClaimedDelivery] {
         let now = clock.now()
@@ -83,21 +86,34 @@ public struct DeliveryLedger: Sendable {
 
     /// Sends with a bounded number in flight: one slow provider must not hold up the rest, and
     /// a sweep's thousands must not open thousands of connections.
-    private func sendAll(_ claimed: [ClaimedDelivery]) async -> [(ClaimedDelivery, DeliveryOutcome)] {
+    private func sendAll(_ claimed: [ClaimedDelivery]) async {
         await withTaskGroup(of: (ClaimedDelivery, DeliveryOutcome).self) { group in
-            var results: [(ClaimedDelivery, DeliveryOutcome)] = []
+            var pending: [(ClaimedDelivery, DeliveryOutcome)] = []
             var next = claimed.makeIterator()
             for _ in 0..<policy.concurrency {
                 guard let delivery = next.next() else { break }
                 group.addTask { (delivery, await senders.send(delivery, timeout: policy.attemptTimeout)) }
             }
             while let result = await group.next() {
-                results.append(result)
+                pending.append(result)
                 if let delivery = next.next() {
                     group.addTask { (delivery, await senders.send(delivery, timeout: policy.attemptTimeout)) }
                 }
+                if pending.count >= Self.recordEvery {
+                    await recordLogging(pending)
+                    pending = []
+                }
             }
-            return results
+            if !pending.isEmpty { await recordLogging(pending) }
+        }
+    }
+
+    private func recordLogging(_ results: [(ClaimedDelivery, DeliveryOutcome)]) async {
+        do {
+            try await record(results)
+        } catch {
+            // The rows stay claimed; their lease ends and they are tried again.
+            logger.warning("recording \(results.count) delivery results failed: \(error)")
         }
     }
 
