@@ -68,29 +68,11 @@ struct DeliverySenders: Sendable {
     /// Writes the inbox entry unless an earlier attempt did, and returns the token's platform,
     /// or `nil` when the token is gone or now someone else's.
     private func recordInInbox(_ message: OutboundMessage, owner: UserID, at time: Date) async throws -> String? {
-        let data = String(decoding: try JSONEncoder.sorted.encode(message.data), as: UTF8.self)
-        let (platform, inserted): (String?, Bool) = try await database.transaction { connection in
-            guard let token = try await connection.first("""
-                SELECT platform FROM push_tokens WHERE token = \(message.address) AND user_id = \(owner)
-                """) else { return (nil, false) }
-            let platform = try token.string("platform")
-            if try await connection.first("SELECT 1 AS present FROM device_messages WHERE id = \(message.id)") != nil {
-                return (platform, false)
-            }
-            if connection.dialect == .postgres {
-                try await connection.query("SELECT pg_advisory_xact_lock(\(DeviceInbox.postgresWriteLock))")
-            }
-            try await connection.query("""
-                INSERT INTO device_messages (id, token, user_id, title, body, data, topic, created_at)
-                VALUES (\(message.id), \(message.address), \(owner), \(message.title), \(message.body), \(data), \(nil as String?), \(time))
-                """)
-            // Expired messages go as new ones arrive, so an inbox nobody reads stays bounded.
-            try await connection.query("DELETE FROM device_messages WHERE created_at < \(time.addingTimeInterval(-DeviceInbox.retention))")
-            return (platform, true)
-        }
-        if inserted {
-            changes.publish([ChangeEvent(table: "device_messages", kind: .insert, rowID: message.id.uuidString.lowercased(), ownerID: owner, at: time)])
-        }
+        let entry = InboxEntry(
+            user: owner, message: PushMessage(token: message.address, title: message.title, body: message.body, data: message.data),
+            topic: nil, sentAt: time)
+        guard let (platform, event) = try await DeviceInbox.recordDelivery(entry, id: message.id, in: database) else { return nil }
+        if let event { changes.publish([event]) }
         return platform
     }
 }

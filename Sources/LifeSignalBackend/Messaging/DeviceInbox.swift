@@ -37,20 +37,17 @@ public enum DeviceInbox {
         var id: UUID
         var entry: InboxEntry
         var data: String
+
+        var event: ChangeEvent {
+            ChangeEvent(table: "device_messages", kind: .insert, rowID: id.uuidString.lowercased(), ownerID: entry.user, at: entry.sentAt)
+        }
     }
 
     /// Stores `entries` and returns the change events announcing them, for the change feed.
     static func record(_ entries: [InboxEntry], in database: any Database) async throws -> [ChangeEvent] {
         guard !entries.isEmpty else { return [] }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        let rows = try entries.map { entry in
-            Row(id: UUID(), entry: entry, data: String(decoding: try encoder.encode(entry.message.data), as: UTF8.self))
-        }
+        let rows = try entries.map { Row(id: UUID(), entry: $0, data: try encoded($0.message.data)) }
         return try await database.transaction { connection in
-            if connection.dialect == .postgres {
-                try await connection.query("SELECT pg_advisory_xact_lock(\(postgresWriteLock))")
-            }
             // A token unregistered or moved to someone else since the push was addressed no
             // longer has this inbox; its entries are dropped rather than failing the batch.
             var owners: [String: UUID] = [:]
@@ -62,24 +59,51 @@ public enum DeviceInbox {
                 }
             }
             let kept = rows.filter { owners[$0.entry.message.token] == $0.entry.user.rawValue }
-            // Chunks keep the parameter count far below either engine's limit.
-            for start in stride(from: 0, to: kept.count, by: 200) {
-                let values = kept[start..<min(start + 200, kept.count)].map { row -> SQL in
-                    let entry = row.entry
-                    return "(\(row.id), \(entry.message.token), \(entry.user), \(entry.message.title), \(entry.message.body), \(row.data), \(entry.topic), \(entry.sentAt))"
-                }
-                try await connection.query(
-                    "INSERT INTO device_messages (id, token, user_id, title, body, data, topic, created_at) VALUES "
-                        + SQL.join(values, separator: ", "))
-            }
-            // Expired messages go as new ones arrive, so an inbox nobody reads stays bounded.
-            if let newest = kept.map(\.entry.sentAt).max() {
-                try await connection.query("DELETE FROM device_messages WHERE created_at < \(newest.addingTimeInterval(-retention))")
-            }
-            return kept.map { row in
-                ChangeEvent(table: "device_messages", kind: .insert, rowID: row.id.uuidString.lowercased(), ownerID: row.entry.user, at: row.entry.sentAt)
-            }
+            try await insert(kept, in: connection)
+            return kept.map(\.event)
         }
+    }
+
+    /// Stores one push the delivery ledger sends, under its ledger row's id, so a retried
+    /// attempt stores it once. Returns the token's platform, with the change event when the
+    /// message was stored now; `nil` when the token is gone or now someone else's.
+    static func recordDelivery(_ entry: InboxEntry, id: UUID, in database: any Database) async throws -> (platform: String, event: ChangeEvent?)? {
+        let row = Row(id: id, entry: entry, data: try encoded(entry.message.data))
+        return try await database.transaction { connection in
+            guard let token = try await connection.first("""
+                SELECT platform FROM push_tokens WHERE token = \(entry.message.token) AND user_id = \(entry.user)
+                """) else { return nil }
+            let platform = try token.string("platform")
+            if try await connection.first("SELECT 1 AS present FROM device_messages WHERE id = \(id)") != nil {
+                return (platform, nil)
+            }
+            try await insert([row], in: connection)
+            return (platform, row.event)
+        }
+    }
+
+    /// Inserts `rows` and deletes what has passed retention, inside the caller's transaction.
+    private static func insert(_ rows: [Row], in connection: any SQLConnection) async throws {
+        guard let newest = rows.map(\.entry.sentAt).max() else { return }
+        if connection.dialect == .postgres {
+            try await connection.query("SELECT pg_advisory_xact_lock(\(postgresWriteLock))")
+        }
+        // Chunks keep the parameter count far below either engine's limit.
+        for start in stride(from: 0, to: rows.count, by: 200) {
+            let values = rows[start..<min(start + 200, rows.count)].map { row -> SQL in
+                let entry = row.entry
+                return "(\(row.id), \(entry.message.token), \(entry.user), \(entry.message.title), \(entry.message.body), \(row.data), \(entry.topic), \(entry.sentAt))"
+            }
+            try await connection.query(
+                "INSERT INTO device_messages (id, token, user_id, title, body, data, topic, created_at) VALUES "
+                    + SQL.join(values, separator: ", "))
+        }
+        // Expired messages go as new ones arrive, so an inbox nobody reads stays bounded.
+        try await connection.query("DELETE FROM device_messages WHERE created_at < \(newest.addingTimeInterval(-retention))")
+    }
+
+    private static func encoded(_ data: [String: String]) throws -> String {
+        String(decoding: try JSONEncoder.sorted.encode(data), as: UTF8.self)
     }
 
     /// Up to `limit` messages of `token` after `cursor`, oldest first. The caller has already
