@@ -32,6 +32,9 @@ struct ServeLimitOptions: ParsableArguments {
     @Option(help: "Sign-in codes sent at the request of one client address in an hour (default 20).") var codesPerAddressPerHour: Int?
     @Option(help: "Password hashes that may wait for a turn before sign-ins are refused 429 (default 64).") var passwordHashWaiting: Int?
     @Option(help: "Largest width and height, in pixels, of an uploaded image (default 4096).") var imageMaxDimension: Int?
+    @Option(help: "Invitations (invite-contact) one person may send in a day (default 20).") var invitationsPerDay: Int?
+    @Option(help: "Invitation SMS one number receives in a day, from everyone together; 0 sends none (default 3).")
+    var invitationSmsPerNumberPerDay: Int?
 
     func validate() throws {
         let zeroOrMore: [(String, Int?)] = [
@@ -39,6 +42,7 @@ struct ServeLimitOptions: ParsableArguments {
             ("--statement-deadline", statementDeadline), ("--sweep-timeout", sweepTimeout),
             ("--realtime-channels-per-socket", realtimeChannelsPerSocket), ("--realtime-sockets-per-user", realtimeSocketsPerUser),
             ("--reauthentication-window", reauthenticationWindow), ("--password-hash-waiting", passwordHashWaiting),
+            ("--invitation-sms-per-number-per-day", invitationSmsPerNumberPerDay),
         ]
         for (flag, value) in zeroOrMore where (value ?? 0) < 0 {
             throw ValidationError("\(flag) must be 0 or more, not \(value ?? 0)")
@@ -47,7 +51,7 @@ struct ServeLimitOptions: ParsableArguments {
         let oneOrMore: [(String, Int?)] = [
             ("--password-min-length", passwordMinLength), ("--refresh-token-inactivity-days", refreshTokenInactivityDays),
             ("--codes-per-number-per-day", codesPerNumberPerDay), ("--codes-per-address-per-hour", codesPerAddressPerHour),
-            ("--image-max-dimension", imageMaxDimension),
+            ("--image-max-dimension", imageMaxDimension), ("--invitations-per-day", invitationsPerDay),
         ]
         for (flag, value) in oneOrMore where (value ?? 1) < 1 {
             throw ValidationError("\(flag) must be 1 or more, not \(value ?? 0)")
@@ -86,6 +90,8 @@ struct ServeLimitOptions: ParsableArguments {
         if let codesPerAddressPerHour { configuration.signInLimits.codesPerAddressPerHour = codesPerAddressPerHour }
         if let passwordHashWaiting { configuration.signInLimits.passwordHashWaiting = passwordHashWaiting }
         if let imageMaxDimension { configuration.imageLimits = ImageLimits(maximumWidth: imageMaxDimension, maximumHeight: imageMaxDimension) }
+        if let invitationsPerDay { configuration.invitationLimits.invitationsPerInviterPerDay = invitationsPerDay }
+        if let invitationSmsPerNumberPerDay { configuration.invitationLimits.smsPerNumberPerDay = invitationSmsPerNumberPerDay }
     }
 
     /// The sign-in and session numbers in force, for the banner.

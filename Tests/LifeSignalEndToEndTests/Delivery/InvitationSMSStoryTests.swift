@@ -93,7 +93,7 @@ struct InvitationSMSStoryTests {
         #expect(try await test.count("contact_invitations") == 3)
     }
 
-    @Test("lifesignal serve with Twilio settings and a public URL sends the invitation SMS with its /i/ link, which opens the page")
+    @Test("lifesignal serve with Twilio settings and a public URL sends the invitation SMS with its /i/ link, which opens the page; --invitations-per-day caps")
     func serveSendsInvitations() async throws {
         let twilio = try await StandInProcess.start("twilio_standin.py", arguments: [Self.sid, Self.token])
         defer { twilio.stop() }
@@ -113,7 +113,8 @@ struct InvitationSMSStoryTests {
         environment["LIFESIGNAL_PUBLIC_URL"] = base
         let process = try ChildProcess(
             CommandLineTests.executable.path,
-            arguments: ["serve", "--port", "\(port)", "--sweep-interval", "0", "--database", data.appendingPathComponent("db.sqlite").path],
+            arguments: ["serve", "--port", "\(port)", "--sweep-interval", "0", "--invitations-per-day", "1",
+                        "--database", data.appendingPathComponent("db.sqlite").path],
             environment: environment, error: .null)
         defer { process.send(SIGINT) }
         let banner = await process.output(containing: "Ctrl-C stops the server.", within: .seconds(120))
@@ -149,5 +150,9 @@ struct InvitationSMSStoryTests {
         let (page, response) = try await URLSession.shared.data(for: request)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(String(decoding: page, as: UTF8.self).contains("Bea invited you to LifeSignal"))
+
+        // --invitations-per-day 1: the second invitation of the day is refused.
+        let (capped, refusal) = try await post("/functions/v1/invite-contact", bearer: accessToken, ["phone": "+15550008202", "roles": ["responder"]])
+        #expect(capped == 429 && refusal["code"] as? String == "rate_limited", "\(refusal)")
     }
 }
