@@ -166,6 +166,9 @@ public struct DeliveryRetryPolicy: Sendable, Hashable {
     public var attemptTimeout: Duration = .seconds(60)
     /// Sends in flight at once, per worker.
     public var concurrency = 16
+    /// How long a rule waits for the messages it queued before it answers; slower sends go on
+    /// in the background (``DeliveryLedger/sendAfterCommit(ids:)``).
+    public var afterCommitWait: Duration = .seconds(5)
 
     public init() {}
 

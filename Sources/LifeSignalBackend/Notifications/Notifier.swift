@@ -3,7 +3,8 @@ import LifeSignalDomain
 import Logging
 
 /// Delivery after commit: publishes the committed changes on the ``ChangeFeed`` and sends
-/// the delivery-ledger rows the rule queued (push, SMS, email) right away.
+/// the delivery-ledger rows the rule queued (push, SMS, email) right away, waiting for them a
+/// few seconds at most.
 ///
 /// It never throws: the rule that produced the outbox has already succeeded, and a provider
 /// being down must not turn that success into an error the client would retry. What could not
@@ -22,6 +23,6 @@ struct Notifier: Sendable {
             events.append(ChangeEvent(table: "notifications", kind: .insert, rowID: record.id.uuidString.lowercased(), ownerID: record.userID, at: record.createdAt))
         }
         changes.publish(events)
-        await ledger.send(ids: outbox.deliveries)
+        await ledger.sendAfterCommit(ids: outbox.deliveries)
     }
 }
