@@ -19,6 +19,8 @@ public struct ServerConfiguration: Sendable {
     /// How often the server looks for due rows in the delivery ledger (retries, rows a stopped
     /// server left); `nil` runs no worker (tests drive `sendDue` by hand).
     public var deliveryInterval: Duration? = .seconds(1)
+    /// How long `/metrics` reuses the delivery ledger's counts before reading them again.
+    public var deliveryMetricsMaximumAge: Duration = .seconds(10)
     /// Verifies Twilio's delivery-status callbacks (`POST /hooks/twilio/status`); `nil`: the
     /// route answers 404.
     public var twilioStatusCallback: TwilioStatusCallback?
@@ -111,10 +113,10 @@ public enum LifeSignalHTTPServer {
         realtime.register(on: router)
         TwilioStatusRoutes<LifeSignalRequestContext>(backend: backend, callback: configuration.twilioStatusCallback).register(on: router)
         // Scrapers carry no API key (the gateway middleware lets this path through).
+        let deliverySummary = DeliverySummaryCache(backend: backend, maximumAge: configuration.deliveryMetricsMaximumAge)
         router.get("metrics") { _, _ in
             metrics.setRealtime(connections: await hub.connectionCount, channels: await hub.channelCount)
-            // A ledger that cannot be read leaves the last values: the scrape still answers.
-            if let summary = try? await backend.deliveries.summary() { metrics.setDeliveries(summary) }
+            if let summary = await deliverySummary.current() { metrics.setDeliveries(summary) }
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                             body: .init(byteBuffer: ByteBuffer(string: metrics.render())))
         }

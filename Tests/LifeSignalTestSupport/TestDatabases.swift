@@ -59,6 +59,7 @@ public enum TestDatabases {
         components.path = "/" + name
         let sms = RecordingSMSSender()
         var configuration = LifeSignalBackend.Configuration(jwtSecret: secret, clock: .manual(test.clock), smsSender: sms, testOTPs: TestOTPs())
+        configuration.deliveryRetry.afterCommitWait = afterCommitWait
         configure(&configuration)
         let backend = try await LifeSignalBackend.open(
             database: try await PostgresDatabase(url: components.string ?? "", maximumConnections: 4, unavailableAfter: leaseWait, idleTimeout: idleTimeout),
@@ -68,6 +69,11 @@ public enum TestDatabases {
 
     static let secret = "test-secret-with-at-least-32-characters!"
 
+    /// Tests read the ledger right after the call that queued messages, so a rule waits for its
+    /// sends to finish: the whole suite on two cores can take longer than the 5 s a server
+    /// waits. `DeliveryFaultTests` sets the server's bound back to test it.
+    static let afterCommitWait: Duration = .seconds(300)
+
     /// A migrated backend on `engine` with a hand-driven clock and a recording SMS sender.
     /// `configure` changes the configuration last (a test of a limit sets it small).
     public static func backend(_ engine: Engine, testOTPs: TestOTPs = TestOTPs(), clock: ManualClock = ManualClock(),
@@ -75,6 +81,7 @@ public enum TestDatabases {
         let sms = RecordingSMSSender()
         var configuration = LifeSignalBackend.Configuration(jwtSecret: secret, clock: .manual(clock), smsSender: sms, testOTPs: testOTPs)
         configuration.passwordIterations = 1000
+        configuration.deliveryRetry.afterCommitWait = afterCommitWait
         configure(&configuration)
         let backend = try await LifeSignalBackend.open(database: try await make(engine), configuration: configuration)
         return TestBackend(backend: backend, clock: clock, sms: sms)

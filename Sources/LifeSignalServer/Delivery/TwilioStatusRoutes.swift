@@ -50,7 +50,23 @@ struct TwilioStatusRoutes<Context: RequestContext> {
         case "undelivered", "failed": .failed("Twilio: \(status)" + (field("ErrorCode").map { " (error \($0))" } ?? ""))
         default: nil  // queued, sending, sent…: the ledger already says sent
         }
-        if let outcome { try await backend.deliveries.record(outcome, providerMessageID: sid, channel: .sms) }
+        if let outcome, try await !backend.deliveries.record(outcome, providerMessageID: sid, channel: .sms) {
+            Self.recordLater(outcome, sid: sid, in: backend)
+        }
         return Response(status: .noContent)
+    }
+
+    /// A callback can outrun the ledger: results are recorded a few at a time after Twilio took
+    /// the message, so the row may not carry its SID yet. Twilio does not call back twice, so
+    /// the status is tried again for a while in the background (signed callbacks only reach
+    /// here); a SID that never appears (a sign-in code's) is dropped then.
+    static func recordLater(_ outcome: ProviderStatus, sid: String, in backend: LifeSignalBackend,
+                            every pause: Duration = .milliseconds(500), attempts: Int = 60) {
+        Task {
+            for _ in 0..<attempts {
+                try? await Task.sleep(for: pause)
+                if (try? await backend.deliveries.record(outcome, providerMessageID: sid, channel: .sms)) == true { return }
+            }
+        }
     }
 }

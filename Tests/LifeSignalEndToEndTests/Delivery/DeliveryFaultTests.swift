@@ -36,6 +36,7 @@ struct DeliveryFaultTests {
         defer { standIn.stop() }
         let test = try await TestDatabases.backend(.sqlite) { configuration in
             configuration.deliveryChannels = DeliveryChannels(sms: try? Self.twilio(standIn.port))
+            configuration.deliveryRetry.afterCommitWait = DeliveryRetryPolicy().afterCommitWait
         }
         let backend = test.backend
         let ann = try await DeliveryStoryTests.person(test, "+15550008001", "Ann")

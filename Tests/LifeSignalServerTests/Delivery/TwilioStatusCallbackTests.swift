@@ -76,6 +76,23 @@ struct TwilioStatusCallbackTests {
         #expect(error == "Twilio: failed (error 30003)")
     }
 
+    @Test("a callback that outruns the ledger (its SID not recorded yet) still marks the row once it is")
+    func callbackBeforeTheSID() async throws {
+        let (test, server) = try await Self.start()
+        defer { Task { await server.stop() } }
+        let fields = [("MessageSid", "SM2"), ("MessageStatus", "delivered")]
+        let reply = try await Self.post(server, fields, signature: TwilioSignature.expected(url: Self.url.absoluteString, parameters: fields, authToken: Self.token))
+        #expect(reply.status == 204)
+        try await test.backend.database.query("UPDATE deliveries SET provider_message_id = 'SM2' WHERE provider_message_id = 'SM1'")
+        let deadline = ContinuousClock.now + .seconds(25)
+        var status = try await test.backend.database.query("SELECT status FROM deliveries WHERE provider_message_id = 'SM2'").first.map { try $0.string("status") }
+        while status != "delivered", ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(100))
+            status = try await test.backend.database.query("SELECT status FROM deliveries WHERE provider_message_id = 'SM2'").first.map { try $0.string("status") }
+        }
+        #expect(status == "delivered")
+    }
+
     @Test("a signed callback without MessageSid is 400; a body past 16 KiB is refused; no account configured is 404")
     func refusals() async throws {
         let (test, server) = try await Self.start()
