@@ -24,7 +24,7 @@ binary="$(swift build -c release --package-path "$here" --show-bin-path)/Deliver
 python="${LIFESIGNAL_TEST_PYTHON:-$("$root/Tests/Compatibility/python-venv" "$root/.build/python-venv")}"
 
 work="$(mktemp -d /tmp/lifesignal-bench-delivery.XXXXXX)"
-echo "commit $(git -C "$root" rev-parse --short HEAD), $(nproc) cores ($(lscpu | sed -n 's/^Model name: *//p')), $(date -u +%FT%TZ); output in $work"
+echo "commit $(git -C "$root" rev-parse --short HEAD) ($(git -C "$root" status --porcelain --untracked-files=no | wc -l) files changed in the tree), $(nproc) cores ($(lscpu | sed -n 's/^Model name: *//p')), $(date -u +%FT%TZ); output in $work"
 
 # The stand-ins run until their input closes: a FIFO this script holds open (fd 3) and closes
 # when it exits, however it exits. Children never inherit fd 3, or they would hold it open.
