@@ -17,6 +17,7 @@ extension DeliveryLedger {
         let me = try caller.requireUser()
         let now = clock.now()
         try await database.transaction { connection in
+            try await Self.requireProfile(me, in: connection)
             try await connection.query("DELETE FROM delivery_preferences WHERE user_id = \(me)")
             try await connection.query("""
                 INSERT INTO delivery_preferences (user_id, push, sms, email, updated_at)
@@ -38,6 +39,7 @@ extension DeliveryLedger {
         }
         let update = changes.isEmpty ? SQL.raw("DO NOTHING") : SQL.raw("DO UPDATE SET ") + SQL.join(changes + ["updated_at = excluded.updated_at"], separator: ", ")
         _ = try await database.transaction { connection in
+            try await Self.requireProfile(me, in: connection)
             try await connection.query("""
                 INSERT INTO delivery_preferences (user_id, push, sms, email, updated_at)
                 VALUES (\(me), \((push ?? standard.push).rawValue), \((sms ?? standard.sms).rawValue), \((email ?? standard.email).rawValue), \(now))
@@ -45,5 +47,13 @@ extension DeliveryLedger {
                 """ + update)
         }
         return try await preferences(caller: caller)
+    }
+
+    /// Choices belong to a profile: a token whose person has no `users` row (deleted it) is
+    /// told so, not answered with the foreign key's failure.
+    private static func requireProfile(_ user: UserID, in connection: any SQLConnection) async throws {
+        guard try await connection.first("SELECT 1 AS present FROM users WHERE id = \(user)") != nil else {
+            throw DomainError.notFound("User \(user)")
+        }
     }
 }

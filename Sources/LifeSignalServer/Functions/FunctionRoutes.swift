@@ -2,12 +2,14 @@ import Foundation
 import Hummingbird
 import LifeSignalBackend
 import LifeSignalDomain
+import Logging
 
 /// `/functions/v1/<name>`: the backend's cloud functions. Their Edge-Function CORS (preflight
 /// answered without a token, headers on every reply) is ``CORSMiddleware``'s `.edgeFunction`.
 struct FunctionRoutes<Context: RequestContext> {
     let backend: LifeSignalBackend
     let bodyLimit: Int
+    let logger = Logger(label: "lifesignal.functions")
 
     func register(on router: Router<Context>) {
         router.post("functions/v1/:name") { request, context in
@@ -50,6 +52,8 @@ struct FunctionRoutes<Context: RequestContext> {
         } catch is BodyTooLarge {
             return JSONResponse.error(.contentTooLarge, code: "payload_too_large", message: "Request body exceeds \(bodyLimit) bytes")
         } catch {
+            // The client learns nothing of it; the operator needs to.
+            logger.error("function \(name) failed: \(String(reflecting: error))")
             return JSONResponse.error(.internalServerError, code: "internal", message: "The function failed")
         }
     }
