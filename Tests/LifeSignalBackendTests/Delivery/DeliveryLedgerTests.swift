@@ -15,7 +15,10 @@ struct LedgerFixture {
         let sms = RecordingChannelSender(), email = RecordingChannelSender()
         let test = try await TestDatabases.backend(engine) { configuration in
             configuration.deliveryChannels = DeliveryChannels(sms: sms, email: email)
+            // The test's own bounds, but still waiting for the sends (TestDatabases.afterCommitWait).
+            let wait = configuration.deliveryRetry.afterCommitWait
             configuration.deliveryRetry = retry
+            configuration.deliveryRetry.afterCommitWait = wait
             configuration.responderLink = { alert, responder in URL(string: "https://ls.test/r/\(alert.uuidString.lowercased())/\(responder)") }
         }
         return LedgerFixture(test: test, sms: sms, email: email)
