@@ -8,20 +8,8 @@ struct ServeCommandTests {
     /// Starts `serve` on a free port with its data in a new folder, waits for the banner, stops
     /// the server with SIGINT, and returns the banner and the exit status.
     static func banner(_ extra: [String]) async throws -> (text: String, status: Int32) {
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-serve-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: data) }
-        var environment = ProcessInfo.processInfo.environment
-        environment["LIFESIGNAL_DATA_DIR"] = data.path
-        environment["LIFESIGNAL_DATABASE_URL"] = nil
-        let process = try ChildProcess(
-            CommandLineTests.executable.path,
-            arguments: ["serve", "--port", "0", "--sweep-interval", "0", "--database", data.appendingPathComponent("db.sqlite").path] + extra,
-            environment: environment, error: .null)
-        let text = await process.output(containing: "Ctrl-C stops the server.", within: .seconds(120))
-        process.send(SIGINT)
-        let status = await process.finish(within: .seconds(60)).status
-        return (text, status)
+        let serve = try await ServeProcess(extra)
+        return (serve.banner, await serve.stop())
     }
 
     /// The value after `label` on its banner line.

@@ -12,63 +12,15 @@ import FoundationNetworking
 struct ServeSMSTests {
     static let sid = "AC00000000000000000000000000000001", token = "serve-test-token"
 
-    /// `serve` on a free port with its data in a new folder, once its banner is out.
-    final class RunningServe: @unchecked Sendable {
-        let process: ChildProcess
-        let banner: String
-        let data: URL
-
-        init(environment extra: [String: String]) async throws {
-            data = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-serve-sms-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-            var environment = ProcessInfo.processInfo.environment
-            environment["LIFESIGNAL_DATA_DIR"] = data.path
-            environment["LIFESIGNAL_DATABASE_URL"] = nil
-            environment["LIFESIGNAL_TEST_OTP"] = nil
-            for (name, value) in extra { environment[name] = value }
-            process = try ChildProcess(
-                CommandLineTests.executable.path,
-                arguments: ["serve", "--port", "0", "--sweep-interval", "0", "--database", data.appendingPathComponent("db.sqlite").path],
-                environment: environment, error: .null)
-            banner = await process.output(containing: "Ctrl-C stops the server.", within: .seconds(120))
-        }
-
-        func value(_ label: String) -> String? { ServeCommandTests.value(label, in: banner) }
-
-        var baseURL: String? {
-            banner.components(separatedBy: "\n").first { $0.hasPrefix("LifeSignal is listening on ") }
-                .map { String($0.dropFirst("LifeSignal is listening on ".count)) }
-        }
-
-        func post(_ path: String, _ body: [String: String]) async throws -> (Int, [String: Any]) {
-            let url = try #require(URL(string: (baseURL ?? "") + path))
-            var request = URLRequest(url: url)
-            request.httpMethod = "POST"
-            request.setValue(value("anon key:"), forHTTPHeaderField: "apikey")
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.setValue("2024-01-01", forHTTPHeaderField: "X-Supabase-Api-Version")
-            request.httpBody = try JSONSerialization.data(withJSONObject: body)
-            request.timeoutInterval = 120
-            let (data, response) = try await URLSession.shared.data(for: request)
-            return ((response as? HTTPURLResponse)?.statusCode ?? 0, (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:])
-        }
-
-        /// Asks the server to stop (SIGINT, as Ctrl-C does) and removes its data.
-        func stop() {
-            process.send(SIGINT)
-            try? FileManager.default.removeItem(at: data)
-        }
-    }
-
     @Test("the code goes out as an SMS through the Messages API and signs the person in; refusals are answered")
     func signInBySMS() async throws {
         let twilio = try await StandInProcess.start("twilio_standin.py", arguments: [Self.sid, Self.token])
         defer { twilio.stop() }
-        let serve = try await RunningServe(environment: [
+        let serve = try await ServeProcess(environment: [
             "LIFESIGNAL_TWILIO_ACCOUNT_SID": Self.sid, "LIFESIGNAL_TWILIO_AUTH_TOKEN": Self.token,
             "LIFESIGNAL_TWILIO_FROM": "+15550001000", "LIFESIGNAL_TWILIO_API_URL": "http://127.0.0.1:\(twilio.port)",
         ])
-        defer { serve.stop() }
+        defer { Task { await serve.stop() } }
         #expect(serve.value("sms:") == "Twilio, account \(Self.sid)")
         #expect(!serve.banner.contains(Self.token), "the auth token is never printed")
 
@@ -92,9 +44,9 @@ struct ServeSMSTests {
 
     @Test("a Twilio account named in part stops serve before it listens")
     func partialSettings() async throws {
-        let serve = try await RunningServe(environment: ["LIFESIGNAL_TWILIO_ACCOUNT_SID": Self.sid])
+        let serve = try await ServeProcess(environment: ["LIFESIGNAL_TWILIO_ACCOUNT_SID": Self.sid])
         let ended = await serve.process.finish(within: .seconds(60))
-        serve.stop()
+        await serve.stop()
         #expect(!serve.banner.contains("LifeSignal is listening"))
         #expect(!ended.timedOut && ended.status != 0)
     }

@@ -93,23 +93,16 @@ struct DeliveryFaultTests {
             _ = try await test.backend.checkIns.checkIn(caller: dependent)
         }
 
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-serve-killed-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: data) }
-        var environment = ProcessInfo.processInfo.environment
-        environment["LIFESIGNAL_DATA_DIR"] = data.path
-        environment["LIFESIGNAL_TWILIO_ACCOUNT_SID"] = Self.sid
-        environment["LIFESIGNAL_TWILIO_AUTH_TOKEN"] = Self.token
-        environment["LIFESIGNAL_TWILIO_FROM"] = Self.sender
-        environment["LIFESIGNAL_TWILIO_API_URL"] = "http://127.0.0.1:\(standIn.port)"
-        let serve = try ChildProcess(CommandLineTests.executable.path, arguments: [
-            "serve", "--port", "0", "--sweep-interval", "1", "--database", try Self.databaseURL(test),
-        ], environment: environment, error: .null)
+        let serve = try await ServeProcess(environment: [
+            "LIFESIGNAL_TWILIO_ACCOUNT_SID": Self.sid, "LIFESIGNAL_TWILIO_AUTH_TOKEN": Self.token,
+            "LIFESIGNAL_TWILIO_FROM": Self.sender, "LIFESIGNAL_TWILIO_API_URL": "http://127.0.0.1:\(standIn.port)",
+        ], sweepInterval: 1, database: try Self.databaseURL(test))
+        defer { Task { await serve.stop() } }
 
         // Killed once the stand-in has taken some of the sweep's messages, with most still to go.
         let taken = try await standIn.records(atLeast: 10, limit: .seconds(180)) { Self.isResponder(DeliveryStoryTests.fields($0)["To"]) }
-        serve.send(SIGKILL)
-        let ended = await serve.finish(within: .seconds(60))
+        serve.process.send(SIGKILL)
+        let ended = await serve.process.finish(within: .seconds(60))
         #expect(ended.status == 128 + SIGKILL, "serve ended by itself: \(ended.output)")
         let beforeKill = Set(standIn.records.compactMap { DeliveryStoryTests.fields($0)["To"] }.filter(Self.isResponder)).count
         let unsent = try await test.backend.database.query(

@@ -99,45 +99,20 @@ struct InvitationSMSStoryTests {
         defer { twilio.stop() }
         let port = try DeliveryStoryTests.freePort()
         let base = "http://127.0.0.1:\(port)"
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-invitation-sms-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: data) }
-        var environment = ProcessInfo.processInfo.environment
-        environment["LIFESIGNAL_DATA_DIR"] = data.path
-        environment["LIFESIGNAL_DATABASE_URL"] = nil
-        environment["LIFESIGNAL_TEST_OTP"] = "+15550008200=246810"
-        environment["LIFESIGNAL_TWILIO_ACCOUNT_SID"] = Self.sid
-        environment["LIFESIGNAL_TWILIO_AUTH_TOKEN"] = Self.token
-        environment["LIFESIGNAL_TWILIO_FROM"] = "+15550001000"
-        environment["LIFESIGNAL_TWILIO_API_URL"] = "http://127.0.0.1:\(twilio.port)"
-        environment["LIFESIGNAL_PUBLIC_URL"] = base
-        let process = try ChildProcess(
-            CommandLineTests.executable.path,
-            arguments: ["serve", "--port", "\(port)", "--sweep-interval", "0", "--invitations-per-day", "1",
-                        "--database", data.appendingPathComponent("db.sqlite").path],
-            environment: environment, error: .null)
-        defer { process.send(SIGINT) }
-        let banner = await process.output(containing: "Ctrl-C stops the server.", within: .seconds(120))
-        let anonKey = try #require(ServeCommandTests.value("anon key:", in: banner), "\(banner)")
+        let serve = try await ServeProcess(["--invitations-per-day", "1"], environment: [
+            "LIFESIGNAL_TEST_OTP": "+15550008200=246810", "LIFESIGNAL_TWILIO_ACCOUNT_SID": Self.sid,
+            "LIFESIGNAL_TWILIO_AUTH_TOKEN": Self.token, "LIFESIGNAL_TWILIO_FROM": "+15550001000",
+            "LIFESIGNAL_TWILIO_API_URL": "http://127.0.0.1:\(twilio.port)", "LIFESIGNAL_PUBLIC_URL": base,
+        ], port: port)
+        defer { Task { await serve.stop() } }
+        #expect(serve.value("anon key:") != nil, "\(serve.banner)")
 
-        func post(_ path: String, bearer: String? = nil, _ body: [String: Any]) async throws -> (Int, [String: Any]) {
-            var request = URLRequest(url: try #require(URL(string: base + path)))
-            request.httpMethod = "POST"
-            request.timeoutInterval = 120
-            request.setValue(anonKey, forHTTPHeaderField: "apikey")
-            if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = try JSONSerialization.data(withJSONObject: body)
-            let (reply, response) = try await URLSession.shared.data(for: request)
-            return ((response as? HTTPURLResponse)?.statusCode ?? 0, (try? JSONSerialization.jsonObject(with: reply)) as? [String: Any] ?? [:])
-        }
-
-        #expect(try await post("/auth/v1/otp", ["phone": "+15550008200"]).0 == 200)
-        let (verified, session) = try await post("/auth/v1/verify", ["type": "sms", "phone": "+15550008200", "token": "246810"])
+        #expect(try await serve.post("/auth/v1/otp", ["phone": "+15550008200"]).0 == 200)
+        let (verified, session) = try await serve.post("/auth/v1/verify", ["type": "sms", "phone": "+15550008200", "token": "246810"])
         #expect(verified == 200)
         let accessToken = try #require(session["access_token"] as? String)
-        #expect(try await post("/functions/v1/update-user-profile", bearer: accessToken, ["firstName": "Bea", "lastName": "Tester"]).0 == 200)
-        let (invited, reply) = try await post("/functions/v1/invite-contact", bearer: accessToken, ["phone": "+15550008201", "roles": ["responder"]])
+        #expect(try await serve.post("/functions/v1/update-user-profile", bearer: accessToken, ["firstName": "Bea", "lastName": "Tester"]).0 == 200)
+        let (invited, reply) = try await serve.post("/functions/v1/invite-contact", bearer: accessToken, ["phone": "+15550008201", "roles": ["responder"]])
         #expect(invited == 200, "\(reply)")
 
         let sent = try await twilio.records(atLeast: 1) { DeliveryStoryTests.fields($0)["To"] == "+15550008201" }
@@ -152,7 +127,7 @@ struct InvitationSMSStoryTests {
         #expect(String(decoding: page, as: UTF8.self).contains("Bea invited you to LifeSignal"))
 
         // --invitations-per-day 1: the second invitation of the day is refused.
-        let (capped, refusal) = try await post("/functions/v1/invite-contact", bearer: accessToken, ["phone": "+15550008202", "roles": ["responder"]])
+        let (capped, refusal) = try await serve.post("/functions/v1/invite-contact", bearer: accessToken, ["phone": "+15550008202", "roles": ["responder"]])
         #expect(capped == 429 && refusal["code"] as? String == "rate_limited", "\(refusal)")
     }
 }
