@@ -126,7 +126,11 @@ actor PostgresAdmin {
 
     func connection() async throws -> PostgresDatabase {
         if let database { return database }
-        let opened = try await PostgresDatabase(url: try Self.url(), maximumConnections: 2)
+        // Every PostgreSQL test creates its database through these two connections, and
+        // CREATE DATABASE runs one at a time: under the whole suite a turn can take longer
+        // than the 5 s a server waits (a clean-clone run failed so), so tests wait as long here
+        // as for their own pools.
+        let opened = try await PostgresDatabase(url: try Self.url(), maximumConnections: 2, unavailableAfter: TestDatabases.leaseWait)
         database = opened
         return opened
     }

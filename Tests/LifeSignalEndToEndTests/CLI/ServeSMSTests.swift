@@ -19,9 +19,10 @@ struct ServeSMSTests {
         let serve = try await ServeProcess(environment: [
             "LIFESIGNAL_TWILIO_ACCOUNT_SID": Self.sid, "LIFESIGNAL_TWILIO_AUTH_TOKEN": Self.token,
             "LIFESIGNAL_TWILIO_FROM": "+15550001000", "LIFESIGNAL_TWILIO_API_URL": "http://127.0.0.1:\(twilio.port)",
+            "LIFESIGNAL_PUBLIC_URL": "http://127.0.0.1:9",
         ])
         defer { Task { await serve.stop() } }
-        #expect(serve.value("sms:") == "Twilio, account \(Self.sid)")
+        #expect(serve.value("sms:") == "Twilio, account \(Self.sid), delivery reports on")
         #expect(!serve.banner.contains(Self.token), "the auth token is never printed")
 
         #expect(try await serve.post("/auth/v1/otp", ["phone": "+15550002000"]).0 == 200)
@@ -29,6 +30,8 @@ struct ServeSMSTests {
         #expect(sent["authorized"] as? Bool == true)
         let fields = try #require(sent["fields"] as? [String: String])
         #expect(fields["To"] == "+15550002000" && fields["From"] == "+15550001000")
+        // Alerts ask for delivery reports; a code, which is not in the ledger, does not.
+        #expect(fields["StatusCallback"] == nil)
         let body = try #require(fields["Body"])
         #expect(body.hasPrefix("Your LifeSignal code is "))
         let code = String(body.suffix(6))
