@@ -24,13 +24,19 @@ struct ConnectionLimitTests {
         let server = try await TestServer.start(test.backend, configure: Self.shortTimeouts)
         defer { Task { await server.stop() } }
 
-        let slow = try (0..<50).map { _ in try ConnectionTestSocket(port: server.port) }
-        let silent = try (0..<20).map { _ in try ConnectionTestSocket(port: server.port) }
         // A head that never ends, a byte every 100 ms to each slow connection, until the server
-        // answers or closes it.
+        // answers or closes it. The first byte goes with the connection: a loaded machine can
+        // start the sender later than the head timeout, and a connection that has sent nothing
+        // is rightly closed without an answer.
         let head = Array("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ".utf8) + Array(repeating: UInt8(ascii: "a"), count: 10_000)
+        let slow = try (0..<50).map { _ in
+            let socket = try ConnectionTestSocket(port: server.port)
+            socket.send([head[0]])
+            return socket
+        }
+        let silent = try (0..<20).map { _ in try ConnectionTestSocket(port: server.port) }
         let sender = Task {
-            var offset = 0
+            var offset = 1
             while !Task.isCancelled, offset < head.count {
                 for socket in slow where !socket.isClosed && socket.text.isEmpty { socket.send([head[offset]]) }
                 offset += 1
