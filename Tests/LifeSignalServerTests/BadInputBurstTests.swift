@@ -76,9 +76,12 @@ struct BadInputBurstTests {
         for table in tables { before[table] = try await test.count(table) }
 
         let cases = Self.cases(server, user: user2, expired: expiredSession.accessToken)
-        // Three rounds of every case, all in flight together.
-        let results = try await withThrowingTaskGroup(of: (String, Int, String?, Int, String?, String).self) { group in
-            for _ in 0..<3 {
+        // Three rounds of every case, each round's cases all in flight together. (Three rounds
+        // at once, about 60 URLSession uploads, met uploads that stalled on the client side
+        // under the full suite: see the closing note of 2026-11-26.)
+        var results: [(String, Int, String?, Int, String?, String)] = []
+        for _ in 0..<3 {
+            results += try await withThrowingTaskGroup(of: (String, Int, String?, Int, String?, String).self) { group in
                 for bad in cases {
                     group.addTask {
                         let reply = try await server.request(bad.method, bad.path, apiKey: bad.apiKey, bearer: bad.bearer,
@@ -87,10 +90,10 @@ struct BadInputBurstTests {
                         return (bad.name, reply.status, code, bad.status, bad.code, String(reply.text.prefix(300)))
                     }
                 }
+                var round: [(String, Int, String?, Int, String?, String)] = []
+                for try await result in group { round.append(result) }
+                return round
             }
-            var all: [(String, Int, String?, Int, String?, String)] = []
-            for try await result in group { all.append(result) }
-            return all
         }
         #expect(results.count == cases.count * 3)
         for (name, status, code, expectedStatus, expectedCode, text) in results {
