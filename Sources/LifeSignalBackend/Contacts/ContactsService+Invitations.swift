@@ -76,6 +76,8 @@ extension ContactsService {
     /// not, so the answer never says whether a number has an account.
     static func checkInvitationCap(of inviter: UserID, limit: Int, now: Date, in connection: any SQLConnection) async throws {
         let window = InvitationLimits.window
+        // No allowance at all (the backend's API takes any number; `serve` refuses 0).
+        guard limit > 0 else { throw DomainError.rateLimited(retryAfter: window) }
         guard let oldest = try await connection.first("""
             SELECT created_at FROM contact_invitations WHERE inviter_id = \(inviter) AND created_at > \(now.addingTimeInterval(-window))
             ORDER BY created_at DESC LIMIT 1 OFFSET \(max(0, limit - 1))
@@ -89,9 +91,8 @@ extension ContactsService {
     /// inviter's own words sent to a stranger, so it is cut short and kept to one line; with
     /// no first name it is "Someone", never their phone number.
     static func invitationSMSBody(from inviter: SQLRow, roles: ContactRoles) -> String {
-        let first = (inviter.optionalString("first_name") ?? "")
-            .unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) }
-            .map(String.init).joined().trimmingCharacters(in: .whitespacesAndNewlines)
+        let scalars = (inviter.optionalString("first_name") ?? "").unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) }
+        let first = String(String.UnicodeScalarView(scalars)).trimmingCharacters(in: .whitespacesAndNewlines)
         let name = first.isEmpty ? "Someone" : String(first.prefix(30))
         return "\(name) invited you to be their \(describe(roles)). To answer, get the app and sign in with this number."
     }

@@ -21,6 +21,25 @@ public enum TimeLimit {
         if outcome == nil { task.cancel() }
         return outcome
     }
+
+    /// Waits for `task` at most `limit` and leaves it running past that (unlike
+    /// ``result(of:within:)``, which cancels it); whether it ended in time.
+    @discardableResult
+    public static func wait<T: Sendable>(for task: Task<T, Never>, atMost limit: Duration) async -> Bool {
+        let first = FirstResume<Bool>()
+        return await withCheckedContinuation { continuation in
+            first.set(continuation)
+            let timer = Task {
+                try? await Task.sleep(for: limit)
+                first.resume(false)
+            }
+            first.onResume { timer.cancel() }
+            Task {
+                _ = await task.value
+                first.resume(true)
+            }
+        }
+    }
 }
 
 /// A continuation resumed once, by whichever caller comes first; later ones are ignored.

@@ -33,7 +33,13 @@ public struct BackendFunctions: Sendable {
     /// Runs function `name` for `caller` with a JSON `body` (empty means `{}`); returns the JSON reply.
     public func call(_ name: String, caller: Caller, body: Data) async throws -> Data {
         guard let handler = Self.registry[name] else { throw Failure.unknownFunction(name) }
-        return try await handler(backend, caller, body)
+        do {
+            return try await handler(backend, caller, body)
+        } catch let error as DatabaseError where error.isForeignKeyViolation {
+            // A row the call refers to is gone (the caller's own deleted profile, a contact)
+            // and the rule did not check first: that is not found, for every adapter alike.
+            throw DomainError.notFound("A row this request refers to")
+        }
     }
 
     static func decode<T: Decodable>(_ type: T.Type, from body: Data) throws -> T {

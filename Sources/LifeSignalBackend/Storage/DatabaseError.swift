@@ -29,6 +29,7 @@ public enum DatabaseError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     public var isUniqueViolation: Bool { sqlState == "23505" }
+    public var isForeignKeyViolation: Bool { sqlState == "23503" }
 
     /// The database could not be reached, or dropped the connection mid-statement (a restart's
     /// `57P01`, a connection-class `08…` state): the request may succeed when retried, so it is

@@ -47,10 +47,6 @@ struct FunctionRoutes<Context: RequestContext> {
             return error.response
         } catch let error as DatabaseError where error.isUnavailable {
             return DatabaseError.functionUnavailableResponse
-        } catch let error as DatabaseError where error.sqlState == "23503" {
-            // A row the call refers to is gone (the caller's own profile, a contact) and the
-            // rule did not check first: it is not found, not the function's failure.
-            return DomainError.notFound("A row this request refers to").response
         } catch BackendFunctions.Failure.badRequest(let why) {
             return JSONResponse.error(.badRequest, code: "invalid_argument", message: why)
         } catch is BodyTooLarge {

@@ -43,6 +43,17 @@ struct InvitationSMSFixture {
 struct InvitationSMSTests {
     static let stranger = "+15550009001"
 
+    @Test("an allowance of no invitations refuses the first one and writes nothing")
+    func noAllowance() async throws {
+        let fixture = try await InvitationSMSFixture.make(.sqlite, limits: InvitationLimits(invitationsPerInviterPerDay: 0))
+        let ann = try await fixture.test.person("+15550000001", "Ann")
+        await #expect(throws: DomainError.rateLimited(retryAfter: InvitationLimits.window)) {
+            _ = try await fixture.invite(ann, Self.stranger)
+        }
+        #expect(try await fixture.test.count("contact_invitations") == 0)
+        #expect(try await fixture.rows().isEmpty)
+    }
+
     @Test("a number with no account gets one SMS: the inviter's first name, the role and an /i/ link to that invitation", arguments: Engine.allCases)
     func strangerGetsSMS(engine: Engine) async throws {
         let fixture = try await InvitationSMSFixture.make(engine)
