@@ -198,6 +198,15 @@ public struct AuthService: Sendable {
         try signer.verify(token, now: clock.now())
     }
 
+    /// The one way the server's APIs check a bearer token: every route group, the rate
+    /// limiter and Realtime ask here, so a kind of token accepted in one place is accepted in
+    /// all. Asynchronous because a token from another issuer (a Firebase ID token) may need
+    /// that issuer's keys fetched, and its person looked up; invalid tokens throw
+    /// ``TokenError``, an unreachable database its ``DatabaseError``.
+    public func authenticate(_ token: String) async throws -> TokenClaims {
+        try verify(token)
+    }
+
     public func caller(claims: TokenClaims) throws(TokenError) -> Caller {
         switch claims.role {
         case DatabaseRole.anon.rawValue: return .anonymous
