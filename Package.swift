@@ -9,12 +9,15 @@ let package = Package(
     products: [
         .executable(name: "lifesignal", targets: ["lifesignal"]),
         .library(name: "LifeSignalDomain", targets: ["LifeSignalDomain"]),
+        .library(name: "LifeSignalFunctions", targets: ["LifeSignalFunctions"]),
         .library(name: "LifeSignalClients", targets: ["LifeSignalClients"]),
         .library(name: "LifeSignalFeatures", targets: ["LifeSignalFeatures"]),
         .library(name: "SupabaseREST", targets: ["SupabaseREST"]),
         .library(name: "FirebaseREST", targets: ["FirebaseREST"]),
         .library(name: "LifeSignalAdapters", targets: ["LifeSignalAdapters"]),
+        .library(name: "LifeSignalLocalAdapters", targets: ["LifeSignalLocalAdapters"]),
         .library(name: "LifeSignalBackend", targets: ["LifeSignalBackend"]),
+        .library(name: "LifeSignalBackendPostgres", targets: ["LifeSignalBackendPostgres"]),
         .library(name: "LifeSignalServer", targets: ["LifeSignalServer"]),
         .library(name: "LifeSignalDelivery", targets: ["LifeSignalDelivery"]),
     ],
@@ -45,6 +48,11 @@ let package = Package(
         // MARK: Domain — value types and pure rules.
         .target(name: "LifeSignalDomain"),
         .testTarget(name: "LifeSignalDomainTests", dependencies: ["LifeSignalDomain"]),
+
+        // MARK: The cloud functions' contract: every function's name, request and reply,
+        // shared by the backend that serves them and every adapter that calls them.
+        .target(name: "LifeSignalFunctions", dependencies: ["LifeSignalDomain"]),
+        .testTarget(name: "LifeSignalFunctionsTests", dependencies: ["LifeSignalFunctions"]),
 
         // MARK: Middleware clients.
         .target(
@@ -123,39 +131,60 @@ let package = Package(
                            .product(name: "Crypto", package: "swift-crypto")]
         ),
 
-        // MARK: Backend core: rules, storage, migrations.
+        // MARK: Backend core: rules, storage, migrations; SQLite is its embedded engine.
         .target(
             name: "LifeSignalBackend",
             dependencies: [
-                "LifeSignalDomain",
+                "LifeSignalDomain", "LifeSignalFunctions",
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
+        // The PostgreSQL engine, apart, so an app that embeds the backend links SQLite only.
+        .target(
+            name: "LifeSignalBackendPostgres",
+            dependencies: [
+                "LifeSignalBackend", "LifeSignalDomain",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "LifeSignalBackendTests",
-            dependencies: ["LifeSignalBackend", "LifeSignalTestSupport"]
+            dependencies: ["LifeSignalBackend", "LifeSignalBackendPostgres", "LifeSignalFunctions", "LifeSignalTestSupport"]
         ),
 
-        // MARK: Adapters: fill the clients from a backend.
+        // MARK: Adapters: fill the clients from a backend. Client-side: never the backend, the
+        // server, PostgresNIO or Hummingbird (DependencyRulesTests checks).
         .target(
             name: "LifeSignalAdapters",
             dependencies: [
-                "LifeSignalDomain", "LifeSignalClients", "SupabaseREST", "FirebaseREST", "LifeSignalBackend",
+                "LifeSignalDomain", "LifeSignalClients", "SupabaseREST", "FirebaseREST", "LifeSignalFunctions",
                 .product(name: "Dependencies", package: "swift-dependencies"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The embedded backend as an adapter, for an app that wants to run offline.
+        .target(
+            name: "LifeSignalLocalAdapters",
+            dependencies: [
+                "LifeSignalAdapters", "LifeSignalBackend", "LifeSignalFunctions", "LifeSignalDomain", "LifeSignalClients",
+                "FirebaseREST",
+                .product(name: "Dependencies", package: "swift-dependencies"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "LifeSignalAdaptersTests",
             dependencies: [
-                "LifeSignalAdapters", "LifeSignalTestSupport", "FirebaseREST", "LifeSignalBackend",
+                "LifeSignalAdapters", "LifeSignalLocalAdapters", "LifeSignalTestSupport", "FirebaseREST", "LifeSignalBackend",
+                "LifeSignalFunctions",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
@@ -165,7 +194,7 @@ let package = Package(
         .target(
             name: "LifeSignalServer",
             dependencies: [
-                "LifeSignalBackend", "LifeSignalDomain", "LifeSignalDelivery",
+                "LifeSignalBackend", "LifeSignalBackendPostgres", "LifeSignalFunctions", "LifeSignalDomain", "LifeSignalDelivery",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -180,7 +209,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LifeSignalServerTests",
-            dependencies: ["LifeSignalServer", "LifeSignalTestSupport", "LifeSignalBackend", "LifeSignalDelivery",
+            dependencies: ["LifeSignalServer", "LifeSignalTestSupport", "LifeSignalBackend", "LifeSignalBackendPostgres", "LifeSignalFunctions", "LifeSignalDelivery",
                            .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -191,8 +220,8 @@ let package = Package(
         .executableTarget(
             name: "lifesignal",
             dependencies: [
-                "LifeSignalDomain", "LifeSignalClients", "LifeSignalFeatures", "LifeSignalAdapters",
-                "LifeSignalBackend", "LifeSignalServer", "SupabaseREST", "LifeSignalDelivery",
+                "LifeSignalDomain", "LifeSignalClients", "LifeSignalFeatures", "LifeSignalAdapters", "LifeSignalLocalAdapters",
+                "LifeSignalBackend", "LifeSignalBackendPostgres", "LifeSignalFunctions", "LifeSignalServer", "SupabaseREST", "LifeSignalDelivery",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Clocks", package: "swift-clocks"),
@@ -205,7 +234,7 @@ let package = Package(
         .target(
             name: "LifeSignalTestSupport",
             dependencies: [
-                "LifeSignalBackend", "LifeSignalServer", "LifeSignalDomain",
+                "LifeSignalBackend", "LifeSignalBackendPostgres", "LifeSignalFunctions", "LifeSignalServer", "LifeSignalDomain",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -216,8 +245,8 @@ let package = Package(
         .testTarget(
             name: "LifeSignalEndToEndTests",
             dependencies: [
-                "LifeSignalFeatures", "LifeSignalAdapters", "LifeSignalServer", "LifeSignalTestSupport",
-                "SupabaseREST", "LifeSignalBackend", "LifeSignalClients", "LifeSignalDomain",
+                "LifeSignalFeatures", "LifeSignalAdapters", "LifeSignalLocalAdapters", "LifeSignalServer", "LifeSignalTestSupport",
+                "SupabaseREST", "LifeSignalBackend", "LifeSignalBackendPostgres", "LifeSignalFunctions", "LifeSignalClients", "LifeSignalDomain",
                 .product(name: "Dependencies", package: "swift-dependencies"),
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),

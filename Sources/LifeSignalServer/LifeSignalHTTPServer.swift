@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdWebSocket
 import LifeSignalBackend
+import LifeSignalBackendPostgres
 import Logging
 import NIOCore
 import ServiceLifecycle

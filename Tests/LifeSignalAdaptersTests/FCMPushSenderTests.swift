@@ -4,6 +4,7 @@ import FirebaseREST
 import Foundation
 import LifeSignalAdapters
 import LifeSignalBackend
+import LifeSignalFunctions
 import Testing
 
 /// Replays answers by URL and keeps every request, so the wire can be asserted exactly.

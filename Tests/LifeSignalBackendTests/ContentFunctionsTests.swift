@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalBackend
+import LifeSignalFunctions
 import LifeSignalDomain
 import LifeSignalTestSupport
 import Testing
@@ -85,7 +86,7 @@ struct ContentFunctionsTests {
             ("list-content", #"{"table":"locations","from":"2027-01-01"}"#),
             ("list-content", #"{"table":"events","to":"2027-13-01"}"#),
             ("list-content", #"{"table":"routes","limit":0}"#),
-            ("list-content", #"{"table":"routes","limit":\#(BackendFunctions.contentPageLimit + 1)}"#),
+            ("list-content", #"{"table":"routes","limit":\#(ContentPaging.pageLimit + 1)}"#),
             ("list-content", #"{"table":"routes","offset":-1}"#),
             ("get-content", #"{"table":"routes","id":"not-a-uuid"}"#),
             ("save-content", #"{"table":"routes","record":{"name":"Loop","difficulty":"extreme"}}"#),

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalBackend
+import LifeSignalFunctions
 import Testing
 
 /// Numbers in a token signed with the project secret are still input: an `exp` at the edge of

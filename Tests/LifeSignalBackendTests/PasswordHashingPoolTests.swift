@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import LifeSignalBackend
+import LifeSignalFunctions
 import LifeSignalDomain
 import Testing
 

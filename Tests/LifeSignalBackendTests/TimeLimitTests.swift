@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalBackend
+import LifeSignalFunctions
 import Testing
 
 /// `TimeLimit.wait`: a bounded wait that leaves the work running (the after-commit sends).

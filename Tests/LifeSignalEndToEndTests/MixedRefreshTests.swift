@@ -1,6 +1,8 @@
 import Foundation
 import LifeSignalAdapters
+import LifeSignalLocalAdapters
 import LifeSignalBackend
+import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
 import LifeSignalTestSupport

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalBackend
+import LifeSignalFunctions
 
 /// Content editors for tests (docs/security.md, "Content"): a person whose `app_metadata.role`
 /// is `"editor"`, which only the service role sets. Everyone else reads published content only

@@ -3,6 +3,8 @@ import Foundation
 import Glibc
 #endif
 import LifeSignalBackend
+import LifeSignalFunctions
+import LifeSignalBackendPostgres
 import LifeSignalDomain
 
 /// A PostgreSQL cluster of one test's own, which that test may stop and start again (outage

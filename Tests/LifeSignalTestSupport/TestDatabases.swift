@@ -1,5 +1,7 @@
 import Foundation
 import LifeSignalBackend
+import LifeSignalFunctions
+import LifeSignalBackendPostgres
 import LifeSignalDomain
 import Logging
 

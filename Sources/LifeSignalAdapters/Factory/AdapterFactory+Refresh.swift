@@ -20,7 +20,7 @@ extension AdapterFactory {
         case .local:
             guard let local else { return nil }
             return {
-                do { return try await local.validSession() } catch DomainError.unauthenticated { return nil }
+                do { return try await local.validSession(margin: 60) } catch DomainError.unauthenticated { return nil }
             }
         case .supabase:
             guard let client = supabase?.client else { return nil }

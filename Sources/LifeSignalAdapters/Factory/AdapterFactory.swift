@@ -47,11 +47,11 @@ public struct ClientSet: Sendable {
 /// theirs expire (`AdapterFactory+Refresh.swift`), since the backend revokes a session whose
 /// used refresh token comes back.
 public struct AdapterFactory: Sendable {
-    public var local: LocalAdapters?
+    public var local: (any EmbeddedAdapters)?
     public var supabase: SupabaseAdapters?
     public var firebase: FirebaseAdapters?
 
-    public init(local: LocalAdapters? = nil, supabase: SupabaseAdapters? = nil, firebase: FirebaseAdapters? = nil) {
+    public init(local: (any EmbeddedAdapters)? = nil, supabase: SupabaseAdapters? = nil, firebase: FirebaseAdapters? = nil) {
         self.local = local
         self.supabase = supabase
         self.firebase = firebase
@@ -62,7 +62,7 @@ public struct AdapterFactory: Sendable {
     ///   the content callables, as the original app's Cloud Functions serve it).
     public func clients(_ selection: ProviderSelection) throws -> ClientSet {
         func pick<Client>(
-            _ capability: Capability, local: (LocalAdapters) -> Client, supabase: (SupabaseAdapters) -> Client,
+            _ capability: Capability, local: (any EmbeddedAdapters) -> Client, supabase: (SupabaseAdapters) -> Client,
             firebase: (FirebaseAdapters) -> Client
         ) throws -> Client {
             switch selection.provider(for: capability) {

@@ -1,6 +1,6 @@
 import FirebaseREST
 import Foundation
-import LifeSignalBackend
+import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
 
@@ -38,7 +38,7 @@ extension FirebaseAdapters {
             requestPhoneChange: { phone in try await adapters.requestPhoneChange(to: phone) },
             confirmPhoneChange: { phone, code in try await adapters.confirmPhoneChange(to: phone, code: code) },
             deleteAccount: {
-                let _: SuccessResponse = try await adapters.call("delete-user-account")
+                let _: SuccessResponse = try await adapters.call(CloudFunctions.deleteUserAccount)
                 await adapters.adopt(nil)
             },
             sessionChanges: { await adapters.sessions.changes() })
@@ -50,18 +50,17 @@ extension FirebaseAdapters {
         let adapters = self
         return CheckInClient(
             checkIn: {
-                let reply: CheckInResponse = try await adapters.call("check-in", CheckInRequest())
-                return CheckInResult(checkedInAt: try WireParse.date(reply.lastCheckInTime), deadline: try WireParse.date(reply.nextCheckInTime))
+                try await adapters.call(CloudFunctions.checkIn, CheckInRequest()).result()
             },
             status: { try await adapters.ownProfile().checkInStatus },
             settings: { try await adapters.ownProfile().settings },
             updateSettings: { interval, lead in
-                let reply: ProfileResponse = try await adapters.call("update-check-in-settings", UpdateCheckInSettingsRequest(
+                let reply: ProfileResponse = try await adapters.call(CloudFunctions.updateCheckInSettings, UpdateCheckInSettingsRequest(
                     checkInInterval: interval?.seconds, reminderLead: lead?.rawValue))
                 return try UserProfile(wire: reply).settings
             },
             history: { limit in
-                let reply: CheckInHistoryResponse = try await adapters.call("get-check-in-history", CheckInHistoryRequest(limit: limit))
+                let reply: CheckInHistoryResponse = try await adapters.call(CloudFunctions.getCheckInHistory, CheckInHistoryRequest(limit: limit))
                 return try reply.checkIns.map { entry in
                     guard let source = CheckInSource(rawValue: entry.source) else {
                         throw DomainError.internal("The server sent the check-in source \"\(entry.source)\"")

@@ -1,6 +1,6 @@
 import FirebaseREST
 import Foundation
-import LifeSignalBackend
+import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
 

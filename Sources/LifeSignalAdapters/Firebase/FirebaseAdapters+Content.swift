@@ -1,6 +1,6 @@
 import FirebaseREST
 import Foundation
-import LifeSignalBackend
+import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
 
@@ -31,28 +31,29 @@ struct FunctionContent: Sendable {
     let adapters: FirebaseAdapters
 
     /// Every page of the contract's fetch: `list-content` answers at most
-    /// ``BackendFunctions/contentPageLimit`` records a call, so larger tables are read on
+    /// ``ContentPaging/pageLimit`` records a call, so larger tables are read on
     /// with `offset` until a short page (the order ends with the id, so pages never overlap).
     func list<R: ContentRecord>(_ type: R.Type, filter: ContentFilter, from: CalendarDay? = nil, to: CalendarDay? = nil) async throws -> [R] {
-        let limit = BackendFunctions.contentPageLimit
+        let limit = ContentPaging.pageLimit
         var records: [R] = []
         while true {
             let request = ListContentRequest(table: R.table, filter: filter, from: from, to: to, offset: records.count, limit: limit)
-            let page: ContentPage<R> = try await call("list-content", request)
+            let page: ContentPage<R> = try await call(CloudFunctions.listContent(reply: ContentPage<R>.self), request)
             records += page.records
             if page.records.count < limit { return records }
         }
     }
 
-    func save<Fields, R: ContentRecord>(_ request: SaveContentRequest<Fields>, as type: R.Type) async throws -> R {
-        try await call("save-content", request)
+    func save<Fields: Codable & Sendable & Hashable, R: ContentRecord>(_ request: SaveContentRequest<Fields>, as type: R.Type) async throws -> R {
+        try await call(CloudFunctions.saveContent(Fields.self, reply: R.self), request)
     }
 
     func delete<R: ContentRecord>(_ type: R.Type, id: UUID) async throws {
-        let _: SuccessResponse = try await call("delete-content", ContentIDRequest(table: R.table, id: id))
+        let _: SuccessResponse = try await call(CloudFunctions.deleteContent, ContentIDRequest(table: R.table, id: id))
     }
 
-    private func call<Reply: Decodable>(_ name: String, _ body: some Encodable & Sendable) async throws -> Reply {
+    private func call<Request, Reply>(_ function: CloudFunction<Request, Reply>, _ body: Request) async throws -> Reply {
+        let name = function.name
         let result: FirebaseJSON = try await adapters.call(name, body)
         do {
             return try ContentWire.decoder().decode(Reply.self, from: JSONEncoder().encode(result))

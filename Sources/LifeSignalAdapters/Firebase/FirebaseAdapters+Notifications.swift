@@ -1,6 +1,6 @@
 import FirebaseREST
 import Foundation
-import LifeSignalBackend
+import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
 
@@ -31,7 +31,7 @@ extension FirebaseAdapters {
 
     /// My newest notifications, newest first.
     func notifications() async throws -> [NotificationRecord] {
-        let reply: GetNotificationsResponse = try await call("get-notifications", GetNotificationsRequest(limit: 100))
+        let reply: GetNotificationsResponse = try await call(CloudFunctions.getNotifications, GetNotificationsRequest(limit: 100))
         return try reply.notifications.map(NotificationRecord.init(wire:))
     }
 }

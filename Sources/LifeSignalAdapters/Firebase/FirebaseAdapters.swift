@@ -1,6 +1,6 @@
 import FirebaseREST
 import Foundation
-import LifeSignalBackend
+import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
 
@@ -102,11 +102,6 @@ public struct FirebaseAdapters: Sendable {
     /// person is signed out: say so to ``AuthClient/sessionChanges`` followers too.
     func forgetEndedSession() async {
         if await tokens.currentTokens == nil, await sessions.session != nil { await sessions.set(nil) }
-    }
-
-    /// Calls function `name` with an empty object.
-    func call<Response: Decodable>(_ name: String) async throws -> Response {
-        try await call(name, [String: String]())
     }
 
     /// Takes over a session signed in elsewhere (another provider's auth over the same

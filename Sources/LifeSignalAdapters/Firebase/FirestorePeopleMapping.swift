@@ -1,5 +1,5 @@
 import Foundation
-import LifeSignalBackend
+import LifeSignalFunctions
 import LifeSignalDomain
 
 /// The original app's documents (`users/{uid}`, `users/{uid}/contacts/{cid}`, LifeSignal's

@@ -1,6 +1,5 @@
 import Dependencies
 import Foundation
-import LifeSignalBackend
 import LifeSignalDomain
 
 /// The clients of the configured backends, opened once, on first use.
@@ -22,14 +21,16 @@ public final class LiveClients: Sendable {
         case configuration(LiveConfiguration)
     }
 
-    /// An opened set, and the embedded backend to close with it.
+    /// An opened set, and how to close the embedded backend opened with it.
     private struct Opened: Sendable {
         var clients: ClientSet
-        var backend: LifeSignalBackend?
+        var close: (@Sendable () async -> Void)?
     }
 
     private struct State: Sendable {
         var source: Source
+        /// Opens the `local` provider, when the app links the embedded backend.
+        var embedded: EmbeddedBackend?
         /// The open in progress or done; `nil` before the first call and after a failure.
         var opening: Task<Opened, any Error>?
     }
@@ -41,14 +42,21 @@ public final class LiveClients: Sendable {
     /// ``bootstrap(_:)`` replaced them).
     public static let shared = LiveClients(environment: { ProcessInfo.processInfo.environment })
 
-    /// Clients of a configuration built in code.
-    public init(configuration: LiveConfiguration) {
-        state = LockIsolated(State(source: .configuration(configuration)))
+    /// Clients of a configuration built in code; `embedded` opens the `local` provider.
+    public init(configuration: LiveConfiguration, embedded: EmbeddedBackend? = nil) {
+        state = LockIsolated(State(source: .configuration(configuration), embedded: embedded))
     }
 
     /// Clients of an environment, read (with its config file) at each attempt to open.
-    public init(environment: @escaping @Sendable () -> [String: String]) {
-        state = LockIsolated(State(source: .environment(environment)))
+    public init(environment: @escaping @Sendable () -> [String: String], embedded: EmbeddedBackend? = nil) {
+        state = LockIsolated(State(source: .environment(environment), embedded: embedded))
+    }
+
+    /// Lets ``shared`` open the `local` provider with `embedded` (`LocalAdapters.embeddedBackend()`
+    /// from `LifeSignalLocalAdapters`): the client library does not link the backend itself.
+    /// Call it at start-up, before a live client is used.
+    public static func register(_ embedded: EmbeddedBackend) {
+        shared.state.withValue { $0.embedded = embedded }
     }
 
     /// Points ``shared`` at `configuration` instead of the process environment, as swift-log's
@@ -79,9 +87,9 @@ public final class LiveClients: Sendable {
     public func clients() async throws(DomainError) -> ClientSet {
         let task = state.withValue { state in
             if let opening = state.opening { return opening }
-            let source = state.source
+            let source = state.source, embedded = state.embedded
             // Detached: the open serves every caller, so it takes none of the first one's task locals or priority.
-            let opening = Task.detached { try await Self.open(source) }
+            let opening = Task.detached { try await Self.open(source, embedded: embedded) }
             state.opening = opening
             return opening
         }
@@ -99,24 +107,28 @@ public final class LiveClients: Sendable {
             return state.opening
         }
         guard let opened = try? await task?.value else { return }
-        try? await opened.backend?.close()
+        await opened.close?()
     }
 
-    private static func open(_ source: Source) async throws -> Opened {
+    private static func open(_ source: Source, embedded: EmbeddedBackend?) async throws -> Opened {
         let configuration: LiveConfiguration
         switch source {
         case .environment(let environment): configuration = try LiveConfiguration(environment: environment())
         case .configuration(let given): configuration = given
         }
         var factory = AdapterFactory(supabase: configuration.supabase?.adapters(), firebase: try configuration.firebase?.adapters())
-        var backend: LifeSignalBackend?
+        var close: (@Sendable () async -> Void)?
         if let local = configuration.local {
-            let opened = try await local.open()
-            backend = opened
-            factory.local = LocalAdapters(backend: opened)
+            guard let embedded else {
+                throw DomainError.invalidArgument(
+                    "A capability is set to local, but this app does not include the embedded backend (LifeSignalLocalAdapters; register it with LiveClients.register)")
+            }
+            let opened = try await embedded.open(local)
+            close = opened.close
+            factory.local = opened.adapters
         }
-        do { return Opened(clients: try factory.clients(configuration.selection), backend: backend) } catch {
-            try? await backend?.close()
+        do { return Opened(clients: try factory.clients(configuration.selection), close: close) } catch {
+            await close?()
             throw error
         }
     }

@@ -1,5 +1,4 @@
 import Foundation
-import LifeSignalBackend
 import LifeSignalDomain
 
 /// What opening the embedded backend takes: where its data lives, its database, its token
@@ -89,25 +88,6 @@ public struct LocalSettings: Sendable, Hashable {
         guard let fcmServiceAccount else { return nil }
         do { return try ServiceAccount.load(from: fcmServiceAccount) } catch {
             throw .invalidArgument("LIFESIGNAL_FCM_SERVICE_ACCOUNT=\(fcmServiceAccount.path) is not a readable service-account key file")
-        }
-    }
-
-    /// The backend's configuration: the secret, the codes, and FCM pushes when configured.
-    public func backendConfiguration(issuer: String = "http://127.0.0.1:54321/auth/v1") throws(DomainError) -> LifeSignalBackend.Configuration {
-        var configuration = LifeSignalBackend.Configuration(jwtSecret: try resolvedJWTSecret(), testOTPs: testOTPs, issuer: issuer)
-        if let account = try serviceAccount() { configuration.pushSender = FCMPushSender(account: account) }
-        return configuration
-    }
-
-    /// Opens (and migrates) the database with ``backendConfiguration(issuer:)``.
-    ///
-    /// - Throws: a ``DomainError``: a setting's refusal, or
-    ///   ``DomainError/failedPrecondition(_:)`` when the database cannot be opened.
-    public func open() async throws(DomainError) -> LifeSignalBackend {
-        let configuration = try backendConfiguration()
-        do { return try await LifeSignalBackend.open(databaseURL: databaseURL, configuration: configuration) } catch {
-            if let domain = error as? DomainError { throw domain }
-            throw .failedPrecondition("The database \(Self.redacted(databaseURL)) cannot be opened: \(error)")
         }
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import LifeSignalBackend
+import LifeSignalFunctions
 import LifeSignalDomain
 
 // The replies of the consent functions (docs/security.md, "Consent") read into the domain:

@@ -1,5 +1,4 @@
 import Foundation
-import LifeSignalBackend
 import LifeSignalDomain
 
 /// A known bucket's limits, checked before any byte is sent.
@@ -18,9 +17,9 @@ enum FileRules {
         // The bytes, as the storage server judges them: Firebase Storage's rules cannot read
         // them at all. The pixel limit is the server's setting, so it is left to the server.
         let anySize = ImageLimits(maximumWidth: .max, maximumHeight: .max)
-        do throws(StorageFailure) { _ = try FileStorageService.image(data, declared: contentType, limits: anySize) } catch {
-            guard case .rejectedImage(let why) = error else { throw .invalidArgument("Files of type \(contentType) are not accepted here") }
-            throw .invalidArgument(why.message)
+        guard ImageFormat(declared: contentType) != nil else { throw .invalidArgument("Files of type \(contentType) are not accepted here") }
+        do throws(ImageRejection) { _ = try ImageSniffer.check(data, declared: contentType, limits: anySize) } catch {
+            throw .invalidArgument(error.message)
         }
     }
 }

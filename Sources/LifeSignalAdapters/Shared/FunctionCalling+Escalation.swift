@@ -1,5 +1,5 @@
 import Foundation
-import LifeSignalBackend
+import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
 
@@ -8,13 +8,13 @@ import LifeSignalDomain
 extension FunctionCalling {
     /// `get-escalation-settings`.
     func escalation() async throws -> CheckInEscalation {
-        let reply: EscalationSettingsResponse = try await call("get-escalation-settings", [String: String]())
+        let reply: EscalationSettingsResponse = try await call(CloudFunctions.getEscalationSettings)
         return try CheckInEscalation(wire: reply)
     }
 
     /// `update-escalation-settings`: the settings given; `repeatSeconds` 0 turns repeats off.
     func updateEscalation(graceSeconds: Int?, tierDelaySeconds: Int?, repeatSeconds: Int?) async throws -> CheckInEscalation {
-        let reply: EscalationSettingsResponse = try await call("update-escalation-settings", UpdateEscalationSettingsRequest(
+        let reply: EscalationSettingsResponse = try await call(CloudFunctions.updateEscalationSettings, UpdateEscalationSettingsRequest(
             graceSeconds: graceSeconds, tierDelaySeconds: tierDelaySeconds, repeatSeconds: repeatSeconds))
         return try CheckInEscalation(wire: reply)
     }
@@ -22,31 +22,31 @@ extension FunctionCalling {
     /// `update-contact-tier`.
     func setResponderTier(_ responder: UserID, tier: Int) async throws -> CheckInEscalation {
         let reply: EscalationSettingsResponse = try await call(
-            "update-contact-tier", UpdateContactTierRequest(contactId: responder.description, tier: tier))
+            CloudFunctions.updateContactTier, UpdateContactTierRequest(contactId: responder.description, tier: tier))
         return try CheckInEscalation(wire: reply)
     }
 
     /// `pause-check-ins` until `until` (sent to the microsecond, as the server keeps times).
     func pauseCheckIns(until: Date) async throws -> CheckInEscalation {
-        let reply: EscalationSettingsResponse = try await call("pause-check-ins", PauseCheckInsRequest(until: Timestamp.format(until)))
+        let reply: EscalationSettingsResponse = try await call(CloudFunctions.pauseCheckIns, PauseCheckInsRequest(until: Timestamp.format(until)))
         return try CheckInEscalation(wire: reply)
     }
 
     /// `resume-check-ins`.
     func resumeCheckIns() async throws -> CheckInEscalation {
-        let reply: EscalationSettingsResponse = try await call("resume-check-ins", [String: String]())
+        let reply: EscalationSettingsResponse = try await call(CloudFunctions.resumeCheckIns)
         return try CheckInEscalation(wire: reply)
     }
 
     /// `get-delivery-preferences`.
     func deliveryPreferences() async throws -> DeliveryPreferences {
-        let reply: DeliveryPreferencesResponse = try await call("get-delivery-preferences", [String: String]())
+        let reply: DeliveryPreferencesResponse = try await call(CloudFunctions.getDeliveryPreferences)
         return reply.preferences
     }
 
     /// `update-delivery-preferences`: only the channels given change.
     func updateDeliveryPreferences(push: ChannelChoice?, sms: ChannelChoice?, email: ChannelChoice?) async throws -> DeliveryPreferences {
-        let reply: DeliveryPreferencesResponse = try await call("update-delivery-preferences", UpdateDeliveryPreferencesRequest(
+        let reply: DeliveryPreferencesResponse = try await call(CloudFunctions.updateDeliveryPreferences, UpdateDeliveryPreferencesRequest(
             push: push?.rawValue, sms: sms?.rawValue, email: email?.rawValue))
         return reply.preferences
     }

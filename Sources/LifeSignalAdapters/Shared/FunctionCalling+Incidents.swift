@@ -1,5 +1,5 @@
 import Foundation
-import LifeSignalBackend
+import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
 
@@ -11,7 +11,7 @@ extension FunctionCalling {
     /// location as stored. If the alert is already over when read back, the reply's fields
     /// are what there is.
     func triggerAlert(sharing location: AlertLocation?) async throws -> AlertRecord {
-        let reply: TriggerAlertResponse = try await call("trigger-alert", TriggerAlertRequest(location: location.map(LocationWire.init)))
+        let reply: TriggerAlertResponse = try await call(CloudFunctions.triggerAlert, TriggerAlertRequest(location: location.map(LocationWire.init)))
         let id = try WireParse.uuid(reply.alertId)
         if let stored = try await activeAlert(of: nil), stored.id == id { return stored }
         return AlertRecord(
@@ -21,7 +21,7 @@ extension FunctionCalling {
 
     /// `mark-safe`: when the incident ended.
     func markSafe(_ id: UUID) async throws -> Date {
-        let reply: MarkSafeResponse = try await call("mark-safe", MarkSafeRequest(alertId: id.uuidString.lowercased()))
+        let reply: MarkSafeResponse = try await call(CloudFunctions.markSafe, MarkSafeRequest(alertId: id.uuidString.lowercased()))
         guard let resolvedAt = try WireParse.date(reply.resolvedAt) else {
             throw DomainError.internal("The server marked alert \(id) safe without saying when it ended")
         }
@@ -30,7 +30,7 @@ extension FunctionCalling {
 
     /// `get-active-alert`: mine, or a dependent's.
     func activeAlert(of user: UserID?) async throws -> AlertRecord? {
-        let reply: GetActiveAlertResponse = try await call("get-active-alert", GetActiveAlertRequest(userId: user?.description))
+        let reply: GetActiveAlertResponse = try await call(CloudFunctions.getActiveAlert, GetActiveAlertRequest(userId: user?.description))
         guard reply.hasActiveAlert, let id = reply.alertId, let activatedAt = reply.activatedAt else { return nil }
         let owner = if let user { user } else { try await me() }
         var kind = AlertKind.sos

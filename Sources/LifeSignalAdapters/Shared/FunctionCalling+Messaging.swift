@@ -1,5 +1,5 @@
 import Foundation
-import LifeSignalBackend
+import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
 
@@ -17,17 +17,17 @@ extension FunctionCalling {
             me: { try await adapters.me() },
             register: { token in try await adapters.registerPushToken(token, platform: "fcm") },
             unregister: { token in
-                let _: SuccessResponse = try await adapters.call("unregister-push-token", DeviceTokenRequest(token: token))
+                let _: SuccessResponse = try await adapters.call(CloudFunctions.unregisterPushToken, DeviceTokenRequest(token: token))
             },
             subscribe: { token, topic in
-                let _: SuccessResponse = try await adapters.call("subscribe-topic", TopicSubscriptionRequest(token: token, topic: topic))
+                let _: SuccessResponse = try await adapters.call(CloudFunctions.subscribeTopic, TopicSubscriptionRequest(token: token, topic: topic))
             },
             unsubscribe: { token, topic in
-                let _: SuccessResponse = try await adapters.call("unsubscribe-topic", TopicSubscriptionRequest(token: token, topic: topic))
+                let _: SuccessResponse = try await adapters.call(CloudFunctions.unsubscribeTopic, TopicSubscriptionRequest(token: token, topic: topic))
             },
             inbox: { token, after in
                 let reply: GetDeviceMessagesResponse = try await adapters.call(
-                    "get-device-messages", GetDeviceMessagesRequest(token: token, after: after, limit: MessagingRoute.pageSize))
+                    CloudFunctions.getDeviceMessages, GetDeviceMessagesRequest(token: token, after: after, limit: MessagingRoute.pageSize))
                 return DeviceMessagePage(messages: try reply.messages.map(RemoteMessage.init(wire:)), cursor: reply.cursor)
             },
             news: MessagingRoute.polling(every: pollInterval)

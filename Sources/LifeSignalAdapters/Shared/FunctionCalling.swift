@@ -1,5 +1,5 @@
 import Foundation
-import LifeSignalBackend
+import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
 
@@ -28,6 +28,18 @@ protocol FunctionCalling: Sendable {
 }
 
 extension FunctionCalling {
+    /// Calls `function` with `request`; the reply decodes as the function's response.
+    func call<Request, Response>(_ function: CloudFunction<Request, Response>, _ request: Request) async throws -> Response {
+        try await call(function.name, request)
+    }
+
+    /// Calls a function that takes nothing.
+    func call<Response>(_ function: CloudFunction<EmptyRequest, Response>) async throws -> Response {
+        try await call(function.name, EmptyRequest())
+    }
+}
+
+extension FunctionCalling {
     /// Contacts through the contact functions.
     var functionContactsClient: ContactsClient {
         let adapters = self
@@ -35,48 +47,49 @@ extension FunctionCalling {
             contacts: { try await adapters.contactList() },
             lookUpQRCode: { code in try await adapters.lookUpQRCode(code) },
             addByQRCode: { code, roles in
-                let reply: ContactChangeResponse = try await adapters.call("add-contact-by-qr", AddContactByQRRequest(
+                let reply: ContactChangeResponse = try await adapters.call(CloudFunctions.addContactByQR, AddContactByQRRequest(
                     qrCodeId: code.uuidString.lowercased(), isResponder: roles.isResponder, isDependent: roles.isDependent))
                 return try ContactSummary(wire: reply.contact)
             },
             qrCode: {
-                let reply: QRCodeResponse = try await adapters.call("get-qr-code", [String: String]())
+                let reply: QRCodeResponse = try await adapters.call(CloudFunctions.getQRCode)
                 return try QRCode(wire: reply)
             },
             resetQRCode: { try await adapters.resetQRCode() },
             updateRoles: { contact, roles in
-                let reply: RoleChangeResponse = try await adapters.call("update-contact-roles", UpdateContactRolesRequest(
+                let reply: RoleChangeResponse = try await adapters.call(CloudFunctions.updateContactRoles, UpdateContactRolesRequest(
                     contactId: contact.description, isResponder: roles.isResponder, isDependent: roles.isDependent))
                 return try RoleChangeOutcome(wire: reply)
             },
             remove: { contact in
-                let _: SuccessResponse = try await adapters.call("remove-contact", RemoveContactRequest(contactId: contact.description))
+                let _: SuccessResponse = try await adapters.call(CloudFunctions.removeContact, RemoveContactRequest(contactId: contact.description))
             },
             invite: { phone, roles in
-                let reply: InviteContactResponse = try await adapters.call("invite-contact", InviteContactRequest(phone: phone.e164, roles: roles.names))
+                let reply: InviteContactResponse = try await adapters.call(CloudFunctions.inviteContact, InviteContactRequest(phone: phone.e164, roles: roles.names))
+                // The reply carries the invitation; only a server from before it did not.
+                if let invitation = reply.invitation { return try InvitationSummary(wire: invitation) }
                 let id = try WireParse.uuid(reply.invitationId)
-                // The reply carries only the id; the list has the rest (the inviter's name).
                 guard let invitation = try await adapters.contactList().sentInvitations.first(where: { $0.id == id }) else {
                     throw DomainError.internal("Invitation \(id) is missing from the sent invitations")
                 }
                 return invitation
             },
             acceptInvitation: { id in
-                let reply: AcceptInvitationResponse = try await adapters.call("accept-invitation", InvitationRequest(invitationId: id.uuidString.lowercased()))
+                let reply: AcceptInvitationResponse = try await adapters.call(CloudFunctions.acceptInvitation, InvitationRequest(invitationId: id.uuidString.lowercased()))
                 return try ContactSummary(wire: reply.contact)
             },
             declineInvitation: { id in
-                let _: SuccessResponse = try await adapters.call("decline-invitation", InvitationRequest(invitationId: id.uuidString.lowercased()))
+                let _: SuccessResponse = try await adapters.call(CloudFunctions.declineInvitation, InvitationRequest(invitationId: id.uuidString.lowercased()))
             },
             acceptRoleRequest: { id in
-                let reply: AcceptRoleRequestResponse = try await adapters.call("accept-role-request", RoleRequestIDRequest(id))
+                let reply: AcceptRoleRequestResponse = try await adapters.call(CloudFunctions.acceptRoleRequest, RoleRequestIDRequest(id))
                 return try ContactSummary(wire: reply.contact)
             },
             declineRoleRequest: { id in
-                let _: SuccessResponse = try await adapters.call("decline-role-request", RoleRequestIDRequest(id))
+                let _: SuccessResponse = try await adapters.call(CloudFunctions.declineRoleRequest, RoleRequestIDRequest(id))
             },
             cancelRoleRequest: { id in
-                let _: SuccessResponse = try await adapters.call("cancel-role-request", RoleRequestIDRequest(id))
+                let _: SuccessResponse = try await adapters.call(CloudFunctions.cancelRoleRequest, RoleRequestIDRequest(id))
             },
             stream: { try await adapters.contactListChanges() })
     }
@@ -89,11 +102,11 @@ extension FunctionCalling {
             trigger: { try await adapters.triggerAlert(sharing: nil) },
             triggerSharing: { try await adapters.triggerAlert(sharing: $0) },
             cancel: { id in
-                let _: CancelAlertResponse = try await adapters.call("cancel-alert", CancelAlertRequest(alertId: id?.uuidString.lowercased()))
+                let _: CancelAlertResponse = try await adapters.call(CloudFunctions.cancelAlert, CancelAlertRequest(alertId: id?.uuidString.lowercased()))
             },
             activeAlert: { try await adapters.activeAlert(of: $0) },
             respond: { id in
-                let reply: RespondToAlertResponse = try await adapters.call("respond-to-alert", RespondToAlertRequest(alertId: id.uuidString.lowercased()))
+                let reply: RespondToAlertResponse = try await adapters.call(CloudFunctions.respondToAlert, RespondToAlertRequest(alertId: id.uuidString.lowercased()))
                 return try WireParse.date(reply.respondedAt)
             },
             markSafe: { try await adapters.markSafe($0) },
@@ -107,18 +120,18 @@ extension FunctionCalling {
         let adapters = self, contacts = functionContactsClient
         return PingClient(
             ping: { dependent in
-                let reply: PingDependentResponse = try await adapters.call("ping-dependent", DependentRequest(dependentId: dependent.description))
+                let reply: PingDependentResponse = try await adapters.call(CloudFunctions.pingDependent, DependentRequest(dependentId: dependent.description))
                 return try WireParse.uuid(reply.pingId)
             },
             respond: { responder in
-                let _: SuccessResponse = try await adapters.call("respond-to-ping", RespondToPingRequest(responderId: responder.description))
+                let _: SuccessResponse = try await adapters.call(CloudFunctions.respondToPing, RespondToPingRequest(responderId: responder.description))
             },
             respondToAll: {
-                let reply: RespondToAllPingsResponse = try await adapters.call("respond-to-all-pings", [String: String]())
+                let reply: RespondToAllPingsResponse = try await adapters.call(CloudFunctions.respondToAllPings)
                 return reply.respondedCount
             },
             clear: { dependent in
-                let _: SuccessResponse = try await adapters.call("clear-ping", DependentRequest(dependentId: dependent.description))
+                let _: SuccessResponse = try await adapters.call(CloudFunctions.clearPing, DependentRequest(dependentId: dependent.description))
             },
             pending: { PingList(try await adapters.contactList()).pending },
             sent: { PingList(try await adapters.contactList()).sent },
@@ -128,30 +141,30 @@ extension FunctionCalling {
     /// `mark-notifications-read`: the ids given, or all when `nil`; how many changed.
     func markNotificationsRead(_ ids: [UUID]?) async throws -> Int {
         let request = MarkNotificationsReadRequest(notificationIds: ids.map { $0.map { $0.uuidString.lowercased() } }, all: ids == nil ? true : nil)
-        let reply: CountResponse = try await call("mark-notifications-read", request)
+        let reply: CountResponse = try await call(CloudFunctions.markNotificationsRead, request)
         return reply.count
     }
 
     /// `clear-notifications`: of the types given, or all when `nil`; how many went.
     func clearNotifications(_ types: [NotificationType]?) async throws -> Int {
-        let reply: CountResponse = try await call("clear-notifications", ClearNotificationsRequest(types: types?.map(\.rawValue)))
+        let reply: CountResponse = try await call(CloudFunctions.clearNotifications, ClearNotificationsRequest(types: types?.map(\.rawValue)))
         return reply.count
     }
 
     /// `register-push-token`: this device's token for the signed-in person.
     func registerPushToken(_ token: String, platform: String) async throws {
-        let _: SuccessResponse = try await call("register-push-token", RegisterPushTokenRequest(token: token, platform: platform))
+        let _: SuccessResponse = try await call(CloudFunctions.registerPushToken, RegisterPushTokenRequest(token: token, platform: platform))
     }
 
     /// `send-push-notification`: a notification to a contact; the id of the one written.
     func sendPush(to contact: UserID, title: String, body: String) async throws -> UUID {
         let reply: SendPushNotificationResponse = try await call(
-            "send-push-notification", SendPushNotificationRequest(userId: contact.description, title: title, body: body))
+            CloudFunctions.sendPushNotification, SendPushNotificationRequest(userId: contact.description, title: title, body: body))
         return try WireParse.uuid(reply.messageId)
     }
 
     func lookUpQRCode(_ code: UUID) async throws -> QRCodeOwner {
-        let reply: LookupQRCodeResponse = try await call("lookup-qr-code", QRCodeRequest(qrCodeId: code.uuidString.lowercased()))
+        let reply: LookupQRCodeResponse = try await call(CloudFunctions.lookupQRCode, QRCodeRequest(qrCodeId: code.uuidString.lowercased()))
         return QRCodeOwner(userID: try WireParse.userID(reply.userId), name: reply.name)
     }
 
@@ -159,13 +172,13 @@ extension FunctionCalling {
 
     /// `get-contacts`: contacts, invitations and role requests, each both ways.
     func functionContactList() async throws -> ContactList {
-        let reply: GetContactsResponse = try await call("get-contacts", [String: String]())
+        let reply: GetContactsResponse = try await call(CloudFunctions.getContacts)
         return try ContactList(wire: reply)
     }
 
     /// `reset-qr-code`: a fresh code, the old one dead at once.
     func resetQRCode() async throws -> QRCode {
-        let reply: QRCodeResponse = try await call("reset-qr-code", [String: String]())
+        let reply: QRCodeResponse = try await call(CloudFunctions.resetQRCode)
         return try QRCode(wire: reply)
     }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import LifeSignalBackend
+import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
 import SupabaseREST
@@ -16,21 +16,21 @@ extension SupabaseAdapters {
     public var storageClient: LifeSignalClients.StorageClient {
         let adapters = self
         let run: @Sendable (DocumentQuery) async throws -> [DocumentSnapshot] = { query in
-            let reply: QueryDocumentsResponse = try await adapters.call("query-documents", QueryDocumentsRequest(query))
+            let reply: QueryDocumentsResponse = try await adapters.call(CloudFunctions.queryDocuments, QueryDocumentsRequest(query))
             return reply.documents
         }
         return LifeSignalClients.StorageClient(
-            getDocument: { path in try await adapters.call("get-document", DocumentPathRequest(path: path.rawValue)) },
+            getDocument: { path in try await adapters.call(CloudFunctions.getDocument, DocumentPathRequest(path: path.rawValue)) },
             setDocument: { path, data, merge in
                 try DocumentRules.validate(data, at: path)
                 let _: DocumentSnapshot = try await adapters.call(
-                    "set-document", SetDocumentRequest(path: path.rawValue, data: data, merge: merge ? true : nil))
+                    CloudFunctions.setDocument, SetDocumentRequest(path: path.rawValue, data: data, merge: merge ? true : nil))
             },
             updateDocument: { path, fields in
-                let _: DocumentSnapshot = try await adapters.call("update-document", UpdateDocumentRequest(path: path.rawValue, fields: fields))
+                let _: DocumentSnapshot = try await adapters.call(CloudFunctions.updateDocument, UpdateDocumentRequest(path: path.rawValue, fields: fields))
             },
             deleteDocument: { path in
-                let _: SuccessResponse = try await adapters.call("delete-document", DocumentPathRequest(path: path.rawValue))
+                let _: SuccessResponse = try await adapters.call(CloudFunctions.deleteDocument, DocumentPathRequest(path: path.rawValue))
             },
             queryDocuments: { query in
                 try query.validate()
@@ -38,13 +38,13 @@ extension SupabaseAdapters {
             },
             listenDocument: { path in
                 try await adapters.followed(
-                    "document", bindings: { _ in [Binding(table: DocumentService.table, filter: "path=eq.\(path.rawValue)")] },
-                    every: DocumentService.isProjected(path) ? Self.deletionCheckInterval : nil, deliveringStart: true, from: { try await adapters.call("get-document", DocumentPathRequest(path: path.rawValue)) })
+                    "document", bindings: { _ in [Binding(table: DocumentContract.table, filter: "path=eq.\(path.rawValue)")] },
+                    every: DocumentContract.isProjected(path) ? Self.deletionCheckInterval : nil, deliveringStart: true, from: { try await adapters.call(CloudFunctions.getDocument, DocumentPathRequest(path: path.rawValue)) })
             },
             listenQuery: { query in
                 try query.validate()
                 return try await adapters.followed(
-                    "documents", bindings: { _ in [Binding(table: DocumentService.table, filter: "parent=eq.\(query.collection.rawValue)")] },
+                    "documents", bindings: { _ in [Binding(table: DocumentContract.table, filter: "parent=eq.\(query.collection.rawValue)")] },
                     every: Self.deletionCheckInterval, deliveringStart: true, from: { try await run(query) })
             })
     }

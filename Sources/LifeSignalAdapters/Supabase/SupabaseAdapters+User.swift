@@ -1,5 +1,5 @@
 import Foundation
-import LifeSignalBackend
+import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
 import SupabaseREST
@@ -13,7 +13,7 @@ extension SupabaseAdapters {
         return UserClient(
             profile: { try await adapters.ownProfile() },
             update: { changes in
-                let reply: ProfileResponse = try await adapters.call("update-user-profile", UpdateUserProfileRequest(changes))
+                let reply: ProfileResponse = try await adapters.call(CloudFunctions.updateUserProfile, UpdateUserProfileRequest(changes))
                 return try UserProfile(wire: reply)
             },
             uploadAvatar: { image, contentType in
@@ -29,7 +29,7 @@ extension SupabaseAdapters {
                 // A new query string per upload, so caches do not keep showing the old picture.
                 let millis = Int64((Date().timeIntervalSince1970 * 1000).rounded())
                 let reply: ProfileResponse = try await adapters.call(
-                    "update-user-profile", UpdateUserProfileRequest(ProfileUpdate(avatarURL: url.absoluteString + "?v=\(millis)")))
+                    CloudFunctions.updateUserProfile, UpdateUserProfileRequest(ProfileUpdate(avatarURL: url.absoluteString + "?v=\(millis)")))
                 return try UserProfile(wire: reply)
             },
             removeAvatar: {
@@ -37,7 +37,7 @@ extension SupabaseAdapters {
                     let me = try await client.auth.session.user.id
                     _ = try await client.storage.from("avatars").remove(paths: [UserClient.avatarPath(for: UserID(me))])
                 }
-                let reply: ProfileResponse = try await adapters.call("update-user-profile", UpdateUserProfileRequest(ProfileUpdate(avatarURL: "")))
+                let reply: ProfileResponse = try await adapters.call(CloudFunctions.updateUserProfile, UpdateUserProfileRequest(ProfileUpdate(avatarURL: "")))
                 return try UserProfile(wire: reply)
             },
             resetQRCode: { try await adapters.resetQRCode().id },

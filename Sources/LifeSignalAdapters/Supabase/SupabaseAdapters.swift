@@ -1,5 +1,5 @@
 import Foundation
-import LifeSignalBackend
+import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
 import SupabaseREST
@@ -50,7 +50,7 @@ public struct SupabaseAdapters: Sendable {
                 }
             },
             deleteAccount: {
-                let _: SuccessResponse = try await Self.mapped { try await client.functions.invoke("delete-user-account") }
+                let _: SuccessResponse = try await Self.mapped { try await client.functions.invoke(CloudFunctions.deleteUserAccount.name) }
                 // The account is gone, so the server has nothing to revoke: forget the session here.
                 try? await client.auth.signOut(scope: .local)
             },
@@ -76,14 +76,13 @@ public struct SupabaseAdapters: Sendable {
         return CheckInClient(
             checkIn: {
                 try await Self.mapped {
-                    let reply: CheckInReply = try await client.functions.invoke("check-in")
-                    return CheckInResult(checkedInAt: reply.lastCheckInTime, deadline: reply.nextCheckInTime)
+                    try await adapters.call(CloudFunctions.checkIn, CheckInRequest()).result()
                 }
             },
             status: { try await adapters.ownProfile().checkInStatus },
             settings: { try await adapters.ownProfile().settings },
             updateSettings: { interval, lead in
-                let reply: ProfileResponse = try await adapters.call("update-check-in-settings", UpdateCheckInSettingsRequest(
+                let reply: ProfileResponse = try await adapters.call(CloudFunctions.updateCheckInSettings, UpdateCheckInSettingsRequest(
                     checkInInterval: interval?.seconds, reminderLead: lead?.rawValue))
                 return try UserProfile(wire: reply).settings
             },
@@ -116,12 +115,6 @@ public struct SupabaseAdapters: Sendable {
 }
 
 /// The `check-in` function's reply (seed `001_…`'s process-check-in).
-struct CheckInReply: Decodable {
-    var success: Bool
-    var lastCheckInTime: Date
-    var nextCheckInTime: Date
-}
-
 /// A `check_ins` row as PostgREST sends it.
 struct CheckInRow: Decodable {
     var id: UUID

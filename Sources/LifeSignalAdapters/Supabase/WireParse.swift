@@ -1,5 +1,5 @@
 import Foundation
-import LifeSignalBackend
+import LifeSignalFunctions
 import LifeSignalDomain
 
 /// Parsing the text fields of function replies; a reply that does not parse is the server's

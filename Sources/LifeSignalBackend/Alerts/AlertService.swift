@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// Incidents seen from the app and the responder link: the rules behind `trigger-alert`,
 /// `cancel-alert`, `get-active-alert`, `respond-to-alert` and `mark-safe`.

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// A responder of a person and the tier the person gave them.
 struct TieredResponder: Sendable, Hashable {

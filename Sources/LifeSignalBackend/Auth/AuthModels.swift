@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// An account as the auth service knows it (GoTrue's user object, minus what we do not use).
 public struct AuthUser: Sendable, Hashable {

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 extension AuthService {
     /// GoTrue admin's `app_metadata` update (`PUT /auth/v1/admin/users/<id>`, service role

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// Why `/auth/v1` refused an email/password request; the server words each as GoTrue does.
 public enum AuthRefusal: Error, Sendable, Equatable {

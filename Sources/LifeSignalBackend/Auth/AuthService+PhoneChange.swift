@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// Moving an account to a new phone number, proven by a code sent to that number (GoTrue's
 /// `phone_change`): `PUT /user {"phone"}` then `POST /verify {"type": "phone_change"}`.

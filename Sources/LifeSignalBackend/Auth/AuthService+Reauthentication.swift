@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// What must be shown before a session changes how its account signs in (password, email,
 /// phone): a sign-in within ``AuthPolicy/reauthenticationWindow``, or a reauthentication code

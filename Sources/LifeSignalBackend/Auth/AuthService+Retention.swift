@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// Sign-in bookkeeping that has served its purpose, deleted by the sweep (``CheckInSweep``)
 /// a batch at a time. Strangers create most of these rows — a password guess at any email, a

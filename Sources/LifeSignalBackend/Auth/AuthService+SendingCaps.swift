@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// Caps on sign-in codes sent, against SMS pumping: every code is a paid message, and a
 /// stranger who may ask for codes freely can run up the bill (or earn from premium numbers).

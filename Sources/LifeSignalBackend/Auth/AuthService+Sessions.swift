@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// Which sessions `POST /logout` ends (GoTrue's `scope`): every session of the person (the
 /// default), only the one the token names, or every other one.

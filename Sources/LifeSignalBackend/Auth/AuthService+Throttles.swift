@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// Limits on guessing and on sending, kept in the database so that every server process on
 /// one PostgreSQL applies the same count.

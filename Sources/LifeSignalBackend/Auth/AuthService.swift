@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// Phone sign-in with one-time codes, sessions and tokens: the rules behind `/auth/v1`.
 public struct AuthService: Sendable {

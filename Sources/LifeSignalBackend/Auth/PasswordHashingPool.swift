@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// Runs password hashing on threads of its own, a bounded number at a time.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// A person's escalation settings, their responders' tiers and the pause, as
 /// `get-escalation-settings` answers them.

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// Check-ins and the status they produce: the rules behind `check-in`.
 public struct CheckInService: Sendable {
@@ -26,7 +27,8 @@ public struct CheckInService: Sendable {
             else { throw DomainError.notFound("User \(userID)") }
             try CheckInRules.validateCheckIn(at: now, last: row.optionalDate("last_check_in_at"))
             let start = row.optionalDate("paused_until").flatMap { $0 > now ? $0 : nil } ?? now
-            let deadline = start + TimeInterval(try row.int("check_in_interval_seconds"))
+            let interval = try CheckInInterval(seconds: TimeInterval(try row.int("check_in_interval_seconds")))
+            let deadline = start + interval.seconds
             try await connection.query("""
                 INSERT INTO check_ins (id, user_id, checked_in_at, source) VALUES (\(UUID()), \(userID), \(now), \(source.rawValue))
                 """)
@@ -43,7 +45,7 @@ public struct CheckInService: Sendable {
                 outbox.change("alerts", .update, active.id, owner: userID, at: now)
             }
             outbox.change("users", .update, userID.rawValue, owner: userID, at: now)
-            return (CheckInResult(checkedInAt: now, deadline: deadline), outbox)
+            return (CheckInResult(checkedInAt: now, deadline: deadline, interval: interval), outbox)
         }
         await notifier.deliver(outbox)
         return result

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// The two halves of a relation, always written together inside the caller's transaction.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// The reads behind `get-contacts`: one statement for all contacts, joining each contact's
 /// check-in state, active alert and pending pings (the partial unique indexes guarantee at

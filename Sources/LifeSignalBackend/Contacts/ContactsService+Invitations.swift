@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// Invitations by phone: `invite-contact`, `accept-invitation`, `decline-invitation`.
 ///

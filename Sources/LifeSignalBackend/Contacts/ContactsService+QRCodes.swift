@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// QR codes: `get-qr-code`, `reset-qr-code`, `lookup-qr-code` and `add-contact-by-qr`
 /// (the rules of a code are ``QRCodes``').

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// Roles with consent: `update-contact-roles`, `accept-role-request`, `decline-role-request`,
 /// `cancel-role-request` (docs/security.md, "Consent").

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// Contacts and their roles: the rules behind `remove-contact` and `get-contacts` here; QR
 /// codes (`get-qr-code`, `add-contact-by-qr`, …) in `ContactsService+QRCodes.swift`, roles and

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// A person's display name: first and last name, or the phone number before onboarding.
 enum PersonName {

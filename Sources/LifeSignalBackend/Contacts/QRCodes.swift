@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// QR codes that link only while their owner shows them (docs/security.md, "Consent").
 ///

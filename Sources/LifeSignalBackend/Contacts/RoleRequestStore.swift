@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// The rows of `contact_role_requests`, always written inside the caller's transaction after
 /// both people's `users` rows are locked (``ContactPairs/lock(_:_:in:)``), as every change to

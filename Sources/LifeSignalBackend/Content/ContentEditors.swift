@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// Who edits content, for the in-process paths (``ContentService``, the content functions):
 /// a person whose stored `app_metadata.role` is `editor`, or the service role. Over

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 extension ContentValue {
     /// The value bound for `dialect`. On PostgreSQL text goes untyped, so a day lands in a

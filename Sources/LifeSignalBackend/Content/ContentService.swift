@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// Seed `004_…`'s content contract over the backend's own database: the in-process side of
 /// `ContentClient`. Over HTTP the same rules come from PostgREST queries and the tables'

@@ -1,4 +1,5 @@
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// Who is asking: the identity every rule checks before it reads or writes.
 public enum Caller: Sendable, Hashable {

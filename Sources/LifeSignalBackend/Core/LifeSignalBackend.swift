@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 import Logging
 
 /// The backend core: every LifeSignal rule, over one database.
@@ -106,13 +107,17 @@ public final class LifeSignalBackend: Sendable {
         self.content = ContentService(database: database, clock: configuration.clock)
     }
 
-    /// Opens the database a URL names, applies pending migrations and returns the backend.
-    public static func open(databaseURL: String, configuration: Configuration) async throws -> LifeSignalBackend {
-        let database = try await DatabaseFactory.open(url: databaseURL)
+    /// Opens the database a URL names with one of `engines` (SQLite unless told more; a server
+    /// adds `.postgres` from `LifeSignalBackendPostgres`), applies pending migrations and
+    /// returns the backend.
+    public static func open(databaseURL: String, configuration: Configuration, engines: [DatabaseEngine] = [.sqlite]) async throws -> LifeSignalBackend {
+        let database = try await DatabaseFactory.open(url: databaseURL, engines: engines)
         return try await open(database: database, configuration: configuration)
     }
 
     public static func open(database: any Database, configuration: Configuration) async throws -> LifeSignalBackend {
+        // Checks the function table now: a handler missing or registered twice stops here.
+        _ = BackendFunctions.registry
         // A migration may rewrite a big table: no request-sized deadline on it.
         try await DatabasePatience.$statementDeadline.withValue(.seconds(24 * 3600)) { try await Migrator.migrate(database) }
         if database.dialect == .sqlite {

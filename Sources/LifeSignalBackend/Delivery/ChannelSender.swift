@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// One message on its way to one address, as the delivery worker hands it to a channel.
 public struct OutboundMessage: Sendable, Hashable {

@@ -1,4 +1,5 @@
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// The database as the backend's rules see it: every transaction runs with the server's
 /// channels in scope (``DeliveryLedger/channelsInScope``), so a notification written in it is

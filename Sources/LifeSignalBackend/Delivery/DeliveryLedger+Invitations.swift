@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// Ledger rows for invitation SMS (issue 19 item 1): a message to a phone number that has no
 /// account, so no notification, no recipient and no channel choices stand behind it.

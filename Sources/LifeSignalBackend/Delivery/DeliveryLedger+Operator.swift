@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// One ledger row as an operator sees it.
 public struct DeliveryRecord: Sendable, Hashable, Codable {

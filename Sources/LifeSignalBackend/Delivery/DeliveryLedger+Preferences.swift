@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 extension DeliveryLedger {
     /// The caller's channel choices (the defaults until they change one).

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 import Logging
 
 /// The durable delivery ledger: sends what ``DeliveryQueue`` queued, records every attempt,

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// Writes the ledger rows of new notifications, inside the transaction that writes them.
 ///

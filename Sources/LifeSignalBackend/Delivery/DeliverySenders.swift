@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// The senders of one server's channels, and what a send needs besides them: the device
 /// inbox every push also lands in, the responder links messages carry, and an observer for

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// `users/{uid}/contacts/{cid}` and `users/{uid}/invitations/{id}`: the contact list
 /// (`get-contacts`) as read-only documents, the shape of the original iOS app's contacts
@@ -8,8 +9,8 @@ import LifeSignalDomain
 /// Relations change only through the contact functions (both sides in one transaction,
 /// with notifications); a document write could do neither, so writes here are refused.
 enum ContactDocuments {
-    static let contacts = "contacts"
-    static let invitations = "invitations"
+    static let contacts = DocumentContract.contactsCollection
+    static let invitations = DocumentContract.invitationsCollection
 
     /// One relation, as its owner sees it: the fields `get-contacts` returns, named as the
     /// original documents name them. Check-in state is `null` unless the contact is the

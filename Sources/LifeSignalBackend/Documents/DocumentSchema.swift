@@ -2,7 +2,7 @@ import Foundation
 
 extension DocumentService {
     /// The table documents live in.
-    public static let table = "documents"
+    public static let table = DocumentContract.table
 
     /// A person reads their own documents (`/rest/v1/documents`, and Realtime reads each
     /// change as its subscriber through this policy); nobody writes through PostgREST: writes

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// The original app's documents (``ProjectedPath``), answered from the tables the functions
 /// keep, with the original rules where they were safe and tighter ones where they were not.
@@ -14,10 +15,10 @@ import LifeSignalDomain
 extension DocumentService {
     /// Whether the document is projected from the tables, so its changes are not changes of
     /// the `documents` table: a listener follows ``projectionSources`` instead.
-    public static func isProjected(_ path: DocumentPath) -> Bool { ProjectedPath(path) != nil }
+    public static func isProjected(_ path: DocumentPath) -> Bool { DocumentContract.isProjected(path) }
 
     /// Whether a query on the collection reads projected documents.
-    public static func isProjected(_ collection: CollectionPath) -> Bool { ProjectedCollection(collection) != nil }
+    public static func isProjected(_ collection: CollectionPath) -> Bool { DocumentContract.isProjected(collection) }
 
     /// The tables projected documents are read from: a change to any of them may change one.
     public static let projectionSources: Set<String> = ["users", "contacts", "alerts", "pings", "contact_invitations"]

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// Firestore-style documents (seed `002_…`'s `StorageClient`): the rules behind the document
 /// functions and the Local adapter.

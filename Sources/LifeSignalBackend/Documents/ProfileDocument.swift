@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// `users/{uid}` as the original app's Firestore user document, projected from the `users`
 /// row (and the person's active alert), in its field names.

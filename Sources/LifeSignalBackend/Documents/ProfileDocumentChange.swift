@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// A write to `users/{uid}` read as a change of the profile: the original security rule's
 /// owner whitelist, mapped onto the profile service's own updates so every value passes the

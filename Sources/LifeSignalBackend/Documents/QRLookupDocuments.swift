@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// `qr_lookup/{uid}`: who owns a QR code, as the original app's lookup collection.
 ///
@@ -11,7 +12,7 @@ import LifeSignalDomain
 /// links (``QRCodes``). A query without that filter, a read of another's document and every
 /// write are refused.
 enum QRLookupDocuments {
-    static let collection = "qr_lookup"
+    static let collection = DocumentContract.qrLookupCollection
 
     static func snapshot(user: UserID, qrCode: UUID, name: String) throws(DomainError) -> DocumentSnapshot {
         DocumentSnapshot(

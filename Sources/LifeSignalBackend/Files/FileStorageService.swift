@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// A stored object's description.
 public struct StoredObject: Sendable, Hashable {
@@ -82,14 +83,8 @@ public struct FileStorageService: Sendable {
     /// bug worth hearing about); the bytes must be that format through their header, and the
     /// picture within `limits`. Public so that clients can check a file before sending it.
     public static func image(_ data: Data, declared: String, limits: ImageLimits) throws(StorageFailure) -> ImageInfo {
-        guard let named = ImageFormat(declared: declared) else { throw .unsupportedType(declared) }
-        let image: ImageInfo
-        do throws(ImageRejection) { image = try ImageSniffer.inspect(data, declared: declared) } catch { throw .rejectedImage(error) }
-        guard image.format == named else { throw .rejectedImage(.mismatch(declared: declared, actual: image.format)) }
-        guard image.width <= limits.maximumWidth, image.height <= limits.maximumHeight else {
-            throw .rejectedImage(.tooLarge(width: image.width, height: image.height, limit: limits))
-        }
-        return image
+        guard ImageFormat(declared: declared) != nil else { throw .unsupportedType(declared) }
+        do throws(ImageRejection) { return try ImageSniffer.check(data, declared: declared, limits: limits) } catch { throw .rejectedImage(error) }
     }
 
     /// Removes the caller's objects among `paths`; returns the names removed.

@@ -1,181 +1,38 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 extension BackendFunctions {
-    static let alertFunctions: [String: Handler] = [
-        "trigger-alert": { backend, caller, body in
-            let request = try decode(TriggerAlertRequest.self, from: body)
+    static let alertFunctions: [Registration] = [
+        handle(CloudFunctions.triggerAlert) { backend, caller, request in
             let alert = try await backend.alerts.trigger(caller: caller, location: try request.location?.validated(now: backend.clock.now()))
-            return try encode(TriggerAlertResponse(
+            return TriggerAlertResponse(
                 success: true, alertId: alert.id.uuidString.lowercased(), activatedAt: Timestamp.format(alert.activatedAt),
-                status: alert.status.rawValue))
+                status: alert.status.rawValue)
         },
-        "cancel-alert": { backend, caller, body in
-            let request = try decode(CancelAlertRequest.self, from: body)
-            let id = try request.alertId.map { (text) throws(DomainError) in try uuid(text, field: "alertId") }
+        handle(CloudFunctions.cancelAlert) { backend, caller, request in
+            let id = try request.alertId.map { (text) throws(DomainError) in try WireField.uuid(text, field: "alertId") }
             let alert = try await backend.alerts.cancel(caller: caller, alertID: id)
-            return try encode(CancelAlertResponse(
+            return CancelAlertResponse(
                 success: true, alertId: alert.id.uuidString.lowercased(), status: alert.status.rawValue,
-                resolvedAt: time(alert.resolvedAt)))
+                resolvedAt: WireField.time(alert.resolvedAt))
         },
-        "get-active-alert": { backend, caller, body in
-            let request = try decode(GetActiveAlertRequest.self, from: body)
-            let user = try request.userId.map { (text) throws(DomainError) in try userID(text, field: "userId") }
+        handle(CloudFunctions.getActiveAlert) { backend, caller, request in
+            let user = try request.userId.map { (text) throws(DomainError) in try WireField.userID(text, field: "userId") }
             let alert = try await backend.alerts.activeAlert(caller: caller, of: user)
-            return try encode(GetActiveAlertResponse(alert))
+            return GetActiveAlertResponse(alert)
         },
-        "respond-to-alert": { backend, caller, body in
-            let request = try decode(RespondToAlertRequest.self, from: body)
-            let id = try uuid(request.alertId, field: "alertId")
+        handle(CloudFunctions.respondToAlert) { backend, caller, request in
+            let id = try WireField.uuid(request.alertId, field: "alertId")
             let response = try await backend.alerts.respond(caller: caller, alertID: id)
-            return try encode(RespondToAlertResponse(
-                success: true, alertId: id.uuidString.lowercased(), respondedAt: Timestamp.format(response.respondedAt)))
+            return RespondToAlertResponse(
+                success: true, alertId: id.uuidString.lowercased(), respondedAt: Timestamp.format(response.respondedAt))
         },
-        "mark-safe": { backend, caller, body in
-            let request = try decode(MarkSafeRequest.self, from: body)
-            let alert = try await backend.alerts.markSafe(caller: caller, alertID: try uuid(request.alertId, field: "alertId"))
-            return try encode(MarkSafeResponse(
+        handle(CloudFunctions.markSafe) { backend, caller, request in
+            let alert = try await backend.alerts.markSafe(caller: caller, alertID: try WireField.uuid(request.alertId, field: "alertId"))
+            return MarkSafeResponse(
                 success: true, alertId: alert.id.uuidString.lowercased(), status: alert.status.rawValue,
-                resolution: alert.resolution?.rawValue ?? "", resolvedAt: time(alert.resolvedAt)))
+                resolution: alert.resolution?.rawValue ?? "", resolvedAt: WireField.time(alert.resolvedAt))
         },
     ]
-}
-
-/// `trigger-alert`'s body: `{}` as before, or `{"location": {…}}` when the person shares where
-/// they are.
-public struct TriggerAlertRequest: Codable, Sendable {
-    public var location: LocationWire?
-    public init(location: LocationWire? = nil) { self.location = location }
-}
-
-/// A shared location on the wire: degrees, metres and an ISO-8601 time (the fix's; now when
-/// left out).
-public struct LocationWire: Codable, Sendable, Hashable {
-    public var latitude: Double
-    public var longitude: Double
-    public var accuracy: Double?
-    public var time: String?
-
-    public init(latitude: Double, longitude: Double, accuracy: Double? = nil, time: String? = nil) {
-        self.latitude = latitude; self.longitude = longitude; self.accuracy = accuracy; self.time = time
-    }
-
-    public init(_ location: AlertLocation) {
-        self.init(latitude: location.latitude, longitude: location.longitude, accuracy: location.accuracyMeters,
-                  time: Timestamp.format(location.time))
-    }
-
-    /// The location, checked: ranges as ``AlertLocation/validate()``, a time that parses and is
-    /// not more than five minutes ahead of the server's clock.
-    func validated(now: Date) throws(DomainError) -> AlertLocation {
-        var when = now
-        if let time {
-            guard time.count <= 40, let parsed = Timestamp.parse(time) else {
-                throw .invalidArgument("location.time must be an ISO 8601 time, not \"\(time.prefix(40))\"")
-            }
-            guard parsed <= now.addingTimeInterval(300) else { throw .invalidArgument("location.time must not be in the future") }
-            when = parsed
-        }
-        let location = AlertLocation(latitude: latitude, longitude: longitude, accuracyMeters: accuracy, time: when)
-        try location.validate()
-        return location
-    }
-}
-
-/// `mark-safe`: a responder confirms the person of incident `alertId` is safe.
-public struct MarkSafeRequest: Codable, Sendable {
-    public var alertId: String
-    public init(alertId: String) { self.alertId = alertId }
-}
-
-public struct MarkSafeResponse: Codable, Sendable, Hashable {
-    public var success: Bool
-    public var alertId: String
-    public var status: String
-    /// `marked_safe`.
-    public var resolution: String
-    public var resolvedAt: String?
-}
-
-/// Seed `000_…`'s TriggerAlertResponse.
-public struct TriggerAlertResponse: Codable, Sendable, Hashable {
-    public var success: Bool
-    public var alertId: String
-    public var activatedAt: String
-    public var status: String
-}
-
-/// Seed `000_…`'s CancelAlertRequest; `alertId` may be left out to cancel whichever is active.
-public struct CancelAlertRequest: Codable, Sendable {
-    public var alertId: String?
-    public init(alertId: String?) { self.alertId = alertId }
-}
-
-public struct CancelAlertResponse: Codable, Sendable, Hashable {
-    public var success: Bool
-    public var alertId: String
-    public var status: String
-    public var resolvedAt: String?
-}
-
-/// `userId` asks for a dependent's alert (the caller must be their responder).
-public struct GetActiveAlertRequest: Codable, Sendable {
-    public var userId: String?
-    public init(userId: String?) { self.userId = userId }
-}
-
-/// Seed `000_…`'s GetActiveAlertResponse, plus who responded and, since escalation, what the
-/// incident is. Every added field is optional, so a client that knows only the seed's fields
-/// still decodes it; `kind` tells an SOS (`sos`) from an escalated missed check-in
-/// (`missed_check_in`), which this function returns too.
-public struct GetActiveAlertResponse: Codable, Sendable, Hashable {
-    public struct Responder: Codable, Sendable, Hashable {
-        public var responderId: String
-        public var name: String
-        public var respondedAt: String
-    }
-
-    public var hasActiveAlert: Bool
-    public var alertId: String?
-    public var activatedAt: String?
-    public var status: String?
-    public var responses: [Responder]?
-    /// `sos` or `missed_check_in`.
-    public var kind: String?
-    /// The missed deadline (a missed check-in).
-    public var deadline: String?
-    /// The highest tier of responders told so far.
-    public var tier: Int?
-    public var acknowledgedAt: String?
-    public var acknowledgedBy: String?
-    /// Where the person was, if they shared it with an SOS (only they and their responders
-    /// can ask this function).
-    public var location: LocationWire?
-
-    init(_ alert: AlertRecord?) {
-        hasActiveAlert = alert != nil
-        alertId = alert.map { $0.id.uuidString.lowercased() }
-        activatedAt = alert.map { Timestamp.format($0.activatedAt) }
-        status = alert?.status.rawValue
-        responses = alert?.responses.map {
-            Responder(responderId: $0.responderID.description, name: $0.responderName, respondedAt: Timestamp.format($0.respondedAt))
-        }
-        kind = alert?.kind.rawValue
-        deadline = alert?.deadline.map(Timestamp.format)
-        tier = alert?.tier
-        acknowledgedAt = alert?.acknowledgedAt.map(Timestamp.format)
-        acknowledgedBy = alert?.acknowledgedBy?.description
-        location = alert?.location.map(LocationWire.init)
-    }
-}
-
-public struct RespondToAlertRequest: Codable, Sendable {
-    public var alertId: String
-    public init(alertId: String) { self.alertId = alertId }
-}
-
-public struct RespondToAlertResponse: Codable, Sendable, Hashable {
-    public var success: Bool
-    public var alertId: String
-    public var respondedAt: String
 }

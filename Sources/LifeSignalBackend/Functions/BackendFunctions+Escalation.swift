@@ -1,91 +1,32 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 extension BackendFunctions {
     /// The person's escalation settings, their responders' tiers and the pause. Every reply is
     /// ``EscalationSettingsResponse``.
-    static let escalationFunctions: [String: Handler] = [
-        "get-escalation-settings": { backend, caller, _ in
-            try encode(EscalationSettingsResponse(try await backend.checkIns.escalation(caller: caller)))
+    static let escalationFunctions: [Registration] = [
+        handle(CloudFunctions.getEscalationSettings) { backend, caller, _ in
+            EscalationSettingsResponse(try await backend.checkIns.escalation(caller: caller))
         },
-        "update-escalation-settings": { backend, caller, body in
-            let request = try decode(UpdateEscalationSettingsRequest.self, from: body)
-            return try encode(EscalationSettingsResponse(try await backend.checkIns.updateEscalation(
+        handle(CloudFunctions.updateEscalationSettings) { backend, caller, request in
+            return EscalationSettingsResponse(try await backend.checkIns.updateEscalation(
                 caller: caller, graceSeconds: request.graceSeconds, tierDelaySeconds: request.tierDelaySeconds,
-                repeatSeconds: request.repeatSeconds)))
+                repeatSeconds: request.repeatSeconds))
         },
-        "update-contact-tier": { backend, caller, body in
-            let request = try decode(UpdateContactTierRequest.self, from: body)
+        handle(CloudFunctions.updateContactTier) { backend, caller, request in
             try EscalationSettings.validate(tier: request.tier)
-            let responder = try userID(request.contactId, field: "contactId")
-            return try encode(EscalationSettingsResponse(try await backend.checkIns.updateTier(caller: caller, responder: responder, tier: request.tier)))
+            let responder = try WireField.userID(request.contactId, field: "contactId")
+            return EscalationSettingsResponse(try await backend.checkIns.updateTier(caller: caller, responder: responder, tier: request.tier))
         },
-        "pause-check-ins": { backend, caller, body in
-            let request = try decode(PauseCheckInsRequest.self, from: body)
+        handle(CloudFunctions.pauseCheckIns) { backend, caller, request in
             guard request.until.count <= 40, let until = Timestamp.parse(request.until) else {
                 throw DomainError.invalidArgument("until must be an ISO 8601 time, not \"\(request.until.prefix(40))\"")
             }
-            return try encode(EscalationSettingsResponse(try await backend.checkIns.pause(caller: caller, until: until)))
+            return EscalationSettingsResponse(try await backend.checkIns.pause(caller: caller, until: until))
         },
-        "resume-check-ins": { backend, caller, _ in
-            try encode(EscalationSettingsResponse(try await backend.checkIns.resume(caller: caller)))
+        handle(CloudFunctions.resumeCheckIns) { backend, caller, _ in
+            EscalationSettingsResponse(try await backend.checkIns.resume(caller: caller))
         },
     ]
-}
-
-/// `update-escalation-settings`: any of the three, in seconds; `repeatSeconds` 0 turns repeats
-/// off.
-public struct UpdateEscalationSettingsRequest: Codable, Sendable {
-    public var graceSeconds: Int?
-    public var tierDelaySeconds: Int?
-    public var repeatSeconds: Int?
-
-    public init(graceSeconds: Int? = nil, tierDelaySeconds: Int? = nil, repeatSeconds: Int? = nil) {
-        self.graceSeconds = graceSeconds
-        self.tierDelaySeconds = tierDelaySeconds
-        self.repeatSeconds = repeatSeconds
-    }
-}
-
-/// `update-contact-tier`: the tier (1…9) of one of the caller's responders.
-public struct UpdateContactTierRequest: Codable, Sendable {
-    public var contactId: String
-    public var tier: Int
-    public init(contactId: String, tier: Int) { self.contactId = contactId; self.tier = tier }
-}
-
-/// `pause-check-ins`: until when (ISO 8601, after now, at most 30 days ahead).
-public struct PauseCheckInsRequest: Codable, Sendable {
-    public var until: String
-    public init(until: String) { self.until = until }
-}
-
-/// The reply of every escalation function: the settings, the pause, the next deadline and the
-/// responders by tier.
-public struct EscalationSettingsResponse: Codable, Sendable, Hashable {
-    public struct Responder: Codable, Sendable, Hashable {
-        public var contactId: String
-        public var name: String
-        public var tier: Int
-    }
-
-    public var success: Bool
-    public var graceSeconds: Int
-    public var tierDelaySeconds: Int
-    /// 0: no repeats.
-    public var repeatSeconds: Int
-    /// Set while check-ins are paused.
-    public var pausedUntil: String?
-    public var nextCheckInTime: String?
-    public var responders: [Responder]
-
-    init(_ overview: EscalationOverview) {
-        success = true
-        graceSeconds = overview.settings.graceSeconds
-        tierDelaySeconds = overview.settings.tierDelaySeconds
-        repeatSeconds = overview.settings.repeatSeconds ?? 0
-        pausedUntil = overview.pausedUntil.map(Timestamp.format)
-        nextCheckInTime = overview.deadline.map(Timestamp.format)
-        responders = overview.responders.map { Responder(contactId: $0.id.description, name: $0.name, tier: $0.tier) }
-    }
 }

@@ -1,110 +1,23 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 extension BackendFunctions {
     /// Answers to a request to become someone's responder (docs/security.md, "Consent"): the
     /// owner accepts or declines, the requester cancels; any other caller, or an unknown id,
     /// gets the same 404.
-    static let roleRequestFunctions: [String: Handler] = [
-        "accept-role-request": { backend, caller, body in
-            let request = try decode(RoleRequestIDRequest.self, from: body)
-            let contact = try await backend.contacts.acceptRoleRequest(caller: caller, requestID: try uuid(request.requestId, field: "requestId"))
-            return try encode(AcceptRoleRequestResponse(success: true, contact: ContactResponse(contact)))
+    static let roleRequestFunctions: [Registration] = [
+        handle(CloudFunctions.acceptRoleRequest) { backend, caller, request in
+            let contact = try await backend.contacts.acceptRoleRequest(caller: caller, requestID: try WireField.uuid(request.requestId, field: "requestId"))
+            return AcceptRoleRequestResponse(success: true, contact: ContactResponse(contact))
         },
-        "decline-role-request": { backend, caller, body in
-            let request = try decode(RoleRequestIDRequest.self, from: body)
-            try await backend.contacts.declineRoleRequest(caller: caller, requestID: try uuid(request.requestId, field: "requestId"))
-            return try encode(SuccessResponse())
+        handle(CloudFunctions.declineRoleRequest) { backend, caller, request in
+            try await backend.contacts.declineRoleRequest(caller: caller, requestID: try WireField.uuid(request.requestId, field: "requestId"))
+            return SuccessResponse()
         },
-        "cancel-role-request": { backend, caller, body in
-            let request = try decode(RoleRequestIDRequest.self, from: body)
-            try await backend.contacts.cancelRoleRequest(caller: caller, requestID: try uuid(request.requestId, field: "requestId"))
-            return try encode(SuccessResponse())
+        handle(CloudFunctions.cancelRoleRequest) { backend, caller, request in
+            try await backend.contacts.cancelRoleRequest(caller: caller, requestID: try WireField.uuid(request.requestId, field: "requestId"))
+            return SuccessResponse()
         },
     ]
-}
-
-/// `get-qr-code` and `reset-qr-code`: the caller's code and when it stops linking.
-public struct QRCodeResponse: Codable, Sendable, Hashable {
-    public var success: Bool
-    public var qrCodeId: String
-    public var expiresAt: String
-
-    public init(_ code: QRCode) {
-        success = true
-        qrCodeId = code.id.uuidString.lowercased()
-        expiresAt = Timestamp.format(code.expiresAt)
-    }
-}
-
-/// `reset-qr-code`'s reply, named as before `get-qr-code` shared it.
-public typealias ResetQRCodeResponse = QRCodeResponse
-
-/// A request to become `owner`'s responder, as both sides see it: ids and names, nothing else
-/// of either person.
-public struct RoleRequestResponse: Codable, Sendable, Hashable {
-    public var id: String
-    public var requesterId: String
-    public var requesterName: String
-    public var ownerId: String
-    public var ownerName: String
-    public var createdAt: String
-
-    public init(_ request: RoleRequest) {
-        id = request.id.uuidString.lowercased()
-        requesterId = request.requesterID.description
-        requesterName = request.requesterName
-        ownerId = request.ownerID.description
-        ownerName = request.ownerName
-        createdAt = Timestamp.format(request.createdAt)
-    }
-}
-
-/// `get-contacts`' `roleRequests`: those waiting for my answer, and mine waiting for theirs.
-public struct RoleRequestsResponse: Codable, Sendable, Hashable {
-    public var received: [RoleRequestResponse]
-    public var sent: [RoleRequestResponse]
-
-    public init(received: [RoleRequestResponse], sent: [RoleRequestResponse]) {
-        self.received = received
-        self.sent = sent
-    }
-}
-
-/// Reply of `update-contact-roles`: the roles in force, and the request that waits for the
-/// contact's consent (`null` when none), always present.
-public struct RoleChangeResponse: Codable, Sendable, Hashable {
-    public var success: Bool
-    public var contactId: String
-    public var contact: ContactResponse
-    public var pendingRequest: RoleRequestResponse?
-
-    public init(_ outcome: RoleChangeOutcome) {
-        success = true
-        contactId = outcome.contact.id.description
-        contact = ContactResponse(outcome.contact)
-        pendingRequest = outcome.pendingRequest.map(RoleRequestResponse.init)
-    }
-
-    private enum CodingKeys: String, CodingKey { case success, contactId, contact, pendingRequest }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(success, forKey: .success)
-        try container.encode(contactId, forKey: .contactId)
-        try container.encode(contact, forKey: .contact)
-        try container.encode(pendingRequest, forKey: .pendingRequest)
-    }
-}
-
-/// `accept-role-request`, `decline-role-request`, `cancel-role-request`.
-public struct RoleRequestIDRequest: Codable, Sendable {
-    public var requestId: String
-    public init(requestId: String) { self.requestId = requestId }
-}
-
-/// Reply of `accept-role-request`: the requester, now the caller's responder.
-public struct AcceptRoleRequestResponse: Codable, Sendable, Hashable {
-    public var success: Bool
-    public var contact: ContactResponse
 }

@@ -1,5 +1,7 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
+import LifeSignalFunctions
 
 /// The cloud functions, addressed by name with JSON in and out: what `/functions/v1/<name>`
 /// serves. Each decodes its request, calls a service and encodes the reply in the shape the
@@ -19,20 +21,22 @@ public struct BackendFunctions: Sendable {
     /// One function: runs with the backend, the caller and the raw JSON body.
     public typealias Handler = @Sendable (LifeSignalBackend, Caller, Data) async throws -> Data
 
-    /// Every function by name.
-    static let registry: [String: Handler] = {
-        var all: [String: Handler] = [:]
-        for area in [checkInFunctions, domainFunctions, readFunctions, documentFunctions, contentFunctions, deliveryFunctions] {
-            all.merge(area) { first, _ in first }
+    /// Every function by name, from the areas' registrations (`BackendFunctions+CheckIn.swift`,
+    /// …). Built when the backend opens (``LifeSignalBackend/open(database:configuration:)``
+    /// reads it), so a name registered twice or a catalogued function without a handler
+    /// stops the program at start with a message naming it, not at a request.
+    static let registry: FunctionTable = {
+        let all = checkInFunctions + domainFunctions + readFunctions + documentFunctions + contentFunctions + deliveryFunctions
+        do { return try FunctionTable(all, catalogue: CloudFunctions.names) } catch {
+            fatalError("The cloud functions are registered wrongly: \(error)")
         }
-        return all
     }()
 
-    public static var names: Set<String> { Set(registry.keys) }
+    public static var names: Set<String> { Set(registry.handlers.keys) }
 
     /// Runs function `name` for `caller` with a JSON `body` (empty means `{}`); returns the JSON reply.
     public func call(_ name: String, caller: Caller, body: Data) async throws -> Data {
-        guard let handler = Self.registry[name] else { throw Failure.unknownFunction(name) }
+        guard let handler = Self.registry.handlers[name] else { throw Failure.unknownFunction(name) }
         do {
             return try await handler(backend, caller, body)
         } catch let error as DatabaseError where error.isForeignKeyViolation {

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// One push for one device, with the person the device belongs to and the topic it went to.
 struct InboxEntry: Sendable {

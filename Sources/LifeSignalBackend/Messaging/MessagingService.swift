@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// A device's messaging on the backend: the rules behind `unregister-push-token`,
 /// `subscribe-topic`, `unsubscribe-topic`, `get-device-messages` and `send-topic-message`.

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 extension Notifier {
     /// Hands pushes to their devices: first into each device's inbox (announced on the change

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// A row that changed, as Realtime's `postgres_changes` reports it.
 public struct ChangeEvent: Sendable, Hashable {

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// A notification about to be written: who gets it, what it says, whom it concerns.
 public struct NotificationDraft: Sendable, Hashable {

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// The notification history, device tokens and direct pushes: the rules behind
 /// `mark-notifications-read`, `clear-notifications`, `register-push-token` and

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// Writes notification rows inside the caller's transaction, so a notification exists if and
 /// only if the change it reports committed — and so do its delivery-ledger rows

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 import Logging
 
 /// Delivery after commit: publishes the committed changes on the ``ChangeFeed`` and sends

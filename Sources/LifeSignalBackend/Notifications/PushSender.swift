@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// One push message for one device token.
 public struct PushMessage: Sendable, Hashable, Codable {

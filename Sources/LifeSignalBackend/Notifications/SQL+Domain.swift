@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// Lets the domain's identifiers and instants be interpolated into ``SQL`` as bound
 /// parameters, like the built-in scalar types.

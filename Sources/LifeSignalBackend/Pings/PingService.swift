@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// Pings: a responder asks a dependent "are you OK?". The rules behind `ping-dependent`,
 /// `respond-to-ping`, `respond-to-all-pings` and `clear-ping`.

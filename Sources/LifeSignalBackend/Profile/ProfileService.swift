@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 extension UserProfile {
     /// A row selected with ``columns``. (Another module's struct: it must go through `self.init`.)

@@ -23,12 +23,20 @@ extension ChangeCapture {
 }
 
 /// Where a ``CapturedChanges`` reads from: the next changes after its position, waiting for some.
-protocol ChangeLogReader: AnyObject {
+///
+/// An engine with a change log of its own (PostgreSQL's, woken by `NOTIFY`) supplies its reader
+/// through ``Database/makeChangeLogReader()``; the others are polled (``SQLiteChangeLog``).
+public protocol ChangeLogReader: AnyObject {
     /// Establishes the starting position (retrying until the database answers).
     func start() async throws
     /// The changes committed after the position, in commit order, advancing past them; waits
     /// for the next poll or wake-up first. Throws only `CancellationError`.
     func nextBatch() async throws -> [CapturedChange]
+}
+
+extension Database {
+    /// No reader of its own: the change log is polled.
+    public func makeChangeLogReader() -> (any ChangeLogReader)? { nil }
 }
 
 /// The sequence ``ChangeCapture/changes(from:pollInterval:onReady:)`` returns.
@@ -39,11 +47,7 @@ public struct CapturedChanges: AsyncSequence {
     let onReady: @Sendable () -> Void
 
     public func makeAsyncIterator() -> Iterator {
-        let reader: any ChangeLogReader = if let postgres = database as? PostgresDatabase {
-            PostgresChangeLog(database: postgres)
-        } else {
-            SQLiteChangeLog(database: database, interval: pollInterval)
-        }
+        let reader = database.makeChangeLogReader() ?? SQLiteChangeLog(database: database, interval: pollInterval)
         return Iterator(reader: reader, onReady: onReady)
     }
 

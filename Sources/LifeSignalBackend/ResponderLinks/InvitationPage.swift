@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// What the page behind an invitation SMS link shows: who invited (first name only: the
 /// invitee may not know the inviter's number is theirs yet) and what they are asked to be.

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// Short signed links a responder opens without the app (issue 19 item 4): `<base>/r/<token>`.
 ///

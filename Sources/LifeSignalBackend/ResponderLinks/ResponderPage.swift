@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// What a responder link's page shows: only what a responder of the person may see
 /// (docs/security.md, "Who may see and change what"): their name and phone, their emergency

@@ -31,6 +31,8 @@ public protocol Database: Sendable {
     func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T
     /// Closes every connection. Further use fails.
     func close() async throws
+    /// The engine's own reader of the change log Realtime follows, or `nil` to poll it.
+    func makeChangeLogReader() -> (any ChangeLogReader)?
 }
 
 extension Database {
@@ -41,13 +43,40 @@ extension Database {
     }
 }
 
-/// Opens the database a URL names: `postgres://…` / `postgresql://…` for PostgreSQL,
-/// `sqlite:///path`, `file:///path` or a plain path for SQLite.
+/// A SQL engine the backend can open: the URL schemes it answers to and how it opens one.
+///
+/// SQLite (``sqlite``) is built in. PostgreSQL lives in `LifeSignalBackendPostgres`
+/// (`DatabaseEngine.postgres`), so an app that embeds the backend links SQLite only, and a
+/// server passes both engines to ``DatabaseFactory/open(url:engines:)``.
+public struct DatabaseEngine: Sendable {
+    /// URL prefixes this engine opens, e.g. `postgres://`.
+    public var schemes: [String]
+    public var open: @Sendable (_ url: String) async throws -> any Database
+
+    public init(schemes: [String], open: @escaping @Sendable (_ url: String) async throws -> any Database) {
+        self.schemes = schemes
+        self.open = open
+    }
+
+    /// SQLite: `sqlite:///path`, `file:///path` or a plain path (the fallback for any URL no
+    /// other engine claims).
+    public static let sqlite = DatabaseEngine(schemes: ["sqlite://", "file://"]) { url in try await DatabaseFactory.openSQLite(url: url) }
+}
+
+/// Opens the database a URL names, with the first engine whose scheme it has; a URL without a
+/// scheme is a SQLite path.
 public enum DatabaseFactory {
-    public static func open(url: String) async throws -> any Database {
-        if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
-            return try await PostgresDatabase(url: url)
+    public static func open(url: String, engines: [DatabaseEngine] = [.sqlite]) async throws -> any Database {
+        if let engine = engines.first(where: { engine in engine.schemes.contains { url.hasPrefix($0) } }) {
+            return try await engine.open(url)
         }
+        if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
+            throw DatabaseError.configuration("a PostgreSQL URL needs the PostgreSQL engine (LifeSignalBackendPostgres), which this program does not include")
+        }
+        return try await openSQLite(url: url)
+    }
+
+    static func openSQLite(url: String) async throws -> any Database {
         var path = url
         for prefix in ["sqlite://", "file://"] where path.hasPrefix(prefix) {
             path = String(path.dropFirst(prefix.count))

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// The sweep's escalation phases: the deadline, the end of a grace period, the next tier, and
 /// repeats. Each claims its rows with the marker it sets (`FOR UPDATE SKIP LOCKED` on

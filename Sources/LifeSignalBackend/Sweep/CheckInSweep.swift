@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// What one sweep did.
 public struct SweepReport: Sendable, Hashable, Codable {

@@ -54,7 +54,7 @@ extension CheckInClient: TestDependencyKey {
                 try CheckInRules.validateCheckIn(at: now, last: last.value)
                 last.setValue(now)
                 entries.withValue { $0.insert(CheckInEntry(id: UUID(), checkedInAt: now, source: .manual), at: 0) }
-                return CheckInResult(checkedInAt: now, deadline: now.addingTimeInterval(CheckInInterval.default.seconds))
+                return CheckInResult(checkedInAt: now, deadline: now.addingTimeInterval(CheckInInterval.default.seconds), interval: .default)
             },
             status: { CheckInStatus(lastCheckIn: last.value, interval: settings.value.interval) },
             settings: { settings.value },

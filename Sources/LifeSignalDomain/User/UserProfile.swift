@@ -97,13 +97,21 @@ public struct AuthSession: Hashable, Codable, Sendable {
     }
 }
 
-/// The outcome of a check-in.
+/// The outcome of a check-in: everything the check-in screen shows after it, so neither the
+/// server nor the client reads the status again (issue 20, one round trip).
 public struct CheckInResult: Hashable, Codable, Sendable {
     public var checkedInAt: Date
+    /// The next deadline: `checkedInAt + interval`, or later while check-ins are paused.
     public var deadline: Date
+    /// The interval the deadline was set with.
+    public var interval: CheckInInterval
 
-    public init(checkedInAt: Date, deadline: Date) {
+    public init(checkedInAt: Date, deadline: Date, interval: CheckInInterval) {
         self.checkedInAt = checkedInAt
         self.deadline = deadline
+        self.interval = interval
     }
+
+    /// The status the check-in leaves behind.
+    public var status: CheckInStatus { CheckInStatus(lastCheckIn: checkedInAt, interval: interval) }
 }

@@ -130,11 +130,10 @@ public struct CheckInFeature: Reducer {
         case .checkInResponse(.success(let result)):
             state.isCheckingIn = false
             state.lastResult = result
-            // Record the check-in at once, so the cooldown and band are right even before (or
-            // if never) the reload below comes back; the reload confirms the interval.
-            state.status?.lastCheckIn = result.checkedInAt
+            // The reply carries the whole status (time, interval, deadline): nothing to reload.
+            state.status = result.status
             state.updateBand()
-            return loadStatus()
+            return .none
 
         case .checkInResponse(.failure(let error)):
             state.isCheckingIn = false

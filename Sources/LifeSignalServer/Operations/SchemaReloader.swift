@@ -1,4 +1,5 @@
 import LifeSignalBackend
+import LifeSignalBackendPostgres
 import Logging
 import ServiceLifecycle
 import UnixSignals

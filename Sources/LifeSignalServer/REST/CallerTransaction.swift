@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalBackend
+import LifeSignalBackendPostgres
 
 /// Statements run as a request's caller, the way PostgREST runs them.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalBackend
+import LifeSignalFunctions
 import LifeSignalDomain
 
 /// Durations and times as a person types them: `15m`, `2h`, `90s`, `1d` (a bare number is

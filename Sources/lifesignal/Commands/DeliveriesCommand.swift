@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import LifeSignalAdapters
+import LifeSignalLocalAdapters
 import LifeSignalBackend
+import LifeSignalFunctions
 import LifeSignalDomain
 
 /// `lifesignal deliveries`: the delivery ledger as an operator sees it, read straight from the
@@ -23,7 +25,7 @@ struct DeliveriesCommand: AsyncParsableCommand {
         var configuration = try local.backendConfiguration(issuer: "lifesignal-deliveries")
         // Reading only: this process sends nothing (the running server does).
         configuration.deliveryChannels = DeliveryChannels()
-        let backend = try await LifeSignalBackend.open(databaseURL: local.databaseURL, configuration: configuration)
+        let backend = try await LifeSignalBackend.open(databaseURL: local.databaseURL, configuration: configuration, engines: DatabaseEngine.all)
         let read = await Result { try await (backend.deliveries.list(caller: .service, status: status, channel: channel, limit: limit),
                                              backend.deliveries.summary()) }
         try await backend.close()

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import LifeSignalAdapters
+import LifeSignalLocalAdapters
 import LifeSignalBackend
+import LifeSignalFunctions
 import Clocks
 import Dependencies
 import LifeSignalClients

@@ -2,7 +2,9 @@ import Clocks
 import Dependencies
 import Foundation
 import LifeSignalAdapters
+import LifeSignalLocalAdapters
 import LifeSignalBackend
+import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
 import LifeSignalFeatures

@@ -2,7 +2,9 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import LifeSignalAdapters
+import LifeSignalLocalAdapters
 import LifeSignalBackend
+import LifeSignalFunctions
 import LifeSignalServer
 import UnixSignals
 import LifeSignalDelivery
@@ -43,7 +45,7 @@ struct ServeCommand: AsyncParsableCommand {
         let channels = delivery.summary
         let push = try local.serviceAccount().map { "FCM HTTP v1, project \($0.projectID)" }
             ?? "recorded only (set LIFESIGNAL_FCM_SERVICE_ACCOUNT to send through FCM)"
-        let backend = try await LifeSignalBackend.open(databaseURL: local.databaseURL, configuration: configuration)
+        let backend = try await LifeSignalBackend.open(databaseURL: local.databaseURL, configuration: configuration, engines: DatabaseEngine.all)
         let pushDescription = push
         let signInSummary = ServeLimitOptions.summary(of: configuration)
         // A terminal's scrollback and a service's captured stdout are logs too: the key that

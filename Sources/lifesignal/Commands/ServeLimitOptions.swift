@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LifeSignalBackend
+import LifeSignalFunctions
 import LifeSignalServer
 
 /// `serve`'s limits: connections, reads, database waits, the sweep, Realtime, sign-in and

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalBackend
+import LifeSignalFunctions
 import Testing
 
 /// `SQLiteDatabase.read(_:)`: read-only connections beside the one writer.

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import LifeSignalBackend
+import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
 import LifeSignalTestSupport

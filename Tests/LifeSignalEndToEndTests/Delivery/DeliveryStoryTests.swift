@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import LifeSignalBackend
+import LifeSignalFunctions
 import LifeSignalDelivery
 import LifeSignalDomain
 import LifeSignalServer

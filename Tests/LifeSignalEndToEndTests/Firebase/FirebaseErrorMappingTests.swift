@@ -2,6 +2,7 @@ import FirebaseREST
 import Foundation
 import LifeSignalAdapters
 import LifeSignalBackend
+import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
 import LifeSignalTestSupport

@@ -1,6 +1,7 @@
 import FirebaseREST
 import Foundation
 import LifeSignalBackend
+import LifeSignalFunctions
 import LifeSignalDomain
 
 /// Cloud Firestore's REST API (v1), played by the backend's ``DocumentService`` as the ID

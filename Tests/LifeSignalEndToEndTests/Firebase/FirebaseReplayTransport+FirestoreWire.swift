@@ -1,6 +1,7 @@
 import FirebaseREST
 import Foundation
 import LifeSignalBackend
+import LifeSignalFunctions
 import LifeSignalDomain
 
 /// Firestore's wire shapes for the replay: typed values, documents, filters and error bodies.

@@ -1,6 +1,7 @@
 import FirebaseREST
 import Foundation
 import LifeSignalBackend
+import LifeSignalFunctions
 import LifeSignalDomain
 
 extension FirebaseReplayTransport {

@@ -1,6 +1,7 @@
 import FirebaseREST
 import Foundation
 import LifeSignalBackend
+import LifeSignalFunctions
 import LifeSignalDomain
 
 /// Firebase Storage's rules-aware v0 API, played by the backend's file storage: the

@@ -1,6 +1,7 @@
 import FirebaseREST
 import Foundation
 import LifeSignalBackend
+import LifeSignalFunctions
 import LifeSignalDomain
 
 /// A Firebase project played by the real backend: Identity Toolkit, Secure Token and

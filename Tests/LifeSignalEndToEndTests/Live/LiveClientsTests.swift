@@ -1,6 +1,9 @@
 import Foundation
 import LifeSignalAdapters
+import LifeSignalBackendPostgres
+import LifeSignalLocalAdapters
 import LifeSignalBackend
+import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
 import LifeSignalTestSupport
@@ -10,6 +13,9 @@ import Testing
 /// every `liveValue` is): the embedded backend, a real server over HTTP, and a mix.
 @Suite("Live clients")
 struct LiveClientsTests {
+    /// The embedded backend, over either engine (some cases use PostgreSQL).
+    static let embedded = LocalAdapters.embeddedBackend(engines: DatabaseEngine.all)
+
     /// A fresh directory under the system's temporary one: tests never touch ~/.lifesignal.
     static func temporaryDirectory() throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-live-\(UUID().uuidString)", isDirectory: true)
@@ -34,7 +40,7 @@ struct LiveClientsTests {
         let directory = try Self.temporaryDirectory()
         let live = LiveClients(configuration: try LiveConfiguration(environment: [
             "LIFESIGNAL_DATA_DIR": directory.path, "LIFESIGNAL_TEST_OTP": "+15550007001=700100",
-        ]))
+        ]), embedded: Self.embedded)
         let set = live.deferred
         // Before the first call nothing is opened or written.
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("jwt-secret").path))
@@ -55,7 +61,7 @@ struct LiveClientsTests {
         // Reopened after close, on the same file and secret: the person is still there.
         let again = LiveClients(configuration: try LiveConfiguration(environment: [
             "LIFESIGNAL_DATA_DIR": directory.path, "LIFESIGNAL_TEST_OTP": "+15550007001=700100",
-        ]))
+        ]), embedded: Self.embedded)
         try await again.deferred.auth.sendCode(try PhoneNumber("+15550007001"))
         let second = try await again.deferred.auth.verifyCode(try PhoneNumber("+15550007001"), try OneTimeCode("700100"))
         #expect(second.userID == session.userID && !second.isNewUser)
@@ -73,7 +79,7 @@ struct LiveClientsTests {
             "LIFESIGNAL_PROVIDER": "supabase", "LIFESIGNAL_URL": server.baseURL.absoluteString, "LIFESIGNAL_ANON_KEY": server.anonKey,
         ])
         #expect(configuration.local == nil)
-        let live = LiveClients(configuration: configuration)
+        let live = LiveClients(configuration: configuration, embedded: Self.embedded)
         let (session, result) = try await Self.signInAndCheckIn(live.deferred, phone: phone, code: "700200")
         // The server's database holds the check-in.
         let row = try #require(try await test.backend.database.query("SELECT user_id FROM check_ins").first)
@@ -94,18 +100,18 @@ struct LiveClientsTests {
         let persistent = try LiveConfiguration(environment: base.merging(["LIFESIGNAL_SESSION_FILE": file.path]) { $1 })
         #expect(persistent.supabase?.sessionFile == file)
 
-        let first = LiveClients(configuration: persistent)
+        let first = LiveClients(configuration: persistent, embedded: Self.embedded)
         let (session, _) = try await Self.signInAndCheckIn(first.deferred, phone: phone, code: "700400")
         await first.close()
         let mode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
         #expect(mode == 0o600, "the file holds a refresh token")
 
-        let relaunched = LiveClients(configuration: persistent)
+        let relaunched = LiveClients(configuration: persistent, embedded: Self.embedded)
         #expect(await relaunched.deferred.auth.currentSession()?.userID == session.userID)
         #expect(try await relaunched.deferred.checkIn.history(10).count == 1, "the kept session reaches the server")
         await relaunched.close()
 
-        let inMemory = LiveClients(configuration: try LiveConfiguration(environment: base))
+        let inMemory = LiveClients(configuration: try LiveConfiguration(environment: base), embedded: Self.embedded)
         #expect(await inMemory.deferred.auth.currentSession() == nil)
         await inMemory.close()
     }
@@ -124,7 +130,7 @@ struct LiveClientsTests {
             "LIFESIGNAL_PROVIDER": "supabase", "LIFESIGNAL_PROVIDER_CONTENT": "local",
             "LIFESIGNAL_URL": server.baseURL.absoluteString, "LIFESIGNAL_ANON_KEY": server.anonKey,
             "LIFESIGNAL_DATABASE_URL": database, "LIFESIGNAL_JWT_SECRET": secret, "LIFESIGNAL_DATA_DIR": directory.path,
-        ]))
+        ]), embedded: Self.embedded)
         let set = live.deferred
         await #expect(throws: DomainError.unauthenticated) { _ = try await set.content.saveRoute(.init(name: "Loop")) }
         let (session, _) = try await Self.signInAndCheckIn(set, phone: phone, code: "700300")
@@ -169,7 +175,7 @@ struct LiveClientsTests {
     @Test("a database that cannot be opened is a failed precondition naming it")
     func unopenableDatabase() async throws {
         let live = LiveClients(configuration: LiveConfiguration(local: LocalSettings(
-            dataDirectory: try Self.temporaryDirectory(), databaseURL: "/dev/null/lifesignal.sqlite", jwtSecret: "s")))
+            dataDirectory: try Self.temporaryDirectory(), databaseURL: "/dev/null/lifesignal.sqlite", jwtSecret: "s")), embedded: Self.embedded)
         do {
             _ = try await live.deferred.content.locations(ContentFilter())
             Issue.record("opened a database under /dev/null")

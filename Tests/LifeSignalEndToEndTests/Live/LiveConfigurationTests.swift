@@ -1,6 +1,7 @@
 import Foundation
 import LifeSignalAdapters
 import LifeSignalBackend
+import LifeSignalFunctions
 import LifeSignalDomain
 import Testing
 

@@ -1,7 +1,9 @@
 import Dependencies
 import Foundation
 import LifeSignalAdapters
+import LifeSignalLocalAdapters
 import LifeSignalBackend
+import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
 import LifeSignalTestSupport
@@ -23,6 +25,7 @@ struct LiveValueTests {
         let configuration = LiveConfiguration(local: LocalSettings(
             dataDirectory: directory, jwtSecret: "live-value-secret-with-at-least-32-characters",
             testOTPs: try TestOTPs(parsing: "\(phone)=701000")))
+        LiveClients.register(LocalAdapters.embeddedBackend())
         try LiveClients.bootstrap(configuration)
 
         let session = try await withDependencies { $0.context = .live } operation: {

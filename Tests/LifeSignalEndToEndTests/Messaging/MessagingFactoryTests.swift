@@ -1,7 +1,9 @@
 import Dependencies
 import Foundation
 import LifeSignalAdapters
+import LifeSignalLocalAdapters
 import LifeSignalBackend
+import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
 import LifeSignalTestSupport

@@ -128,13 +128,14 @@ import Testing
         await store.finish()
     }
 
-    @Test func checkInRecordsItAndReloadsStatus() async throws {
+    /// The reply carries the whole status: nothing is reloaded (an unexpected status read
+    /// would arrive as an unasserted action and fail the exhaustive store).
+    @Test func checkInTakesTheStatusFromItsReply() async throws {
         let before = CheckInStatus(lastCheckIn: Fixtures.start.addingTimeInterval(-3000), interval: try Fixtures.oneHour())
         let after = CheckInStatus(lastCheckIn: Fixtures.start, interval: try Fixtures.oneHour())
-        let result = CheckInResult(checkedInAt: Fixtures.start, deadline: Fixtures.start.addingTimeInterval(3600))
+        let result = CheckInResult(checkedInAt: Fixtures.start, deadline: Fixtures.start.addingTimeInterval(3600), interval: try Fixtures.oneHour())
         let store = makeStore(.init(status: before, now: Fixtures.start, band: .orange)) {
             $0.checkInClient.checkIn = { result }
-            $0.checkInClient.status = { after }
         }
         await store.send(.checkInTapped) { $0.isCheckingIn = true }
         await store.receive(.checkInResponse(.success(result))) {
@@ -143,13 +144,12 @@ import Testing
             $0.status = after
             $0.band = .green
         }
-        await store.receive(.statusResponse(.success(after)))
         #expect(store.state.cooldownRemaining == CheckInRules.cooldown)
         await store.finish()
     }
 
     @Test func secondTapWithinFiveMinutesIsRefusedLocally() async throws {
-        let result = CheckInResult(checkedInAt: Fixtures.start, deadline: Fixtures.start.addingTimeInterval(3600))
+        let result = CheckInResult(checkedInAt: Fixtures.start, deadline: Fixtures.start.addingTimeInterval(3600), interval: try Fixtures.oneHour())
         let status = CheckInStatus(lastCheckIn: Fixtures.start, interval: try Fixtures.oneHour())
         let checkIns = LockIsolated(0)
         let store = makeStore(.init(status: CheckInStatus(lastCheckIn: nil, interval: try Fixtures.oneHour()), now: Fixtures.start)) {
@@ -157,7 +157,6 @@ import Testing
                 checkIns.withValue { $0 += 1 }
                 return result
             }
-            $0.checkInClient.status = { status }
         }
         await store.send(.checkInTapped) { $0.isCheckingIn = true }
         await store.receive(.checkInResponse(.success(result))) {
@@ -166,7 +165,6 @@ import Testing
             $0.status = status
             $0.band = .green
         }
-        await store.receive(.statusResponse(.success(status)))
         wall.setValue(Fixtures.start.addingTimeInterval(60))
         await store.send(.checkInTapped) {
             $0.errorMessage = "You checked in less than 5 minutes ago; try again in 240 s"
@@ -176,7 +174,7 @@ import Testing
     }
 
     @Test func tapWhileCheckingInIsIgnored() async throws {
-        let result = CheckInResult(checkedInAt: Fixtures.start, deadline: Fixtures.start.addingTimeInterval(3600))
+        let result = CheckInResult(checkedInAt: Fixtures.start, deadline: Fixtures.start.addingTimeInterval(3600), interval: try Fixtures.oneHour())
         // The request is held on its own test clock so the second tap lands while it is in flight.
         let network = TestClock()
         let store = makeStore {
@@ -184,7 +182,6 @@ import Testing
                 try await network.sleep(for: .seconds(1))
                 return result
             }
-            $0.checkInClient.status = { throw DomainError.unauthenticated }
         }
         await store.send(.checkInTapped) { $0.isCheckingIn = true }
         await store.send(.checkInTapped)
@@ -193,8 +190,9 @@ import Testing
         await store.receive(.checkInResponse(.success(result))) {
             $0.isCheckingIn = false
             $0.lastResult = result
+            $0.status = result.status
+            $0.band = .green
         }
-        await store.receive(.statusResponse(.failure(.unauthenticated))) { $0.errorMessage = "Sign in first" }
         await store.finish()
     }
 
@@ -211,7 +209,7 @@ import Testing
     }
 
     @Test func checkInFailureIsShownAndCleared() async throws {
-        let result = CheckInResult(checkedInAt: Fixtures.start, deadline: Fixtures.start.addingTimeInterval(3600))
+        let result = CheckInResult(checkedInAt: Fixtures.start, deadline: Fixtures.start.addingTimeInterval(3600), interval: try Fixtures.oneHour())
         let attempts = LockIsolated(0)
         let store = makeStore {
             $0.checkInClient.checkIn = {
@@ -219,7 +217,6 @@ import Testing
                 if attempt == 1 { throw URLError(.notConnectedToInternet) }
                 return result
             }
-            $0.checkInClient.status = { CheckInStatus(lastCheckIn: Fixtures.start, interval: .default) }
         }
         await store.send(.checkInTapped) { $0.isCheckingIn = true }
         await store.receive(matching: {
@@ -235,10 +232,7 @@ import Testing
         await store.receive(.checkInResponse(.success(result))) {
             $0.isCheckingIn = false
             $0.lastResult = result
-        }
-        let status = CheckInStatus(lastCheckIn: Fixtures.start, interval: .default)
-        await store.receive(.statusResponse(.success(status))) {
-            $0.status = status
+            $0.status = result.status
             $0.band = .green
         }
         await store.finish()

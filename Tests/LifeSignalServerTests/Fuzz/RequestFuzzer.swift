@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalBackend
+import LifeSignalFunctions
 
 /// One generated request, ready for ``TestServer/request``.
 struct FuzzRequest: Sendable, CustomStringConvertible {

@@ -1,0 +1,378 @@
+import LifeSignalBackend
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Whether PostgreSQL answers, as the server last found out, and the checks that find out.
+///
+/// postgres-nio's pool, left alone, queues every request while it cannot connect, trips its
+/// circuit breaker only after 60 s, and after an outage waits out a backoff of up to a
+/// minute before it tries again. So the server keeps its own view: a failure that may mean
+/// the database is gone (a connection error, a lease not granted in time) starts one check —
+/// a fresh connection and `SELECT 1` within a short timeout, and a second one shortly after if
+/// it fails. While those checks fail the database is *down*: requests are refused at once (503, no waiting), and the check runs
+/// again every ``recheckInterval`` until it passes; then the pools are replaced by fresh
+/// ones without backoff (``onRecovered``) and requests go through again.
+final class DatabaseAvailability: @unchecked Sendable {
+    /// How often a down database is checked again; clients are told about as much
+    /// (``DatabaseError/retryAfterSeconds``).
+    static let recheckInterval = Duration.milliseconds(500)
+    /// How long after a failed check the second one runs, which must fail too before the
+    /// database counts as down.
+    static let confirmationDelay = Duration.milliseconds(250)
+    /// How long a passing check answers ``isReachable(maxAge:)`` without checking again.
+    static let freshness = Duration.seconds(1)
+
+    private let lock = NSLock()
+    private var down = false
+    private var leaseTimeoutValue: Duration
+    private var statementDeadlineValue = Duration.seconds(600)
+    private var probing: Task<Bool, Never>?
+    private var recovering: Task<Void, Never>?
+    private var lastPass: ContinuousClock.Instant?
+    private let probe: @Sendable (Duration) async -> Bool
+    private let onRecovered: @Sendable () -> Void
+    private let logger: Logger
+
+    init(leaseTimeout: Duration, logger: Logger, probe: @escaping @Sendable (Duration) async -> Bool, onRecovered: @escaping @Sendable () -> Void) {
+        self.leaseTimeoutValue = leaseTimeout
+        self.logger = logger
+        self.probe = probe
+        self.onRecovered = onRecovered
+    }
+
+    /// True from a failed check until a check passes again.
+    var isDown: Bool { lock.withLock { down } }
+
+    /// The longest a request waits for a pooled connection before it is answered 503.
+    var leaseTimeout: Duration {
+        get { lock.withLock { leaseTimeoutValue } }
+        set { lock.withLock { leaseTimeoutValue = newValue } }
+    }
+
+    /// See ``PostgresDatabase/statementDeadline``.
+    var statementDeadline: Duration {
+        get { lock.withLock { statementDeadlineValue } }
+        set { lock.withLock { statementDeadlineValue = newValue } }
+    }
+
+    /// The connect timeout of one check: short, since a reachable database answers in
+    /// milliseconds, but not so short that a loaded machine's slow accept reads as an outage.
+    private var probeTimeout: Duration { min(leaseTimeout, .seconds(5)) }
+
+    /// A failure that may mean the database is gone: check now (one check at a time).
+    func suspect() { _ = startProbe() }
+
+    /// Whether the database answers: `false` at once while it is down, a recent passing check's
+    /// answer, or a new check (for `/ready`).
+    func isReachable(maxAge: Duration = freshness) async -> Bool {
+        let cached: Bool? = lock.withLock {
+            if down { return false }
+            if let lastPass, lastPass.duration(to: .now) < maxAge { return true }
+            return nil
+        }
+        if let cached { return cached }
+        return await startProbe().value
+    }
+
+    /// Waits until the database is not known to be down (a cancelled wait throws).
+    func waitUntilUp() async throws {
+        while isDown { try await Task.sleep(for: .milliseconds(100)) }
+    }
+
+    private func startProbe() -> Task<Bool, Never> {
+        lock.withLock {
+            if let probing { return probing }
+            let task = Task { await self.checkOnce() }
+            probing = task
+            return task
+        }
+    }
+
+    private func checkOnce() async -> Bool {
+        var reachable = await probe(probeTimeout)
+        if !reachable, !isDown {
+            // One failed connection is not yet an outage (a loaded machine's slow accept,
+            // PostgreSQL at `max_connections` for a moment), and calling it one answers every
+            // request 503: a second check a moment later must fail too.
+            try? await Task.sleep(for: Self.confirmationDelay)
+            reachable = await probe(probeTimeout)
+        }
+        let wentDown: Bool = lock.withLock {
+            probing = nil
+            if reachable {
+                lastPass = .now
+                return false
+            }
+            guard !down else { return false }
+            down = true
+            recovering = Task { await self.recover() }
+            return true
+        }
+        if wentDown { logger.error("PostgreSQL is unreachable; requests are answered 503 until it is back") }
+        return reachable
+    }
+
+    private func recover() async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: Self.recheckInterval)
+            guard await probe(probeTimeout) else { continue }
+            // Fresh pools first, so the first request after the flag clears finds no backoff.
+            onRecovered()
+            lock.withLock {
+                down = false
+                lastPass = .now
+                recovering = nil
+            }
+            logger.notice("PostgreSQL is reachable again")
+            return
+        }
+    }
+
+    func stop() {
+        lock.withLock {
+            recovering?.cancel()
+            recovering = nil
+        }
+    }
+}
+
+/// Work that waits for the database instead of failing fast.
+///
+/// Realtime's dispatcher reads each changed row as each subscriber; if one of those reads
+/// failed because the database was restarting, that subscriber would silently miss the
+/// change. Inside ``$waitsForDatabase`` (set by the dispatcher), an operation that finds the
+/// database unreachable waits until it is back and runs again instead, so only idempotent
+/// work (reads) may run there.
+public enum DatabasePatience {
+    @TaskLocal public static var waitsForDatabase = false
+
+    /// The longest work on one leased PostgreSQL connection may take before the connection is
+    /// closed under it (``PostgresDatabase/statementDeadline``); `nil` keeps the database's
+    /// own. Migrations and the sweep, which may rightly take long, set a longer one.
+    @TaskLocal public static var statementDeadline: Duration?
+}
+
+/// Closes a leased connection whose work outlives its deadline.
+///
+/// A statement sent just as PostgreSQL restarts can be left with no answer: the request that
+/// sent it, or Realtime's dispatcher, would wait for good. Closing the connection makes the
+/// pool drop it; it usually fails the statement too (answered 503, like any lost connection),
+/// but not always — postgres-nio 1.33 was seen to leave a statement pending after the close,
+/// which is why ``PostgresDatabase/withLease(_:_:)`` also stops waiting for it. Work that
+/// merely runs long is cut too, so the deadline is far above any request's normal database time.
+private struct StatementWatchdog {
+    let task: Task<Void, Never>
+
+    init(_ connection: PostgresConnection, deadline: Duration, logger: Logger) {
+        task = Task {
+            do { try await Task.sleep(for: deadline) } catch { return }
+            logger.error("PostgreSQL work ran past \(deadline); closing its connection")
+            try? await connection.close()
+        }
+    }
+
+    func disarm() { task.cancel() }
+}
+
+/// Who got there first: the lease or the timeout.
+private final class LeaseRace: @unchecked Sendable {
+    private let lock = NSLock()
+    private var state = 0 // 0 waiting, 1 leased, 2 timed out
+
+    /// The lease arrived: true unless the timeout already answered the request.
+    func lease() -> Bool { lock.withLock { if state == 0 { state = 1 }; return state == 1 } }
+    /// The timeout fired: true unless the lease already arrived.
+    func expire() -> Bool { lock.withLock { if state == 0 { state = 2 }; return state == 2 } }
+    var leased: Bool { lock.withLock { state == 1 } }
+}
+
+private struct LeaseTimedOut: Error {}
+
+/// How the wait for leased work ended.
+private enum LeaseWait<T: Sendable>: Sendable {
+    case finished(Result<T, any Error>)
+    /// No connection came within the lease timeout.
+    case noLease
+    /// The work outlived its deadline and the watchdog's close.
+    case stuck
+}
+
+extension PostgresDatabase {
+    enum Pool { case main, anonymous }
+
+    /// Runs `body` on a pooled connection, failing fast: refused at once while the database is
+    /// down, and with ``DatabaseError/unavailable(_:)`` when no connection is leased within the
+    /// lease timeout (the body itself is not timed: a long sweep may take its time).
+    /// Connection-class failures become `.unavailable` and start an availability check.
+    func withLease<T: Sendable>(_ pool: Pool = .main, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        guard DatabasePatience.waitsForDatabase else { return try await leaseOnce(pool, body) }
+        while true {
+            do {
+                return try await leaseOnce(pool, body)
+            } catch let error as DatabaseError where error.isUnavailable {
+                // Give the check a moment to conclude, then wait until it passes.
+                try await Task.sleep(for: .milliseconds(100))
+                try await availability.waitUntilUp()
+            }
+        }
+    }
+
+    /// The lease and the work run in a task of their own, and the caller waits for whichever
+    /// comes first: the work's end, no lease within the lease timeout, or — past the statement
+    /// deadline and a little grace — work the watchdog could not end. A task group would not
+    /// do: it awaits its children, so a lease request or a statement the pool never answers
+    /// would hold the request for good (seen around fast PostgreSQL restarts: 1 request in
+    /// about 1,300 waited past the client's 120 s). Work given up on is cancelled and left to
+    /// end on its own; if its lease comes later, it is handed straight back.
+    private func leaseOnce<T: Sendable>(_ pool: Pool, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        if availability.isDown { throw DatabaseError.unavailable("PostgreSQL at \(location) is unreachable") }
+        let clients = pools.current
+        let client = pool == .main ? clients.main : clients.anonymous
+        let timeout = availability.leaseTimeout
+        let deadline = DatabasePatience.statementDeadline ?? statementDeadline
+        let logger = self.logger
+        let race = LeaseRace()
+        let work = Task { () async throws -> T in
+            try await client.withConnection { connection in
+                guard race.lease() else { throw LeaseTimedOut() }
+                let watchdog = StatementWatchdog(connection, deadline: deadline, logger: logger)
+                defer { watchdog.disarm() }
+                return try await body(connection)
+            }
+        }
+        let first = FirstResume<LeaseWait<T>>()
+        let outcome = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                first.set(continuation)
+                Task { first.resume(.finished(await work.result)) }
+                let timer = Task {
+                    try? await Task.sleep(for: timeout)
+                    if race.expire() { return first.resume(.noLease) }
+                    try? await Task.sleep(for: deadline + Self.abandonGrace)
+                    first.resume(.stuck)
+                }
+                first.onResume { timer.cancel() }
+            }
+        } onCancel: {
+            work.cancel()
+        }
+        do {
+            switch outcome {
+            case .finished(let result): return try result.get()
+            case .noLease:
+                work.cancel()
+                throw failure(.unavailable("no PostgreSQL connection within \(timeout)"))
+            case .stuck:
+                work.cancel()
+                logger.error("PostgreSQL work still running \(Self.abandonGrace) after its connection was closed; giving up on it")
+                throw failure(.unavailable("PostgreSQL did not answer within \(deadline)"))
+            }
+        } catch let error as PSQLError {
+            throw failure(PostgresTransactionConnection.map(error))
+        } catch let error as DatabaseError {
+            throw failure(error)
+        } catch is LeaseTimedOut {
+            throw failure(.unavailable("no PostgreSQL connection within \(timeout)"))
+        } catch where !race.leased && !(error is CancellationError) {
+            // The pool's own refusals (its circuit breaker, a shut-down pool) come before any
+            // statement ran.
+            throw failure(.unavailable("PostgreSQL pool: \(error)"))
+        }
+    }
+
+    /// How long past the statement deadline a caller still waits for work whose connection
+    /// the watchdog closed.
+    static let abandonGrace = Duration.seconds(2)
+
+    private func failure(_ error: DatabaseError) -> DatabaseError {
+        if error.isUnavailable { availability.suspect() }
+        return error
+    }
+
+    /// Whether PostgreSQL answers now (a check at most ``DatabaseAvailability/freshness`` old,
+    /// or a new one within a short timeout); `/ready` reports it.
+    public func isReachable() async -> Bool { await availability.isReachable() }
+
+    /// The longest a request waits for a connection before it is answered 503.
+    public var unavailableAfter: Duration {
+        get { availability.leaseTimeout }
+        set { availability.leaseTimeout = newValue }
+    }
+
+    /// How much longer than its connect timeout one availability check may take in all.
+    static let probeBound = Duration.seconds(15)
+
+    /// The longest work on one leased connection may take before the connection is closed
+    /// under it and the work fails with ``DatabaseError/unavailable(_:)`` (see
+    /// ``DatabasePatience/statementDeadline``).
+    public var statementDeadline: Duration {
+        get { availability.statementDeadline }
+        set { availability.statementDeadline = newValue }
+    }
+
+    /// Connects once outside the pools (the TCP connection within `timeout`) and runs
+    /// `SELECT 1`, all within ``probeBound`` more: a check that could hang (a peer that accepts
+    /// the connection and then says nothing) would hold `/ready` and keep the database marked
+    /// down for good. The whole check is not held to `timeout` itself: on a loaded machine a
+    /// reachable PostgreSQL may take seconds to log a connection in, and calling it down then
+    /// would answer every request 503 (seen in the full test suite with a 2 s bound).
+    static func probe(_ configuration: PostgresConnection.Configuration, timeout: Duration, logger: Logger) async -> Bool {
+        var configuration = configuration
+        let (seconds, attoseconds) = timeout.components
+        configuration.options.connectTimeout = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        let check = Task {
+            let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
+            defer { Task { try? await connection.close() } }
+            _ = try await connection.query("SELECT 1", logger: logger)
+        }
+        if case .success? = await TimeLimit.result(of: check, within: timeout + probeBound) { return true }
+        return false
+    }
+}
+
+/// The pools requests lease from, replaced by fresh ones when the database comes back (a
+/// pool that failed to connect for a while backs off for up to a minute).
+final class PostgresPools: @unchecked Sendable {
+    struct Clients: Sendable {
+        let main: PostgresClient
+        let anonymous: PostgresClient
+        let runs: [Task<Void, Never>]
+    }
+
+    private let lock = NSLock()
+    private var clients: Clients
+    private var retired: [Task<Void, Never>] = []
+    private let make: @Sendable () -> Clients
+
+    init(make: @escaping @Sendable () -> Clients) {
+        self.make = make
+        self.clients = make()
+    }
+
+    var current: Clients { lock.withLock { clients } }
+
+    /// Swaps in fresh pools; the old ones are shut down once requests that still hold their
+    /// connections have had time to finish.
+    func replace() {
+        let fresh = make()
+        let old = lock.withLock {
+            let old = clients
+            clients = fresh
+            return old
+        }
+        let retirement = Task {
+            try? await Task.sleep(for: .seconds(30))
+            old.runs.forEach { $0.cancel() }
+        }
+        lock.withLock { retired.append(retirement) }
+    }
+
+    func close() {
+        let current: Clients = lock.withLock { clients }
+        let retired: [Task<Void, Never>] = lock.withLock { self.retired }
+        current.runs.forEach { $0.cancel() }
+        // Cancelling a retirement's sleep shuts its pools at once.
+        retired.forEach { $0.cancel() }
+    }
+}

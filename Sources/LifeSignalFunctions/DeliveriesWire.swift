@@ -1,0 +1,37 @@
+import Foundation
+import LifeSignalDomain
+
+public struct DeliveryPreferencesResponse: Codable, Sendable {
+    public var success: Bool
+    public var preferences: DeliveryPreferences
+}
+/// Each channel `all`, `urgent` or `off`; a channel left out keeps its choice.
+public struct UpdateDeliveryPreferencesRequest: Codable, Sendable {
+    public var push: String?
+    public var sms: String?
+    public var email: String?
+
+    public init(push: String? = nil, sms: String? = nil, email: String? = nil) {
+        self.push = push
+        self.sms = sms
+        self.email = email
+    }
+}
+public struct ListDeliveriesRequest: Codable, Sendable {
+    public var status: String?
+    public var channel: String?
+    public var userId: String?
+    /// 1…1,000 (default 100).
+    public var limit: Int?
+
+    public init(status: String? = nil, channel: String? = nil, userId: String? = nil, limit: Int? = nil) {
+        self.status = status
+        self.channel = channel
+        self.userId = userId
+        self.limit = limit
+    }
+}
+public struct ListDeliveriesResponse: Codable, Sendable {
+    public var success: Bool
+    public var deliveries: [DeliveryRecord]
+}
