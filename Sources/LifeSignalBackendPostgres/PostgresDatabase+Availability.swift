@@ -137,22 +137,6 @@ final class DatabaseAvailability: @unchecked Sendable {
     }
 }
 
-/// Work that waits for the database instead of failing fast.
-///
-/// Realtime's dispatcher reads each changed row as each subscriber; if one of those reads
-/// failed because the database was restarting, that subscriber would silently miss the
-/// change. Inside ``$waitsForDatabase`` (set by the dispatcher), an operation that finds the
-/// database unreachable waits until it is back and runs again instead, so only idempotent
-/// work (reads) may run there.
-public enum DatabasePatience {
-    @TaskLocal public static var waitsForDatabase = false
-
-    /// The longest work on one leased PostgreSQL connection may take before the connection is
-    /// closed under it (``PostgresDatabase/statementDeadline``); `nil` keeps the database's
-    /// own. Migrations and the sweep, which may rightly take long, set a longer one.
-    @TaskLocal public static var statementDeadline: Duration?
-}
-
 /// Closes a leased connection whose work outlives its deadline.
 ///
 /// A statement sent just as PostgreSQL restarts can be left with no answer: the request that

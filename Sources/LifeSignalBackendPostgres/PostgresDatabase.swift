@@ -1,3 +1,4 @@
+import LifeSignalDomain
 import LifeSignalBackend
 import Foundation
 import Logging

@@ -19,6 +19,7 @@ public struct UpdateUserProfileRequest: Codable, Sendable {
         notificationsEnabled = changes.notificationsEnabled
     }
 }
+
 /// `checkInInterval` in seconds (3600…604800); `reminderLead` `none`, `30_minutes` or `2_hours`.
 public struct UpdateCheckInSettingsRequest: Codable, Sendable {
     public var checkInInterval: Double?
@@ -29,6 +30,7 @@ public struct UpdateCheckInSettingsRequest: Codable, Sendable {
         self.reminderLead = reminderLead
     }
 }
+
 /// The profile after a change (reply of `update-user-profile` and `update-check-in-settings`).
 public struct ProfileResponse: Codable, Sendable, Hashable {
     public var success: Bool
@@ -45,7 +47,7 @@ public struct ProfileResponse: Codable, Sendable, Hashable {
     public var nextCheckInTime: String?
     public var qrCodeId: String
 
-    init(_ profile: UserProfile) {
+    public init(_ profile: UserProfile) {
         success = true
         userId = profile.id.description
         firstName = profile.firstName
@@ -60,10 +62,35 @@ public struct ProfileResponse: Codable, Sendable, Hashable {
         nextCheckInTime = WireField.time(profile.deadline)
         qrCodeId = profile.qrCodeID.uuidString.lowercased()
     }
+
+    public init(success: Bool, userId: String, firstName: String, lastName: String, emergencyNote: String, phone: String, avatarUrl: String? = nil, notificationsEnabled: Bool, checkInInterval: Int, reminderLead: String, lastCheckInTime: String? = nil, nextCheckInTime: String? = nil, qrCodeId: String) {
+        self.success = success
+        self.userId = userId
+        self.firstName = firstName
+        self.lastName = lastName
+        self.emergencyNote = emergencyNote
+        self.phone = phone
+        self.avatarUrl = avatarUrl
+        self.notificationsEnabled = notificationsEnabled
+        self.checkInInterval = checkInInterval
+        self.reminderLead = reminderLead
+        self.lastCheckInTime = lastCheckInTime
+        self.nextCheckInTime = nextCheckInTime
+        self.qrCodeId = qrCodeId
+    }
 }
+
 /// `batchSize`: people claimed per transaction (1…``CheckInSweep/maximumBatchSize``).
-public struct ProcessCheckInsRequest: Codable, Sendable { public var batchSize: Int? }
+public struct ProcessCheckInsRequest: Codable, Sendable { public var batchSize: Int?
+    public init(batchSize: Int? = nil) { self.batchSize = batchSize }
+}
+
 public struct ProcessCheckInsResponse: Codable, Sendable, Hashable {
     public var success: Bool
     public var report: SweepReport
+
+    public init(success: Bool, report: SweepReport) {
+        self.success = success
+        self.report = report
+    }
 }

@@ -7,6 +7,7 @@ public struct TriggerAlertRequest: Codable, Sendable {
     public var location: LocationWire?
     public init(location: LocationWire? = nil) { self.location = location }
 }
+
 /// A shared location on the wire: degrees, metres and an ISO-8601 time (the fix's; now when
 /// left out).
 public struct LocationWire: Codable, Sendable, Hashable {
@@ -26,7 +27,7 @@ public struct LocationWire: Codable, Sendable, Hashable {
 
     /// The location, checked: ranges as ``AlertLocation/validate()``, a time that parses and is
     /// not more than five minutes ahead of the server's clock.
-    func validated(now: Date) throws(DomainError) -> AlertLocation {
+    public func validated(now: Date) throws(DomainError) -> AlertLocation {
         var when = now
         if let time {
             guard time.count <= 40, let parsed = Timestamp.parse(time) else {
@@ -40,11 +41,13 @@ public struct LocationWire: Codable, Sendable, Hashable {
         return location
     }
 }
+
 /// `mark-safe`: a responder confirms the person of incident `alertId` is safe.
 public struct MarkSafeRequest: Codable, Sendable {
     public var alertId: String
     public init(alertId: String) { self.alertId = alertId }
 }
+
 public struct MarkSafeResponse: Codable, Sendable, Hashable {
     public var success: Bool
     public var alertId: String
@@ -52,30 +55,57 @@ public struct MarkSafeResponse: Codable, Sendable, Hashable {
     /// `marked_safe`.
     public var resolution: String
     public var resolvedAt: String?
+
+    public init(success: Bool, alertId: String, status: String, resolution: String, resolvedAt: String? = nil) {
+        self.success = success
+        self.alertId = alertId
+        self.status = status
+        self.resolution = resolution
+        self.resolvedAt = resolvedAt
+    }
 }
+
 /// Seed `000_…`'s TriggerAlertResponse.
 public struct TriggerAlertResponse: Codable, Sendable, Hashable {
     public var success: Bool
     public var alertId: String
     public var activatedAt: String
     public var status: String
+
+    public init(success: Bool, alertId: String, activatedAt: String, status: String) {
+        self.success = success
+        self.alertId = alertId
+        self.activatedAt = activatedAt
+        self.status = status
+    }
 }
+
 /// Seed `000_…`'s CancelAlertRequest; `alertId` may be left out to cancel whichever is active.
 public struct CancelAlertRequest: Codable, Sendable {
     public var alertId: String?
     public init(alertId: String?) { self.alertId = alertId }
 }
+
 public struct CancelAlertResponse: Codable, Sendable, Hashable {
     public var success: Bool
     public var alertId: String
     public var status: String
     public var resolvedAt: String?
+
+    public init(success: Bool, alertId: String, status: String, resolvedAt: String? = nil) {
+        self.success = success
+        self.alertId = alertId
+        self.status = status
+        self.resolvedAt = resolvedAt
+    }
 }
+
 /// `userId` asks for a dependent's alert (the caller must be their responder).
 public struct GetActiveAlertRequest: Codable, Sendable {
     public var userId: String?
     public init(userId: String?) { self.userId = userId }
 }
+
 /// Seed `000_…`'s GetActiveAlertResponse, plus who responded and, since escalation, what the
 /// incident is. Every added field is optional, so a client that knows only the seed's fields
 /// still decodes it; `kind` tells an SOS (`sos`) from an escalated missed check-in
@@ -85,6 +115,12 @@ public struct GetActiveAlertResponse: Codable, Sendable, Hashable {
         public var responderId: String
         public var name: String
         public var respondedAt: String
+
+        public init(responderId: String, name: String, respondedAt: String) {
+            self.responderId = responderId
+            self.name = name
+            self.respondedAt = respondedAt
+        }
     }
 
     public var hasActiveAlert: Bool
@@ -104,7 +140,7 @@ public struct GetActiveAlertResponse: Codable, Sendable, Hashable {
     /// can ask this function).
     public var location: LocationWire?
 
-    init(_ alert: AlertRecord?) {
+    public init(_ alert: AlertRecord?) {
         hasActiveAlert = alert != nil
         alertId = alert.map { $0.id.uuidString.lowercased() }
         activatedAt = alert.map { Timestamp.format($0.activatedAt) }
@@ -119,13 +155,35 @@ public struct GetActiveAlertResponse: Codable, Sendable, Hashable {
         acknowledgedBy = alert?.acknowledgedBy?.description
         location = alert?.location.map(LocationWire.init)
     }
+
+    public init(hasActiveAlert: Bool, alertId: String? = nil, activatedAt: String? = nil, status: String? = nil, responses: [Responder]? = nil, kind: String? = nil, deadline: String? = nil, tier: Int? = nil, acknowledgedAt: String? = nil, acknowledgedBy: String? = nil, location: LocationWire? = nil) {
+        self.hasActiveAlert = hasActiveAlert
+        self.alertId = alertId
+        self.activatedAt = activatedAt
+        self.status = status
+        self.responses = responses
+        self.kind = kind
+        self.deadline = deadline
+        self.tier = tier
+        self.acknowledgedAt = acknowledgedAt
+        self.acknowledgedBy = acknowledgedBy
+        self.location = location
+    }
 }
+
 public struct RespondToAlertRequest: Codable, Sendable {
     public var alertId: String
     public init(alertId: String) { self.alertId = alertId }
 }
+
 public struct RespondToAlertResponse: Codable, Sendable, Hashable {
     public var success: Bool
     public var alertId: String
     public var respondedAt: String
+
+    public init(success: Bool, alertId: String, respondedAt: String) {
+        self.success = success
+        self.alertId = alertId
+        self.respondedAt = respondedAt
+    }
 }

@@ -6,6 +6,7 @@ public struct CheckInRequest: Codable, Sendable {
     public var source: CheckInSource?
     public init(source: CheckInSource? = nil) { self.source = source }
 }
+
 /// `check-in` reply, after seed `001_…`'s process-check-in.
 public struct CheckInResponse: Codable, Sendable, Hashable {
     public var success: Bool

@@ -5,7 +5,11 @@ public struct QRCodeRequest: Codable, Sendable {
     public var qrCodeId: String
     public init(qrCodeId: String) { self.qrCodeId = qrCodeId }
 }
-public struct LookupQRCodeResponse: Codable, Sendable, Hashable { public var success: Bool; public var userId: String; public var name: String }
+
+public struct LookupQRCodeResponse: Codable, Sendable, Hashable { public var success: Bool; public var userId: String; public var name: String
+    public init(success: Bool, userId: String, name: String) { self.success = success; self.userId = userId; self.name = name }
+}
+
 /// `add-contact-by-qr`: the scanned code and the roles its owner will hold for me.
 public struct AddContactByQRRequest: Codable, Sendable {
     public var qrCodeId: String
@@ -18,6 +22,7 @@ public struct AddContactByQRRequest: Codable, Sendable {
         self.isDependent = isDependent
     }
 }
+
 public struct UpdateContactRolesRequest: Codable, Sendable {
     public var contactId: String
     public var isResponder: Bool
@@ -29,17 +34,26 @@ public struct UpdateContactRolesRequest: Codable, Sendable {
         self.isDependent = isDependent
     }
 }
+
 public struct RemoveContactRequest: Codable, Sendable {
     public var contactId: String
     public init(contactId: String) { self.contactId = contactId }
 }
+
 /// Reply of `add-contact-by-qr` (`update-contact-roles` answers ``RoleChangeResponse``, the same plus
 /// `pendingRequest`).
 public struct ContactChangeResponse: Codable, Sendable, Hashable {
     public var success: Bool
     public var contactId: String
     public var contact: ContactResponse
+
+    public init(success: Bool, contactId: String, contact: ContactResponse) {
+        self.success = success
+        self.contactId = contactId
+        self.contact = contact
+    }
 }
+
 /// Seed `000_…`'s InviteContactRequest: roles are those the invitee will hold for me.
 public struct InviteContactRequest: Codable, Sendable {
     public var phone: String
@@ -50,6 +64,7 @@ public struct InviteContactRequest: Codable, Sendable {
         self.roles = roles
     }
 }
+
 public struct InviteContactResponse: Codable, Sendable, Hashable {
     public var success: Bool
     public var invitationId: String
@@ -65,11 +80,18 @@ public struct InviteContactResponse: Codable, Sendable, Hashable {
         self.invitation = InvitationResponse(invitation)
     }
 }
+
 public struct InvitationRequest: Codable, Sendable {
     public var invitationId: String
     public init(invitationId: String) { self.invitationId = invitationId }
 }
+
 public struct AcceptInvitationResponse: Codable, Sendable, Hashable {
     public var success: Bool
     public var contact: ContactResponse
+
+    public init(success: Bool, contact: ContactResponse) {
+        self.success = success
+        self.contact = contact
+    }
 }

@@ -37,8 +37,8 @@ public struct ContentIDRequest: Codable, Sendable, Hashable {
 }
 
 /// The table of a `save-content` request, read before its record (whose shape it decides).
-struct ContentTableRequest: Decodable {
-    var table: String
+public struct ContentTableRequest: Decodable {
+    public var table: String
 }
 
 /// `save-content`: the contract's upsert. Without an `id` in `record`, or with one no record
@@ -54,16 +54,16 @@ public struct SaveContentRequest<Fields: Codable & Sendable & Hashable>: Codable
 }
 
 /// The parsing every draft's fields share: a bad id or status is the caller's mistake.
-enum ContentFieldParsing {
-    static func id(_ text: String?) throws(DomainError) -> UUID? {
+public enum ContentFieldParsing {
+    public static func id(_ text: String?) throws(DomainError) -> UUID? {
         try text.map { text throws(DomainError) in try WireField.uuid(text, field: "record.id") }
     }
 
-    static func status(_ text: String?) throws(DomainError) -> ContentStatus {
+    public static func status(_ text: String?) throws(DomainError) -> ContentStatus {
         try WireField.status(text) ?? .draft
     }
 
-    static func day(_ text: String?, field: String) throws(DomainError) -> CalendarDay? {
+    public static func day(_ text: String?, field: String) throws(DomainError) -> CalendarDay? {
         try text.map { text throws(DomainError) in try WireField.day(text, field: "record.\(field)") }
     }
 }
@@ -89,7 +89,7 @@ public struct LocationFields: Codable, Sendable, Hashable {
         sortOrder = draft.sortOrder
     }
 
-    func draft() throws(DomainError) -> Location.Draft {
+    public func draft() throws(DomainError) -> Location.Draft {
         Location.Draft(
             id: try ContentFieldParsing.id(id), name: name, slug: slug, region: region, shortDescription: shortDescription,
             websiteURL: websiteURL, status: try ContentFieldParsing.status(status), sortOrder: sortOrder ?? 0)
@@ -125,7 +125,7 @@ public struct EventFields: Codable, Sendable, Hashable {
         sortOrder = draft.sortOrder
     }
 
-    func draft() throws(DomainError) -> Event.Draft {
+    public func draft() throws(DomainError) -> Event.Draft {
         Event.Draft(
             id: try ContentFieldParsing.id(id), name: name, slug: slug, description: description, hostOrg: hostOrg,
             startDate: try ContentFieldParsing.day(startDate, field: "start_date"),
@@ -157,7 +157,7 @@ public struct RouteFields: Codable, Sendable, Hashable {
         status = draft.status.rawValue; durationMinutes = draft.durationMinutes; sortOrder = draft.sortOrder
     }
 
-    func draft() throws(DomainError) -> Route.Draft {
+    public func draft() throws(DomainError) -> Route.Draft {
         let level: RouteDifficulty
         if let difficulty {
             guard let parsed = RouteDifficulty(rawValue: difficulty) else {

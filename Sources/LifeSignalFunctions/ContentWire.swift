@@ -16,12 +16,12 @@ public enum ContentWire {
         return decoder
     }
 
-    static func reply(record: some ContentRecord) throws -> Data {
+    public static func reply(record: some ContentRecord) throws -> Data {
         try JSONSerialization.data(withJSONObject: try object(record), options: [.sortedKeys])
     }
 
     /// `{"records": [...]}`.
-    static func reply(records: [some ContentRecord]) throws -> Data {
+    public static func reply(records: [some ContentRecord]) throws -> Data {
         try JSONSerialization.data(withJSONObject: ["records": try records.map(object)], options: [.sortedKeys])
     }
 

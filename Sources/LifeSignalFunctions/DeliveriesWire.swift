@@ -4,7 +4,13 @@ import LifeSignalDomain
 public struct DeliveryPreferencesResponse: Codable, Sendable {
     public var success: Bool
     public var preferences: DeliveryPreferences
+
+    public init(success: Bool, preferences: DeliveryPreferences) {
+        self.success = success
+        self.preferences = preferences
+    }
 }
+
 /// Each channel `all`, `urgent` or `off`; a channel left out keeps its choice.
 public struct UpdateDeliveryPreferencesRequest: Codable, Sendable {
     public var push: String?
@@ -17,6 +23,7 @@ public struct UpdateDeliveryPreferencesRequest: Codable, Sendable {
         self.email = email
     }
 }
+
 public struct ListDeliveriesRequest: Codable, Sendable {
     public var status: String?
     public var channel: String?
@@ -31,7 +38,13 @@ public struct ListDeliveriesRequest: Codable, Sendable {
         self.limit = limit
     }
 }
+
 public struct ListDeliveriesResponse: Codable, Sendable {
     public var success: Bool
     public var deliveries: [DeliveryRecord]
+
+    public init(success: Bool, deliveries: [DeliveryRecord]) {
+        self.success = success
+        self.deliveries = deliveries
+    }
 }

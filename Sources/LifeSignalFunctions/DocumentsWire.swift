@@ -6,6 +6,7 @@ public struct DocumentPathRequest: Codable, Sendable {
     public var path: String
     public init(path: String) { self.path = path }
 }
+
 /// `set-document`: the whole document, or with `merge: true` the fields to merge in.
 public struct SetDocumentRequest: Codable, Sendable {
     public var path: String
@@ -18,6 +19,7 @@ public struct SetDocumentRequest: Codable, Sendable {
         self.merge = merge
     }
 }
+
 /// `update-document`: values by dotted field path (`"address.city"`).
 public struct UpdateDocumentRequest: Codable, Sendable {
     public var path: String
@@ -28,6 +30,7 @@ public struct UpdateDocumentRequest: Codable, Sendable {
         self.fields = fields
     }
 }
+
 /// `query-documents`: one collection, filters (`field`, `op` as `==`, `!=`, `<`, `<=`, `>`,
 /// `>=`, `in`, `array-contains`, typed `value`), `orderBy` (`field`, `descending`), `limit`.
 public struct QueryDocumentsRequest: Codable, Sendable {
@@ -43,6 +46,7 @@ public struct QueryDocumentsRequest: Codable, Sendable {
         limit = query.limit
     }
 }
+
 public struct QueryDocumentsResponse: Codable, Sendable, Hashable {
     public var documents: [DocumentSnapshot]
     public init(documents: [DocumentSnapshot]) { self.documents = documents }

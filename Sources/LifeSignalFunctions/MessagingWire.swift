@@ -6,6 +6,7 @@ public struct DeviceTokenRequest: Codable, Sendable {
     public var token: String
     public init(token: String) { self.token = token }
 }
+
 public struct TopicSubscriptionRequest: Codable, Sendable {
     public var token: String
     /// FCM's rule: `[a-zA-Z0-9-_.~%]{1,900}`.
@@ -16,6 +17,7 @@ public struct TopicSubscriptionRequest: Codable, Sendable {
         self.topic = topic
     }
 }
+
 /// My token's inbox after `after` (a previous reply's `cursor`; 0 or left out for all),
 /// oldest first, at most `limit` (default 100, at most 500).
 public struct GetDeviceMessagesRequest: Codable, Sendable {
@@ -29,6 +31,7 @@ public struct GetDeviceMessagesRequest: Codable, Sendable {
         self.limit = limit
     }
 }
+
 public struct DeviceMessageResponse: Codable, Sendable, Hashable {
     public var id: String
     public var title: String
@@ -46,11 +49,18 @@ public struct DeviceMessageResponse: Codable, Sendable, Hashable {
         self.sentAt = Timestamp.format(message.sentAt)
     }
 }
+
 /// `cursor` is what to pass as `after` next time; it stays put when nothing came.
 public struct GetDeviceMessagesResponse: Codable, Sendable, Hashable {
     public var messages: [DeviceMessageResponse]
     public var cursor: Int
+
+    public init(messages: [DeviceMessageResponse], cursor: Int) {
+        self.messages = messages
+        self.cursor = cursor
+    }
 }
+
 /// Service role only: a message to every device subscribed to `topic`.
 public struct SendTopicMessageRequest: Codable, Sendable {
     public var topic: String

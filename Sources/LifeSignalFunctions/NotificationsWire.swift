@@ -11,6 +11,7 @@ public struct RegisterPushTokenRequest: Codable, Sendable {
         self.platform = platform
     }
 }
+
 /// From the Supabase edge function of the same name; `data` is accepted and ignored.
 public struct SendPushNotificationRequest: Codable, Sendable {
     public var userId: String
@@ -25,7 +26,11 @@ public struct SendPushNotificationRequest: Codable, Sendable {
         self.data = data
     }
 }
-public struct SendPushNotificationResponse: Codable, Sendable, Hashable { public var success: Bool; public var messageId: String }
+
+public struct SendPushNotificationResponse: Codable, Sendable, Hashable { public var success: Bool; public var messageId: String
+    public init(success: Bool, messageId: String) { self.success = success; self.messageId = messageId }
+}
+
 /// Either some notifications by id, or `all: true`.
 public struct MarkNotificationsReadRequest: Codable, Sendable {
     public var notificationIds: [String]?
@@ -36,9 +41,13 @@ public struct MarkNotificationsReadRequest: Codable, Sendable {
         self.all = all
     }
 }
+
 /// `types` to clear (NotificationType raw values); all of the caller's when left out.
 public struct ClearNotificationsRequest: Codable, Sendable {
     public var types: [String]?
     public init(types: [String]?) { self.types = types }
 }
-public struct CountResponse: Codable, Sendable, Hashable { public var success: Bool; public var count: Int }
+
+public struct CountResponse: Codable, Sendable, Hashable { public var success: Bool; public var count: Int
+    public init(success: Bool, count: Int) { self.success = success; self.count = count }
+}

@@ -80,9 +80,9 @@ extension UserID {
 
 extension DocumentValue {
     /// A time as a document keeps it (to the microsecond), or `null`.
-    static func time(_ date: Date?) -> DocumentValue {
+    public static func time(_ date: Date?) -> DocumentValue {
         date.map { .timestamp(DocumentTimestamp.truncated($0)) } ?? .null
     }
 
-    static func text(_ text: String?) -> DocumentValue { text.map(DocumentValue.string) ?? .null }
+    public static func text(_ text: String?) -> DocumentValue { text.map(DocumentValue.string) ?? .null }
 }

@@ -13,6 +13,7 @@ public struct QRCodeResponse: Codable, Sendable, Hashable {
         expiresAt = Timestamp.format(code.expiresAt)
     }
 }
+
 /// `reset-qr-code`'s reply, named as before `get-qr-code` shared it.
 public typealias ResetQRCodeResponse = QRCodeResponse
 /// A request to become `owner`'s responder, as both sides see it: ids and names, nothing else
@@ -34,6 +35,7 @@ public struct RoleRequestResponse: Codable, Sendable, Hashable {
         createdAt = Timestamp.format(request.createdAt)
     }
 }
+
 /// `get-contacts`' `roleRequests`: those waiting for my answer, and mine waiting for theirs.
 public struct RoleRequestsResponse: Codable, Sendable, Hashable {
     public var received: [RoleRequestResponse]
@@ -44,6 +46,7 @@ public struct RoleRequestsResponse: Codable, Sendable, Hashable {
         self.sent = sent
     }
 }
+
 /// Reply of `update-contact-roles`: the roles in force, and the request that waits for the
 /// contact's consent (`null` when none), always present.
 public struct RoleChangeResponse: Codable, Sendable, Hashable {
@@ -69,13 +72,20 @@ public struct RoleChangeResponse: Codable, Sendable, Hashable {
         try container.encode(pendingRequest, forKey: .pendingRequest)
     }
 }
+
 /// `accept-role-request`, `decline-role-request`, `cancel-role-request`.
 public struct RoleRequestIDRequest: Codable, Sendable {
     public var requestId: String
     public init(requestId: String) { self.requestId = requestId }
 }
+
 /// Reply of `accept-role-request`: the requester, now the caller's responder.
 public struct AcceptRoleRequestResponse: Codable, Sendable, Hashable {
     public var success: Bool
     public var contact: ContactResponse
+
+    public init(success: Bool, contact: ContactResponse) {
+        self.success = success
+        self.contact = contact
+    }
 }

@@ -29,7 +29,7 @@ extension LocalAdapters {
                 let events = backend.changes.subscribe(ChangeFeed.Filter(table: "device_messages"))
                 return AsyncStream { continuation in
                     let task = Task {
-                        for await event in events where event.ownerID == device.withState({ $0.owner }) { continuation.yield() }
+                        for await event in events where event.ownerID == device.owner { continuation.yield() }
                         continuation.finish()
                     }
                     continuation.onTermination = { _ in task.cancel() }

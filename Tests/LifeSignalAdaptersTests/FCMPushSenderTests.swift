@@ -3,7 +3,9 @@ import Crypto
 import FirebaseREST
 import Foundation
 import LifeSignalAdapters
+import LifeSignalLocalAdapters
 import LifeSignalBackend
+import LifeSignalDomain
 import LifeSignalFunctions
 import Testing
 

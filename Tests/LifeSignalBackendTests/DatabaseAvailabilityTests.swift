@@ -1,4 +1,7 @@
+@testable import LifeSignalBackendPostgres
 @testable import LifeSignalBackend
+import LifeSignalFunctions
+import LifeSignalDomain
 import Logging
 import Synchronization
 import Testing

@@ -1,5 +1,7 @@
 import Foundation
 @testable import LifeSignalBackend
+import LifeSignalFunctions
+import LifeSignalDomain
 import Testing
 
 @Suite("Password hashing")

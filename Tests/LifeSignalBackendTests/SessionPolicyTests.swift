@@ -1,5 +1,6 @@
 import Foundation
 @testable import LifeSignalBackend
+import LifeSignalFunctions
 import LifeSignalDomain
 import LifeSignalTestSupport
 import Testing

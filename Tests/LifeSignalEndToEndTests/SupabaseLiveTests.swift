@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import LifeSignalBackend
+import LifeSignalDomain
 import LifeSignalFunctions
 import LifeSignalTestSupport
 import SupabaseREST

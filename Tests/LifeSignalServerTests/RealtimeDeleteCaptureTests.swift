@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalBackend
+import LifeSignalDomain
 import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing

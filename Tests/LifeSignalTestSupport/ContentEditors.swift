@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalBackend
+import LifeSignalDomain
 import LifeSignalFunctions
 
 /// Content editors for tests (docs/security.md, "Content"): a person whose `app_metadata.role`

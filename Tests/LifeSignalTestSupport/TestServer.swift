@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import LifeSignalBackend
+import LifeSignalDomain
 import LifeSignalFunctions
 import LifeSignalServer
 import Logging

@@ -27,6 +27,9 @@ public final class MessagingDevice: @unchecked Sendable {
     /// The current token, if one has been made and not deleted.
     public var currentToken: String? { lock.withLock { state.token } }
 
+    /// Who the current token was registered for, if anyone.
+    package var owner: UserID? { lock.withLock { state.owner } }
+
     func withState<T>(_ body: (inout State) -> T) -> T { lock.withLock { body(&state) } }
 
     /// Runs token-changing work after any already running.

@@ -6,25 +6,43 @@ import LifeSignalDomain
 /// What a ``MessagingClient`` needs from a backend, filled by each adapter its own way
 /// (in-process calls, Supabase Functions, Firebase callables); the client's behaviour — one
 /// token per device, a cursor through its inbox — is built once, here.
-struct MessagingRoute: Sendable {
+package struct MessagingRoute: Sendable {
     /// Messages asked for per inbox read.
-    static let pageSize = 100
+    package static let pageSize = 100
 
     /// The signed-in person, or ``DomainError/unauthenticated``.
-    var me: @Sendable () async throws -> UserID
+    package var me: @Sendable () async throws -> UserID
     /// `register-push-token` for the signed-in person.
-    var register: @Sendable (_ token: String) async throws -> Void
-    var unregister: @Sendable (_ token: String) async throws -> Void
-    var subscribe: @Sendable (_ token: String, _ topic: String) async throws -> Void
-    var unsubscribe: @Sendable (_ token: String, _ topic: String) async throws -> Void
+    package var register: @Sendable (_ token: String) async throws -> Void
+    package var unregister: @Sendable (_ token: String) async throws -> Void
+    package var subscribe: @Sendable (_ token: String, _ topic: String) async throws -> Void
+    package var unsubscribe: @Sendable (_ token: String, _ topic: String) async throws -> Void
     /// `get-device-messages`: up to ``pageSize`` messages after a cursor.
-    var inbox: @Sendable (_ token: String, _ after: Int) async throws -> DeviceMessagePage
+    package var inbox: @Sendable (_ token: String, _ after: Int) async throws -> DeviceMessagePage
     /// Fires when the device's inbox may have news: the change feed in-process, a timer over
     /// a wire. Made when a message stream starts, so news from then on is not missed.
-    var news: @Sendable (MessagingDevice) -> AsyncStream<Void>
+    package var news: @Sendable (MessagingDevice) -> AsyncStream<Void>
+
+    package init(
+        me: @escaping @Sendable () async throws -> UserID,
+        register: @escaping @Sendable (_ token: String) async throws -> Void,
+        unregister: @escaping @Sendable (_ token: String) async throws -> Void,
+        subscribe: @escaping @Sendable (_ token: String, _ topic: String) async throws -> Void,
+        unsubscribe: @escaping @Sendable (_ token: String, _ topic: String) async throws -> Void,
+        inbox: @escaping @Sendable (_ token: String, _ after: Int) async throws -> DeviceMessagePage,
+        news: @escaping @Sendable (MessagingDevice) -> AsyncStream<Void>
+    ) {
+        self.me = me
+        self.register = register
+        self.unregister = unregister
+        self.subscribe = subscribe
+        self.unsubscribe = unsubscribe
+        self.inbox = inbox
+        self.news = news
+    }
 
     /// News every `interval`, for backends that cannot tell.
-    static func polling(every interval: Duration) -> @Sendable (MessagingDevice) -> AsyncStream<Void> {
+    package static func polling(every interval: Duration) -> @Sendable (MessagingDevice) -> AsyncStream<Void> {
         { _ in
             AsyncStream { continuation in
                 let task = Task {
@@ -40,7 +58,7 @@ struct MessagingRoute: Sendable {
     }
 
     /// The client of `device` over this route.
-    func client(device: MessagingDevice) -> MessagingClient {
+    package func client(device: MessagingDevice) -> MessagingClient {
         let route = self
         @Sendable func token() async throws -> String {
             try await device.serially {

@@ -3,7 +3,7 @@ import Foundation
 extension Rereading {
     /// ``stream(following:from:read:onTermination:)`` that delivers `start` first, as a
     /// document listener's first snapshot (Firestore's `addSnapshotListener` fires at once).
-    static func listening<Signal: Sendable, Value: Sendable & Equatable>(
+    package static func listening<Signal: Sendable, Value: Sendable & Equatable>(
         following signals: AsyncStream<Signal>, from start: Value,
         read: @escaping @Sendable (_ signal: Signal, _ last: Value) async throws -> Value?,
         onTermination: @escaping @Sendable () -> Void = {}

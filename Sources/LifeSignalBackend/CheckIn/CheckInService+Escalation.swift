@@ -2,23 +2,6 @@ import Foundation
 import LifeSignalDomain
 import LifeSignalFunctions
 
-/// A person's escalation settings, their responders' tiers and the pause, as
-/// `get-escalation-settings` answers them.
-public struct EscalationOverview: Sendable, Hashable {
-    public struct Responder: Sendable, Hashable {
-        public var id: UserID
-        public var name: String
-        public var tier: Int
-    }
-
-    public var settings: EscalationSettings
-    /// Check-ins are paused until then (`nil`: not paused).
-    public var pausedUntil: Date?
-    public var deadline: Date?
-    /// The person's responders by tier, then id.
-    public var responders: [Responder]
-}
-
 /// Escalation settings and the pause: the rules behind `get-escalation-settings`,
 /// `update-escalation-settings`, `update-contact-tier`, `pause-check-ins` and
 /// `resume-check-ins`. Only the person who checks in changes their own.

@@ -43,16 +43,18 @@ public enum TimeLimit {
 }
 
 /// A continuation resumed once, by whichever caller comes first; later ones are ignored.
-final class FirstResume<Value: Sendable>: @unchecked Sendable {
+package final class FirstResume<Value: Sendable>: @unchecked Sendable {
     private let lock = NSLock()
     private var continuation: CheckedContinuation<Value, Never>?
     private var resumed = false
     private var afterwards: [@Sendable () -> Void] = []
 
-    func set(_ continuation: CheckedContinuation<Value, Never>) { lock.withLock { self.continuation = continuation } }
+    package init() {}
+
+    package func set(_ continuation: CheckedContinuation<Value, Never>) { lock.withLock { self.continuation = continuation } }
 
     /// Runs `action` once the continuation is resumed (at once if it already was).
-    func onResume(_ action: @escaping @Sendable () -> Void) {
+    package func onResume(_ action: @escaping @Sendable () -> Void) {
         let now: Bool = lock.withLock {
             if resumed { return true }
             afterwards.append(action)
@@ -61,7 +63,7 @@ final class FirstResume<Value: Sendable>: @unchecked Sendable {
         if now { action() }
     }
 
-    func resume(_ value: Value) {
+    package func resume(_ value: Value) {
         let (waiting, actions): (CheckedContinuation<Value, Never>?, [@Sendable () -> Void]) = lock.withLock {
             guard !resumed, let continuation else { return (nil, []) }
             resumed = true

@@ -1,3 +1,4 @@
+import LifeSignalFunctions
 import Foundation
 
 extension DocumentService {

@@ -1,3 +1,4 @@
+import LifeSignalDomain
 /// Why a storage request was refused.
 public enum StorageFailure: Error, Sendable, Hashable {
     case bucketNotFound(String)

@@ -76,12 +76,12 @@ public struct CapturedChanges: AsyncSequence {
 }
 
 extension ChangeCapture {
-    static let logger = Logger(label: "lifesignal.realtime")
+    package static let logger = Logger(label: "lifesignal.realtime")
 
     /// Runs `read` until it succeeds, waiting longer after each failure (0.1 s doubling to
     /// 1 s): the position is kept, so a database away for a while delays changes, never
     /// drops them. Only cancellation ends it.
-    static func untilSuccess<T>(_ what: String, _ read: () async throws -> T) async throws -> T {
+    package static func untilSuccess<T>(_ what: String, _ read: () async throws -> T) async throws -> T {
         var delay = Duration.milliseconds(100)
         var failures = 0
         while true {
@@ -102,7 +102,7 @@ extension ChangeCapture {
     }
 
     /// One row of either engine's log as a change (`nil` for a kind this version does not know).
-    static func change(from row: SQLRow) throws -> CapturedChange? {
+    package static func change(from row: SQLRow) throws -> CapturedChange? {
         guard let kind = CapturedChange.Kind(rawValue: try row.string("kind")) else { return nil }
         return CapturedChange(
             table: try row.string("table_name"), kind: kind,

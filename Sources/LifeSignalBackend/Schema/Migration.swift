@@ -1,3 +1,4 @@
+import LifeSignalDomain
 /// One step of the schema, written once for both engines.
 ///
 /// Statements use PostgreSQL's type names (`uuid`, `timestamptz`, `boolean`, `jsonb`), which

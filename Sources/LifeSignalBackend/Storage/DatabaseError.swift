@@ -45,7 +45,7 @@ public enum DatabaseError: Error, Sendable, Hashable, CustomStringConvertible {
     /// SQLSTATEs that mean the server or the connection went away, not that the statement was
     /// wrong: class 08 (connection exception), `57P01`–`57P03` (admin, crash or pending
     /// shutdown; cannot connect now) and `53300` (too many connections).
-    static func isConnectionState(_ state: String) -> Bool {
+    package static func isConnectionState(_ state: String) -> Bool {
         state.hasPrefix("08") || ["57P01", "57P02", "57P03", "53300"].contains(state)
     }
 

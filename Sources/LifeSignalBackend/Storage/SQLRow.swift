@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalDomain
 
 /// One result row: the columns in select order, with typed accessors that hide how each
 /// engine stores uuids, timestamps and booleans.

@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalDomain
 
 /// A value bound into, or read out of, a SQL statement, the same on both engines.
 ///

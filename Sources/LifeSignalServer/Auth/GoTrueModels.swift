@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalBackend
+import LifeSignalDomain
 
 /// GoTrue's user object, with the fields supabase-swift and supabase-js require.
 struct GoTrueUser: Encodable {

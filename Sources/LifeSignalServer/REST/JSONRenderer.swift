@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalBackend
+import LifeSignalDomain
 
 /// Writes rows as PostgREST's JSON from the column types of the schema cache: what
 /// PostgreSQL's `json_agg` produces, rebuilt for SQLite, which stores booleans as integers and

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalBackend
+import LifeSignalDomain
 
 /// Turns a ``ReadPlan`` into SQL for one table and engine.
 ///

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalBackend
+import LifeSignalDomain
 
 /// SQL for `/rest/v1` writes, one statement per row so each row keeps its own column list
 /// (PostgREST's `missing=default`) on both engines.

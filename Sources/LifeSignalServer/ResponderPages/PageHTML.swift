@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalBackend
+import LifeSignalDomain
 
 /// Small builders for the server's few HTML pages: every piece of text that comes from data
 /// goes through ``escape(_:)``, and the page shell carries one fixed inline style whose hash

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalBackend
+import LifeSignalDomain
 
 /// The pages behind a responder link, as HTML that needs no script: what happened, a way to
 /// call, the shared location, and the two answers as plain forms posting back to the link.

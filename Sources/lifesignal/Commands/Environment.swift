@@ -1,6 +1,7 @@
 import Foundation
 import LifeSignalAdapters
 import LifeSignalBackend
+import LifeSignalDomain
 import LifeSignalFunctions
 
 /// Configuration shared by the commands: the environment over the `LIFESIGNAL_CONFIG` file,

@@ -4,6 +4,7 @@ import Hummingbird
 import LifeSignalAdapters
 import LifeSignalLocalAdapters
 import LifeSignalBackend
+import LifeSignalDomain
 import LifeSignalFunctions
 import LifeSignalServer
 import UnixSignals

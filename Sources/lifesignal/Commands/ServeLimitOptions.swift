@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LifeSignalBackend
+import LifeSignalDomain
 import LifeSignalFunctions
 import LifeSignalServer
 

@@ -1,5 +1,6 @@
 import Foundation
 @testable import LifeSignalBackend
+import LifeSignalDomain
 import LifeSignalFunctions
 import Testing
 

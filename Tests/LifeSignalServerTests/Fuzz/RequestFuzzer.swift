@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalBackend
+import LifeSignalDomain
 import LifeSignalFunctions
 
 /// One generated request, ready for ``TestServer/request``.
