@@ -150,12 +150,22 @@ struct LiveClientsTests {
         await live.close()
     }
 
+    @Test("without the embedded backend linked and given, a local configuration is refused in words that say so")
+    func localNeedsTheEmbeddedBackend() async throws {
+        let directory = try Self.temporaryDirectory()
+        let live = LiveClients(configuration: try LiveConfiguration(environment: ["LIFESIGNAL_DATA_DIR": directory.path]))
+        let error = await #expect(throws: DomainError.self) { _ = try await live.clients() }
+        #expect(error?.message.contains("LifeSignalLocalAdapters") == true)
+        // Nothing was opened: no database file in the data directory.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).allSatisfy { !$0.hasSuffix(".sqlite") })
+    }
+
     @Test("a failed open is thrown by every throwing call and not kept: the next call, after the fix, opens")
     func failedOpenIsRetried() async throws {
         let directory = try Self.temporaryDirectory()
         let path = directory.appendingPathComponent("config.json")
         try Data(#"{"provider": "supabase"}"#.utf8).write(to: path)
-        let live = LiveClients(environment: { ["LIFESIGNAL_CONFIG": path.path] })
+        let live = LiveClients(environment: { ["LIFESIGNAL_CONFIG": path.path] }, embedded: Self.embedded)
         let set = live.deferred
         let missing = DomainError.invalidArgument("The supabase provider needs LIFESIGNAL_URL (or \"url\" in the LIFESIGNAL_CONFIG file)")
         await #expect(throws: missing) { _ = try await set.checkIn.status() }
