@@ -44,35 +44,19 @@ extension FirebaseAdapters {
             sessionChanges: { await adapters.sessions.changes() })
     }
 
-    /// Check-ins through `check-in`, `update-check-in-settings` and `get-check-in-history`;
-    /// status and settings are read off the profile, as on Supabase.
+    /// Check-ins through the functions (``FunctionCalling/functionCheckInClient(history:)``),
+    /// the history through `get-check-in-history`.
     public var checkInClient: CheckInClient {
         let adapters = self
-        return CheckInClient(
-            checkIn: {
-                try await adapters.call(CloudFunctions.checkIn, CheckInRequest()).result()
-            },
-            status: { try await adapters.ownProfile().checkInStatus },
-            settings: { try await adapters.ownProfile().settings },
-            updateSettings: { interval, lead in
-                let reply: ProfileResponse = try await adapters.call(CloudFunctions.updateCheckInSettings, UpdateCheckInSettingsRequest(
-                    checkInInterval: interval?.seconds, reminderLead: lead?.rawValue))
-                return try UserProfile(wire: reply).settings
-            },
-            history: { limit in
-                let reply: CheckInHistoryResponse = try await adapters.call(CloudFunctions.getCheckInHistory, CheckInHistoryRequest(limit: limit))
-                return try reply.checkIns.map { entry in
-                    guard let source = CheckInSource(rawValue: entry.source) else {
-                        throw DomainError.internal("The server sent the check-in source \"\(entry.source)\"")
-                    }
-                    return CheckInEntry(id: try WireParse.uuid(entry.id), checkedInAt: try WireParse.date(entry.checkedInAt), source: source)
+        return functionCheckInClient(history: { limit in
+            let reply = try await adapters.call(CloudFunctions.getCheckInHistory, CheckInHistoryRequest(limit: limit))
+            return try reply.checkIns.map { entry in
+                guard let source = CheckInSource(rawValue: entry.source) else {
+                    throw DomainError.internal("The server sent the check-in source \"\(entry.source)\"")
                 }
-            },
-            escalation: { try await adapters.escalation() },
-            updateEscalation: { try await adapters.updateEscalation(graceSeconds: $0, tierDelaySeconds: $1, repeatSeconds: $2) },
-            setResponderTier: { try await adapters.setResponderTier($0, tier: $1) },
-            pause: { try await adapters.pauseCheckIns(until: $0) },
-            resume: { try await adapters.resumeCheckIns() })
+                return CheckInEntry(id: try WireParse.uuid(entry.id), checkedInAt: try WireParse.date(entry.checkedInAt), source: source)
+            }
+        })
     }
 
     /// The domain's session for a phone sign-in. The uid must be our user id (a UUID), which

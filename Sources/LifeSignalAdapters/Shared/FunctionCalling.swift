@@ -15,6 +15,8 @@ protocol FunctionCalling: Sendable {
     func call<Response: Decodable>(_ name: String, _ body: some Encodable & Sendable) async throws -> Response
     /// The signed-in person, or ``DomainError/unauthenticated``.
     func me() async throws -> UserID
+    /// The signed-in person's profile, read where the adapter keeps it.
+    func ownProfile() async throws -> UserProfile
     /// My contact list each time it changes, starting after the call (``ContactsClient/stream``):
     /// the functions have no stream, so each adapter follows changes its own way.
     func contactListChanges() async throws -> AsyncThrowingStream<ContactList, any Error>

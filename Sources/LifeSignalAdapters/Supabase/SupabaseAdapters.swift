@@ -71,38 +71,21 @@ public struct SupabaseAdapters: Sendable {
         )
     }
 
+    /// Check-ins through the functions (``FunctionCalling/functionCheckInClient(history:)``),
+    /// the history read from `check_ins` through PostgREST (its row policy keeps it to mine).
     public var checkInClient: CheckInClient {
-        let adapters = self, client = self.client
-        return CheckInClient(
-            checkIn: {
-                try await Self.mapped {
-                    try await adapters.call(CloudFunctions.checkIn, CheckInRequest()).result()
-                }
-            },
-            status: { try await adapters.ownProfile().checkInStatus },
-            settings: { try await adapters.ownProfile().settings },
-            updateSettings: { interval, lead in
-                let reply: ProfileResponse = try await adapters.call(CloudFunctions.updateCheckInSettings, UpdateCheckInSettingsRequest(
-                    checkInInterval: interval?.seconds, reminderLead: lead?.rawValue))
-                return try UserProfile(wire: reply).settings
-            },
-            history: { limit in
-                try CheckInRules.validateHistoryLimit(limit)
-                return try await Self.mapped {
-                    let me = try await client.auth.session.user.id
-                    let rows: [CheckInRow] = try await client.from("check_ins").select("id,checked_in_at,source")
-                        .eq("user_id", value: me.uuidString.lowercased())
-                        .order("checked_in_at", ascending: false).order("id").limit(limit)
-                        .execute().value
-                    return rows.map { CheckInEntry(id: $0.id, checkedInAt: $0.checkedInAt, source: $0.source) }
-                }
-            },
-            escalation: { try await adapters.escalation() },
-            updateEscalation: { try await adapters.updateEscalation(graceSeconds: $0, tierDelaySeconds: $1, repeatSeconds: $2) },
-            setResponderTier: { try await adapters.setResponderTier($0, tier: $1) },
-            pause: { try await adapters.pauseCheckIns(until: $0) },
-            resume: { try await adapters.resumeCheckIns() }
-        )
+        let client = self.client
+        return functionCheckInClient(history: { limit in
+            try CheckInRules.validateHistoryLimit(limit)
+            return try await Self.mapped {
+                let me = try await client.auth.session.user.id
+                let rows: [CheckInRow] = try await client.from("check_ins").select("id,checked_in_at,source")
+                    .eq("user_id", value: me.uuidString.lowercased())
+                    .order("checked_in_at", ascending: false).order("id").limit(limit)
+                    .execute().value
+                return rows.map { CheckInEntry(id: $0.id, checkedInAt: $0.checkedInAt, source: $0.source) }
+            }
+        })
     }
 
     static func domainSession(_ session: Session) throws -> AuthSession {
