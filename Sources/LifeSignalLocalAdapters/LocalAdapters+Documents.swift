@@ -11,10 +11,10 @@ extension LocalAdapters {
     /// change to it (or to its collection). A projected document (`users/{uid}`, its
     /// contacts, `qr_lookup`) is read again on each change to the tables it is made from,
     /// whoever made it: a contact's check-in changes my contact documents.
-    public var storageClient: StorageClient {
+    public var documentsClient: DocumentsClient {
         let documents = backend.documents, changes = backend.changes
         let adapters = self
-        return StorageClient(
+        return DocumentsClient(
             getDocument: { try await documents.get(caller: try await adapters.caller(), path: $0) },
             setDocument: { try await documents.set(caller: try await adapters.caller(), path: $0, data: $1, merge: $2) },
             updateDocument: { try await documents.update(caller: try await adapters.caller(), path: $0, fields: $1) },

@@ -13,8 +13,8 @@ public struct ClientSet: Sendable {
     public var notifications: NotificationClient
     public var content: ContentClient
     public var user: UserClient
-    /// Firestore-style documents (``StorageClient``).
-    public var documents: StorageClient
+    /// Firestore-style documents (``DocumentsClient``).
+    public var documents: DocumentsClient
     public var functions: CloudFunctionClient
     public var files: FileStorageClient
     public var messaging: MessagingClient
@@ -29,7 +29,7 @@ public struct ClientSet: Sendable {
         values.notificationClient = notifications
         values.contentClient = content
         values.userClient = user
-        values.storageClient = documents
+        values.documentsClient = documents
         values.cloudFunctionClient = functions
         values.fileStorageClient = files
         values.messagingClient = messaging
@@ -95,7 +95,7 @@ public struct AdapterFactory: Sendable {
             notifications: try pick(.notifications, local: \.notificationClient, supabase: \.notificationClient, firebase: \.notificationClient),
             content: try pick(.content, local: \.contentClient, supabase: \.contentClient, firebase: \.contentClient),
             user: try pick(.user, local: \.userClient, supabase: \.userClient, firebase: \.userClient),
-            documents: try pick(.documents, local: \.storageClient, supabase: \.storageClient, firebase: \.storageClient),
+            documents: try pick(.documents, local: \.documentsClient, supabase: \.documentsClient, firebase: \.documentsClient),
             functions: try pick(.functions, local: \.cloudFunctionClient, supabase: \.cloudFunctionClient, firebase: \.cloudFunctionClient),
             files: try pick(.files, local: \.fileStorageClient, supabase: \.fileStorageClient, firebase: \.fileStorageClient),
             messaging: try pick(.messaging, local: \.messagingClient, supabase: \.messagingClient, firebase: \.messagingClient))

@@ -17,7 +17,7 @@ public protocol EmbeddedAdapters: Sendable {
     var notificationClient: NotificationClient { get }
     var contentClient: ContentClient { get }
     var userClient: UserClient { get }
-    var storageClient: StorageClient { get }
+    var documentsClient: DocumentsClient { get }
     var cloudFunctionClient: CloudFunctionClient { get }
     var fileStorageClient: FileStorageClient { get }
     var messagingClient: MessagingClient { get }

@@ -19,7 +19,7 @@ public enum Capability: String, Sendable, Hashable, CaseIterable {
     case notifications
     case content
     case user
-    /// Firestore-style documents under `users/{uid}` (``StorageClient``).
+    /// Firestore-style documents under `users/{uid}` (``DocumentsClient``).
     case documents
     /// Functions called by name (``CloudFunctionClient``).
     case functions

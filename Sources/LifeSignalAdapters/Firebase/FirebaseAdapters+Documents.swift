@@ -12,9 +12,9 @@ extension FirebaseAdapters {
     /// polls (``FirestoreClient/listenDocument(_:interval:sleep:)``) every ``pollInterval``:
     /// REST has no realtime channel. A failed poll ends the stream with its error mapped, as
     /// that listener does; listen again to carry on.
-    public var storageClient: StorageClient {
+    public var documentsClient: DocumentsClient {
         let adapters = self
-        return StorageClient(
+        return DocumentsClient(
             getDocument: { path in
                 let firestore = try await adapters.requireFirestore()
                 return try await Self.documents(path) { try await firestore.documentIfExists(path.rawValue) }

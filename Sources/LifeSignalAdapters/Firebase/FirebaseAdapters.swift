@@ -26,7 +26,7 @@ public struct FirebaseAdapters: Sendable {
     /// Where avatars go, or `nil` when the project has no Storage bucket configured (then
     /// avatars are refused rather than lost).
     public let storage: FirebaseStorageClient?
-    /// Documents (``StorageClient``), or `nil` when no project id was given for Firestore
+    /// Documents (``DocumentsClient``), or `nil` when no project id was given for Firestore
     /// (then documents are refused rather than lost).
     public let firestore: FirestoreClient?
     /// How often the notification and profile streams ask for news.

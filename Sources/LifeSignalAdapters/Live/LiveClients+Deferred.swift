@@ -56,7 +56,7 @@ extension LiveClients {
             user: UserClient(
                 profile: user.forward(\.profile), update: user.forward(\.update), uploadAvatar: user.forward(\.uploadAvatar),
                 removeAvatar: user.forward(\.removeAvatar), resetQRCode: user.forward(\.resetQRCode), stream: user.forward(\.stream)),
-            documents: StorageClient(
+            documents: DocumentsClient(
                 getDocument: documents.forward(\.getDocument), setDocument: documents.forward(\.setDocument),
                 updateDocument: documents.forward(\.updateDocument), deleteDocument: documents.forward(\.deleteDocument),
                 queryDocuments: documents.forward(\.queryDocuments), listenDocument: documents.forward(\.listenDocument),

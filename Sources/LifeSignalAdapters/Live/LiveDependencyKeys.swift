@@ -40,8 +40,8 @@ extension UserClient: DependencyKey {
     public static var liveValue: UserClient { LiveClients.shared.deferred.user }
 }
 
-extension StorageClient: DependencyKey {
-    public static var liveValue: StorageClient { LiveClients.shared.deferred.documents }
+extension DocumentsClient: DependencyKey {
+    public static var liveValue: DocumentsClient { LiveClients.shared.deferred.documents }
 }
 
 extension CloudFunctionClient: DependencyKey {

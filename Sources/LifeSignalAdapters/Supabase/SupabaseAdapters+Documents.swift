@@ -13,13 +13,13 @@ extension SupabaseAdapters {
     /// the collection and runs `query-documents` again after each change, and every
     /// ``deletionCheckInterval`` to notice removals. A projected document (`users/{uid}`, its
     /// contacts, `qr_lookup`) has no `documents` row, so its listener asks that often too.
-    public var storageClient: LifeSignalClients.StorageClient {
+    public var documentsClient: LifeSignalClients.DocumentsClient {
         let adapters = self
         let run: @Sendable (DocumentQuery) async throws -> [DocumentSnapshot] = { query in
             let reply: QueryDocumentsResponse = try await adapters.call(CloudFunctions.queryDocuments, QueryDocumentsRequest(query))
             return reply.documents
         }
-        return LifeSignalClients.StorageClient(
+        return LifeSignalClients.DocumentsClient(
             getDocument: { path in try await adapters.call(CloudFunctions.getDocument, DocumentPathRequest(path: path.rawValue)) },
             setDocument: { path, data, merge in
                 try DocumentRules.validate(data, at: path)

@@ -2,7 +2,7 @@ import Foundation
 import LifeSignalDomain
 import LifeSignalFunctions
 
-/// Firestore-style documents (seed `002_…`'s `StorageClient`): the rules behind the document
+/// Firestore-style documents (seed `002_…`'s `DocumentsClient`): the rules behind the document
 /// functions and the Local adapter.
 ///
 /// Access is the original app's security rule, owner only: a person reads and writes just

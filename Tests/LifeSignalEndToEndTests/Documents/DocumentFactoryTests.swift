@@ -9,7 +9,7 @@ import LifeSignalDomain
 import LifeSignalTestSupport
 import Testing
 
-/// The factory fills ``StorageClient`` as the `documents` capability, like the others.
+/// The factory fills ``DocumentsClient`` as the `documents` capability, like the others.
 @Suite("Adapter factory: documents")
 struct DocumentFactoryTests {
     @Test("LIFESIGNAL_PROVIDER_DOCUMENTS chooses its provider")
@@ -34,7 +34,7 @@ struct DocumentFactoryTests {
         try await set.auth.sendCode(try PhoneNumber(phone))
         let session = try await set.auth.verifyCode(try PhoneNumber(phone), try OneTimeCode("271828"))
         let path = try DocumentPath("users/\(session.userID)/notes/mixed")
-        try await values.storageClient.setDocument(path, ["via": "local"], false)
+        try await values.documentsClient.setDocument(path, ["via": "local"], false)
         #expect(try await test.backend.documents.get(caller: .service, path: path).data == ["via": "local"])
 
         let reverse = try factory.clients(ProviderSelection(default: .local, overrides: [.documents: .firebase, .content: .local]))

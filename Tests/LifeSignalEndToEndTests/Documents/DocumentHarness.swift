@@ -8,14 +8,14 @@ import LifeSignalDomain
 import LifeSignalTestSupport
 import SupabaseREST
 
-/// Alice and Bob signed in on one backend with their ``StorageClient``s, and a visitor who
+/// Alice and Bob signed in on one backend with their ``DocumentsClient``s, and a visitor who
 /// never signed in: the people of the document contract.
 struct DocumentHarness: Sendable {
     let test: TestBackend
     let server: TestServer?
-    let alice: LifeSignalClients.StorageClient
-    let bob: LifeSignalClients.StorageClient
-    let visitor: LifeSignalClients.StorageClient
+    let alice: LifeSignalClients.DocumentsClient
+    let bob: LifeSignalClients.DocumentsClient
+    let visitor: LifeSignalClients.DocumentsClient
     let aliceAuth: LifeSignalClients.AuthClient
     /// Alice's and Bob's ids as they appear in paths (`users/<id>/…`).
     let aliceID: String
@@ -26,12 +26,12 @@ struct DocumentHarness: Sendable {
             backend.engine,
             testOTPs: try TestOTPs(parsing: "\(AdapterHarness.alicePhone)=111111,\(AdapterHarness.bobPhone)=222222"))
         var server: TestServer?
-        let make: @Sendable () -> (LifeSignalClients.StorageClient, LifeSignalClients.AuthClient)
+        let make: @Sendable () -> (LifeSignalClients.DocumentsClient, LifeSignalClients.AuthClient)
         switch backend {
         case .local:
             make = {
                 let adapters = LocalAdapters(backend: test.backend)
-                return (adapters.storageClient, adapters.authClient)
+                return (adapters.documentsClient, adapters.authClient)
             }
         case .supabaseSQLite, .supabasePostgres:
             let started = try await TestServer.start(test.backend)
@@ -40,15 +40,15 @@ struct DocumentHarness: Sendable {
                 let adapters = SupabaseAdapters(client: SupabaseClient(
                     supabaseURL: started.baseURL, supabaseKey: started.anonKey,
                     options: SupabaseClientOptions(auth: .init(storage: InMemoryAuthStorage()))))
-                return (adapters.storageClient, adapters.authClient)
+                return (adapters.documentsClient, adapters.authClient)
             }
         case .firebase:
             make = {
                 let adapters = AdapterHarness.firebaseAdapters(test.backend)
-                return (adapters.storageClient, adapters.authClient)
+                return (adapters.documentsClient, adapters.authClient)
             }
         }
-        func signIn(_ phone: String, _ code: String) async throws -> (LifeSignalClients.StorageClient, LifeSignalClients.AuthClient, String) {
+        func signIn(_ phone: String, _ code: String) async throws -> (LifeSignalClients.DocumentsClient, LifeSignalClients.AuthClient, String) {
             let (storage, auth) = make()
             try await auth.sendCode(try PhoneNumber(phone))
             let session = try await auth.verifyCode(try PhoneNumber(phone), try OneTimeCode(code))

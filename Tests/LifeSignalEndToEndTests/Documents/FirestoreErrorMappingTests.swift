@@ -34,7 +34,7 @@ struct FirestoreErrorMappingTests {
         (409, "ABORTED", .unknown("Internal error: Firestore says ABORTED")),
     ])
     func statuses(status: Int, name: String, expected: DocumentStorageError) async throws {
-        let storage = try await Self.adapters { _ in Self.error(status, name) }.storageClient
+        let storage = try await Self.adapters { _ in Self.error(status, name) }.documentsClient
         let path = try DocumentPath("users/\(Self.me)/notes/n")
         #expect(await storageError { try await storage.updateDocument(path, ["n": 1]) } == expected)
         #expect(await storageError { _ = try await storage.queryDocuments(DocumentQuery(path.parent)) } == expected)
@@ -46,7 +46,7 @@ struct FirestoreErrorMappingTests {
         let storage = try await Self.adapters { request in
             await seen.append(request)
             return FirebaseHTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"name":"projects/p/databases/(default)/documents/users/x/notes/n","fields":{}}"#.utf8))
-        }.storageClient
+        }.documentsClient
         let path = try DocumentPath("users/\(Self.me)/notes/n")
         try await storage.updateDocument(path, ["address.city": "Leeds", "count": 2, "first name": "Ann"])
         let request = try #require(await seen.all.first)

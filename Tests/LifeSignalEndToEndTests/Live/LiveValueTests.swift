@@ -37,7 +37,7 @@ struct LiveValueTests {
             @Dependency(\.pingClient) var pings
             @Dependency(\.notificationClient) var notifications
             @Dependency(\.contentClient) var content
-            @Dependency(\.storageClient) var documents
+            @Dependency(\.documentsClient) var documents
             @Dependency(\.cloudFunctionClient) var functions
             @Dependency(\.fileStorageClient) var files
             @Dependency(\.messagingClient) var messaging

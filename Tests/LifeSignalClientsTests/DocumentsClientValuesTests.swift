@@ -4,22 +4,22 @@ import LifeSignalClients
 import LifeSignalDomain
 import Testing
 
-/// The values of ``StorageClient``.
+/// The values of ``DocumentsClient``.
 @Suite("Storage client values")
-struct StorageClientValuesTests {
+struct DocumentsClientValuesTests {
     static let me = "00000000-0000-4000-8000-00000000c001"
 
     @Test("the test value fails any call a test did not override")
     func testValueIsUnimplemented() async throws {
         let path = try DocumentPath("users/\(Self.me)")
-        await withKnownIssue { _ = try await StorageClient.testValue.getDocument(path) }
-        await withKnownIssue { try await StorageClient.testValue.setDocument(path, [:], false) }
-        await withKnownIssue { _ = try await StorageClient.testValue.queryDocuments(DocumentQuery(path.parent)) }
+        await withKnownIssue { _ = try await DocumentsClient.testValue.getDocument(path) }
+        await withKnownIssue { try await DocumentsClient.testValue.setDocument(path, [:], false) }
+        await withKnownIssue { _ = try await DocumentsClient.testValue.queryDocuments(DocumentQuery(path.parent)) }
     }
 
     @Test("the preview holds my profile and contacts, follows the rules, and tells listeners")
     func preview() async throws {
-        let client = StorageClient.previewValue
+        let client = DocumentsClient.previewValue
         let profile = try await client.getDocument(try DocumentPath("users/\(Self.me)"))
         #expect(profile.exists && profile.data["firstName"] == "Ann")
         let contacts = try CollectionPath("users/\(Self.me)/contacts")

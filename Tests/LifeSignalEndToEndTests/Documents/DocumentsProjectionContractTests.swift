@@ -6,11 +6,11 @@ import LifeSignalDomain
 import LifeSignalTestSupport
 import Testing
 
-/// The original app's documents through `StorageClient` on every adapter: `users/{uid}`,
+/// The original app's documents through `DocumentsClient` on every adapter: `users/{uid}`,
 /// `users/{uid}/contacts`, `qr_lookup` read as the backend projects them, and writes to
 /// them held to the same rules (Firestore's REST wire on Firebase).
-@Suite("StorageClient contract: the original app's documents", .serialized)
-struct StorageProjectionContractTests {
+@Suite("DocumentsClient contract: the original app's documents", .serialized)
+struct DocumentsProjectionContractTests {
     /// Alice is Bob's dependent (so Bob is her responder), both named, Alice checked in.
     static func linked(_ harness: DocumentHarness) async throws -> (alice: Caller, bob: Caller) {
         let backend = harness.test.backend

@@ -4,7 +4,7 @@ import DependenciesMacros
 import Foundation
 import LifeSignalDomain
 
-/// Firestore-style documents (seed `002_…`'s `StorageClient`), the same on every backend.
+/// Firestore-style documents (seed `002_…`'s `DocumentsClient`), the same on every backend.
 ///
 /// A person reads and writes only the documents under `users/{their uid}/…` (the profile
 /// document `users/{uid}` and collections below it such as `users/{uid}/contacts`).
@@ -22,7 +22,7 @@ import LifeSignalDomain
 ///
 /// Reading a document that is not there is not an error: its snapshot has `exists == false`.
 @DependencyClient
-public struct StorageClient: Sendable {
+public struct DocumentsClient: Sendable {
     /// The document now; `exists == false` when there is none.
     public var getDocument: @Sendable (_ path: DocumentPath) async throws -> DocumentSnapshot
     /// Writes the whole document, creating it if needed. With `merge`, the given fields are
@@ -44,14 +44,14 @@ public struct StorageClient: Sendable {
     public var listenQuery: @Sendable (_ query: DocumentQuery) async throws -> AsyncThrowingStream<[DocumentSnapshot], any Error>
 }
 
-extension StorageClient: TestDependencyKey {
-    public static let testValue = StorageClient()
+extension DocumentsClient: TestDependencyKey {
+    public static let testValue = DocumentsClient()
 
     /// A signed-in person's documents in memory — a profile and two contacts — under the
     /// same rules as the backends (owner only, ``DocumentRules``, Firestore's query results).
-    public static var previewValue: StorageClient {
+    public static var previewValue: DocumentsClient {
         let store = PreviewDocumentStore()
-        return StorageClient(
+        return DocumentsClient(
             getDocument: { try store.get($0) },
             setDocument: { try store.set($0, $1, merge: $2) },
             updateDocument: { try store.update($0, $1) },
@@ -63,8 +63,8 @@ extension StorageClient: TestDependencyKey {
 }
 
 extension DependencyValues {
-    public var storageClient: StorageClient {
-        get { self[StorageClient.self] }
-        set { self[StorageClient.self] = newValue }
+    public var documentsClient: DocumentsClient {
+        get { self[DocumentsClient.self] }
+        set { self[DocumentsClient.self] = newValue }
     }
 }

@@ -6,11 +6,11 @@ import LifeSignalDomain
 import LifeSignalTestSupport
 import Testing
 
-/// `StorageClient`'s promises (seed `002_…`) on every adapter: in-process on SQLite, over
+/// `DocumentsClient`'s promises (seed `002_…`) on every adapter: in-process on SQLite, over
 /// HTTP to `lifesignal serve` on SQLite and PostgreSQL, and over Firestore's REST wire format
 /// replayed by the same backend.
-@Suite("StorageClient contract", .serialized)
-struct StorageContractTests {
+@Suite("DocumentsClient contract", .serialized)
+struct DocumentsContractTests {
     static let when = Date(timeIntervalSince1970: 1_767_225_600.123456)
     static let everyType: [String: DocumentValue] = [
         "null": .null, "yes": true, "no": false, "zero": 0, "big": .integer(.max), "small": .integer(.min), "negative": -42,

@@ -6,9 +6,9 @@ import LifeSignalDomain
 import LifeSignalTestSupport
 import Testing
 
-/// `StorageClient`'s queries and listeners on every adapter.
-@Suite("StorageClient contract: queries and listeners", .serialized)
-struct StorageQueryListenTests {
+/// `DocumentsClient`'s queries and listeners on every adapter.
+@Suite("DocumentsClient contract: queries and listeners", .serialized)
+struct DocumentsQueryListenTests {
     @Test("queries filter, order and limit one collection of mine, Firestore's way", arguments: AdapterBackend.withFirebase)
     func query(backend: AdapterBackend) async throws {
         let harness = try await DocumentHarness.start(backend)

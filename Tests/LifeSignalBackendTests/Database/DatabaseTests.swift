@@ -5,8 +5,8 @@ import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
-@Suite("Storage")
-struct StorageTests {
+@Suite("Database")
+struct DatabaseTests {
     @Test("timestamps print with microseconds in UTC and parse back exactly")
     func timestamps() throws {
         let date = Date(timeIntervalSince1970: 1_717_588_800.123456)
