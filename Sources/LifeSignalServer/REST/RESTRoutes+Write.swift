@@ -6,9 +6,8 @@ import NIOCore
 /// POST, PUT, PATCH and DELETE on `/rest/v1/<table>` (reference §A.10–A.11).
 extension RESTRoutes {
     /// `put` marks a PUT: an insert plan that must name exactly one row by its primary key.
-    func write(_ request: Request, table name: String, kind: WritePlan.Kind, put: Bool = false) async -> Response {
-        let (caller, claims): (Caller, TokenClaims?)
-        do { (caller, claims) = try identify(request) } catch { return error.response }
+    func write(_ request: Request, context: Context, table name: String, kind: WritePlan.Kind, put: Bool = false) async throws -> Response {
+        let (caller, claims) = try context.authentication.caller()
         do {
             guard let table = await schema.table(name) else { throw RESTError.unknownTable(name) }
             let singular = try RESTMediaType.negotiate(request) == .object

@@ -9,37 +9,39 @@ import NIOCore
 /// ``RESTSQLBuilder``, and the rows into a response here. On PostgreSQL the statement runs
 /// under the caller's role with their claims in `request.jwt.claims`, so grants and
 /// row-level security decide; on SQLite the builder applies the same declared policies.
-struct RESTRoutes<Context: RequestContext> {
+struct RESTRoutes<Context: AuthenticatedRequestContext> {
     let backend: LifeSignalBackend
     let schema: SchemaCache
     let bodyLimit: Int
     var limits: QueryLimits = .standard
 
     func register(on router: Router<Context>) {
-        router.get("rest/v1") { request, _ in await self.openAPI(request) }
-        router.get("rest/v1/:table") { request, context in
-            await self.read(request, table: context.parameters.get("table") ?? "", head: false)
+        let group = router.group("rest/v1").add(middleware: APIErrorMiddleware { error, _, context in
+            RESTError.translating(error, role: (try? context.authentication.caller())?.caller.role ?? .anon)
+        })
+        group.get { request, context in try await self.openAPI(request, context: context) }
+        group.get(":table") { request, context in
+            try await self.read(request, context: context, table: context.parameters.get("table") ?? "", head: false)
         }
-        router.head("rest/v1/:table") { request, context in
-            await self.read(request, table: context.parameters.get("table") ?? "", head: true)
+        group.head(":table") { request, context in
+            try await self.read(request, context: context, table: context.parameters.get("table") ?? "", head: true)
         }
-        router.post("rest/v1/:table") { request, context in
-            await self.write(request, table: context.parameters.get("table") ?? "", kind: .insert)
+        group.post(":table") { request, context in
+            try await self.write(request, context: context, table: context.parameters.get("table") ?? "", kind: .insert)
         }
-        router.put("rest/v1/:table") { request, context in
-            await self.write(request, table: context.parameters.get("table") ?? "", kind: .insert, put: true)
+        group.put(":table") { request, context in
+            try await self.write(request, context: context, table: context.parameters.get("table") ?? "", kind: .insert, put: true)
         }
-        router.patch("rest/v1/:table") { request, context in
-            await self.write(request, table: context.parameters.get("table") ?? "", kind: .update)
+        group.patch(":table") { request, context in
+            try await self.write(request, context: context, table: context.parameters.get("table") ?? "", kind: .update)
         }
-        router.delete("rest/v1/:table") { request, context in
-            await self.write(request, table: context.parameters.get("table") ?? "", kind: .delete)
+        group.delete(":table") { request, context in
+            try await self.write(request, context: context, table: context.parameters.get("table") ?? "", kind: .delete)
         }
     }
 
-    private func read(_ request: Request, table name: String, head: Bool) async -> Response {
-        let (caller, claims): (Caller, TokenClaims?)
-        do { (caller, claims) = try identify(request) } catch { return error.response }
+    private func read(_ request: Request, context: Context, table name: String, head: Bool) async throws -> Response {
+        let (caller, claims) = try context.authentication.caller()
         do {
             guard let table = await schema.table(name) else { throw RESTError.unknownTable(name) }
             let singular = try RESTMediaType.negotiate(request) == .object
@@ -94,37 +96,14 @@ struct RESTRoutes<Context: RequestContext> {
     }
 
     /// `GET /rest/v1/`: the OpenAPI description of what this caller's role may use.
-    private func openAPI(_ request: Request) async -> Response {
-        let (caller, claims): (Caller, TokenClaims?)
-        do { (caller, claims) = try identify(request) } catch { return error.response }
+    private func openAPI(_ request: Request, context: Context) async throws -> Response {
+        let (caller, claims) = try context.authentication.caller()
         let document = RESTOpenAPI.document(tables: await schema.all, role: DatabaseRole.acting(as: caller, claims: claims), host: request.head.authority)
         guard let data = try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]) else {
             return RESTError(status: .internalServerError, code: "PGRST000", message: "Could not describe the schema").response
         }
         return Response(status: .ok, headers: [.contentType: "application/openapi+json; charset=utf-8"],
                         body: .init(byteBuffer: ByteBuffer(bytes: data)))
-    }
-
-    /// The caller of a request: its bearer JWT, or anonymous without one. A bad token is a
-    /// 401, never a silent downgrade to anonymous.
-    func identify(_ request: Request) throws(RESTError) -> (Caller, TokenClaims?) {
-        guard let token = request.bearerToken else { return (.anonymous, nil) }
-        do throws(TokenError) {
-            let claims = try backend.auth.verify(token)
-            return (try backend.auth.caller(claims: claims), claims)
-        } catch {
-            switch error {
-            case .expired:
-                throw RESTError(status: .unauthorized, code: "PGRST303", message: "JWT expired")
-            case .malformed(let why):
-                throw RESTError(status: .unauthorized, code: "PGRST301", message: why)
-            case .badSignature:
-                throw RESTError(status: .unauthorized, code: "PGRST301", message: "No suitable key or wrong key type",
-                                details: "None of the keys was able to decode the JWT")
-            case .unknownRole(let role):
-                throw RESTError(status: .unauthorized, code: "22023", message: "role \"\(role)\" does not exist")
-            }
-        }
     }
 
     /// Runs `body` in a transaction as the caller (see ``CallerTransaction``).
