@@ -82,12 +82,14 @@ let package = Package(
         .testTarget(name: "LifeSignalFeaturesTests", dependencies: ["LifeSignalFeatures"]),
 
         // MARK: Wire clients (know nothing of LifeSignal).
-        // URLSession exchanges both wire clients make the same way (Linux-safe cancellation).
-        .target(name: "HTTPExchange"),
+        // The one transport both wire clients share: request/response, pipeline with retries,
+        // transport errors, the URLSession transport (Linux-safe cancellation).
+        .target(name: "HTTPTransportCore"),
+        .testTarget(name: "HTTPTransportCoreTests", dependencies: ["HTTPTransportCore"]),
         .target(
             name: "SupabaseREST",
             dependencies: [
-                "HTTPExchange",
+                "HTTPTransportCore",
                 // Realtime's socket: URLSessionWebSocketTask fails at run time on Linux
                 // (Debian's libcurl has no WebSocket support).
                 .product(name: "WSClient", package: "swift-websocket"),
@@ -96,7 +98,7 @@ let package = Package(
         .testTarget(name: "SupabaseRESTTests", dependencies: ["SupabaseREST"]),
         // Seed 004's Swift snippets, compiled against SupabaseREST and run against the server.
         .testTarget(name: "Seed004SnippetTests", dependencies: ["SupabaseREST", "LifeSignalTestSupport"]),
-        .target(name: "FirebaseREST", dependencies: ["HTTPExchange"]),
+        .target(name: "FirebaseREST", dependencies: ["HTTPTransportCore"]),
         .testTarget(name: "FirebaseRESTTests", dependencies: ["FirebaseREST"]),
 
         // MARK: Delivery channels: each provider's own wire protocol (issue 19), no LifeSignal types.
@@ -113,7 +115,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "JWTKit", package: "jwt-kit"),
-                "HTTPExchange",
+                "HTTPTransportCore",
             ]
         ),
         .testTarget(

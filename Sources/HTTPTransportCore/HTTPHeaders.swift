@@ -1,7 +1,7 @@
 /// An ordered collection of HTTP header fields whose names compare case-insensitively.
 ///
-/// HTTP field names are case-insensitive, and the servers and transports this library talks
-/// to disagree on spelling (`Content-Range` vs `content-range`), so lookups must not depend on
+/// HTTP field names are case-insensitive, and the servers and transports the wire clients
+/// talk to disagree on spelling (`Content-Range` vs `content-range`), so lookups must not depend on
 /// case. Insertion order and the original spelling are kept for readable logs.
 public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
   /// One field.

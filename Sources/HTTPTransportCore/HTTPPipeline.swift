@@ -1,21 +1,60 @@
-import Foundation
-
-/// Sends requests through an ``HTTPTransport`` with a per-attempt time limit and the
-/// ``RetryPolicy``. Every service client funnels its requests through one of these, so the
-/// timeout and retry rules are the same for PostgREST, Functions and Auth.
-struct HTTPPipeline: Sendable {
-  let transport: any HTTPTransport
-  let retryPolicy: RetryPolicy
+/// Sends requests through an ``HTTPTransport`` with a per-attempt time limit and a
+/// ``RetryPolicy``.
+///
+/// Every service of a wire client funnels its requests through one pipeline, so the time
+/// limit and the retry rules are the same for all of them, and the same for Supabase and
+/// Firebase. What differs per wire client is configuration: its default headers, whether
+/// retries are numbered in a header, its policy.
+///
+/// ```swift
+/// let pipeline = HTTPPipeline(transport: URLSessionTransport(), retryPolicy: .default, defaultTimeout: .seconds(30))
+/// let response = try await pipeline.send(HTTPRequest(method: .get, url: url))
+/// ```
+///
+/// A response is returned whatever its status (after any retries); only a missing response
+/// throws: ``TransportError``, or `CancellationError` when the caller is cancelled — at once,
+/// even if the transport ignores cancellation.
+public struct HTTPPipeline: Sendable {
+  /// The transport that moves the bytes.
+  public var transport: any HTTPTransport
+  /// Which requests are repeated, and how.
+  public var retryPolicy: RetryPolicy
   /// Applied to requests that do not carry their own ``HTTPRequest/timeout``.
-  let defaultTimeout: Duration
+  public var defaultTimeout: Duration
+  /// A header that numbers each retry (`1`, `2`, …) so the server can tell retries apart in
+  /// its logs (supabase-swift sends `X-Retry-Count`), or `nil` to send none.
+  public var retryCountHeader: String?
+  /// Headers added to every request that does not set them itself (for example
+  /// `X-Client-Version` or an App Check token).
+  public var defaultHeaders: HTTPHeaders
 
-  func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-    var retry = 0
+  /// Creates a pipeline.
+  public init(
+    transport: any HTTPTransport,
+    retryPolicy: RetryPolicy = .default,
+    defaultTimeout: Duration,
+    retryCountHeader: String? = nil,
+    defaultHeaders: HTTPHeaders = [:]
+  ) {
+    self.transport = transport
+    self.retryPolicy = retryPolicy
+    self.defaultTimeout = defaultTimeout
+    self.retryCountHeader = retryCountHeader
+    self.defaultHeaders = defaultHeaders
+  }
+
+  /// Sends `request`, retrying idempotent reads as ``retryPolicy`` says.
+  public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    var request = request
+    for field in defaultHeaders where request.headers[field.name] == nil {
+      request.headers[field.name] = field.value
+    }
     let timeout = request.timeout ?? defaultTimeout
+    request.timeout = timeout
+    var retry = 0
     while true {
       var attempt = request
-      attempt.timeout = timeout
-      if retry > 0 { attempt.headers["X-Retry-Count"] = String(retry) }
+      if retry > 0, let retryCountHeader { attempt.headers[retryCountHeader] = String(retry) }
       let mayRetry = request.method.isIdempotentRead && retry < retryPolicy.maxRetries
 
       let response: HTTPResponse
@@ -43,83 +82,28 @@ struct HTTPPipeline: Sendable {
     }
   }
 
-  /// One attempt, raced against a timer.
+  /// One attempt, raced against a timer: the first of "response", "timeout" and "caller
+  /// cancelled" wins.
   ///
-  /// The transport runs in an unstructured task so that a transport ignoring cancellation
-  /// still cannot hold the caller past the deadline (a task group would wait for it).
-  static func sendOnce(
+  /// An error the transport throws that is neither a ``TransportError`` nor a
+  /// `CancellationError` (a `URLError` from a custom transport, …) becomes
+  /// ``TransportError/network(message:)``, so callers see one error type whatever the
+  /// transport.
+  public static func sendOnce(
     _ request: HTTPRequest,
     over transport: any HTTPTransport,
     timeout: Duration
   ) async throws -> HTTPResponse {
-    let race = Race()
-    return try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { continuation in
-        race.install(continuation)
-        let work = Task {
-          do {
-            race.finish(.success(try await transport.send(request)))
-          } catch let error as TransportError {
-            race.finish(.failure(error))
-          } catch is CancellationError {
-            race.finish(.failure(CancellationError()))
-          } catch {
-            race.finish(.failure(TransportError.network(message: String(describing: error))))
-          }
-        }
-        let timer = Task {
-          try? await Task.sleep(for: timeout)
-          if !Task.isCancelled { race.finish(.failure(TransportError.timedOut(after: timeout))) }
-        }
-        race.track(work, timer)
+    try await withDeadline(timeout, timeout: { TransportError.timedOut(after: timeout) }) {
+      do {
+        return try await transport.send(request)
+      } catch let error as TransportError {
+        throw error
+      } catch is CancellationError {
+        throw CancellationError()
+      } catch {
+        throw TransportError.network(message: String(describing: error))
       }
-    } onCancel: {
-      race.finish(.failure(CancellationError()))
     }
-  }
-}
-
-/// The first of "response", "timeout" and "caller cancelled" wins; the others are dropped.
-private final class Race: @unchecked Sendable {
-  private let lock = NSLock()
-  private var continuation: CheckedContinuation<HTTPResponse, any Error>?
-  private var early: Result<HTTPResponse, any Error>?
-  private var done = false
-  private var tasks: [Task<Void, Never>] = []
-
-  func install(_ continuation: CheckedContinuation<HTTPResponse, any Error>) {
-    lock.lock()
-    if let early {
-      lock.unlock()
-      continuation.resume(with: early)
-      return
-    }
-    self.continuation = continuation
-    lock.unlock()
-  }
-
-  func track(_ tasks: Task<Void, Never>...) {
-    lock.lock()
-    let finished = done
-    if !finished { self.tasks = tasks }
-    lock.unlock()
-    if finished { tasks.forEach { $0.cancel() } }
-  }
-
-  func finish(_ result: Result<HTTPResponse, any Error>) {
-    lock.lock()
-    guard !done else {
-      lock.unlock()
-      return
-    }
-    done = true
-    let continuation = self.continuation
-    self.continuation = nil
-    if continuation == nil { early = result }
-    let tasks = self.tasks
-    self.tasks = []
-    lock.unlock()
-    tasks.forEach { $0.cancel() }
-    continuation?.resume(with: result)
   }
 }

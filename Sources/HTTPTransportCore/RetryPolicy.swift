@@ -1,20 +1,23 @@
 import Foundation
 
-/// When and how often idempotent requests are repeated.
+/// When and how often ``HTTPPipeline`` repeats a request.
 ///
-/// Mirrors supabase-swift: only `GET` and `HEAD` are retried — repeating a `POST` could
-/// insert a row twice — and only on network errors and on statuses that say "try again"
-/// (503, 520, and 429 honouring `Retry-After`). Each retry carries an `X-Retry-Count: n`
-/// header so the server can tell retries apart in its logs.
+/// Only idempotent reads (`GET`, `HEAD`) are retried — repeating a `POST` could insert a row,
+/// create a document or send a push twice — and only on network errors and on statuses that
+/// say "try again later". The delay doubles from ``baseDelay`` up to ``maxDelay``, spread by
+/// ``jitter`` so that many clients failing together do not retry in lock step; a
+/// `Retry-After` header replaces the computed delay, up to ``maxRetryAfter``.
+///
+/// The defaults are supabase-swift's (3 retries; 429, 503 and 520). FirebaseREST sets its own
+/// (`RetryPolicy.firebase`: 2 retries; 429 and 503), since Google front ends never send 520.
 public struct RetryPolicy: Sendable {
-  /// The maximum number of retries after the first attempt (supabase-swift: 3).
+  /// The maximum number of retries after the first attempt.
   public var maxRetries: Int
   /// The delay before the first retry; it doubles on every further retry.
   public var baseDelay: Duration
   /// The cap on the exponential delay.
   public var maxDelay: Duration
-  /// The random spread applied to each computed delay, as a fraction (0.25 = ±25 %), so that
-  /// many clients failing together do not retry in lock step.
+  /// The random spread applied to each computed delay, as a fraction (0.25 = ±25 %).
   public var jitter: Double
   /// The statuses that are retried.
   public var retryableStatuses: Set<Int>
@@ -51,7 +54,7 @@ public struct RetryPolicy: Sendable {
   public static var none: RetryPolicy { RetryPolicy(maxRetries: 0) }
 
   /// The capped exponential delay before retry number `retry` (1-based), with jitter.
-  func backoff(forRetry retry: Int) -> Duration {
+  public func backoff(forRetry retry: Int) -> Duration {
     let exponent = min(max(retry - 1, 0), 30)
     let raw = baseDelay.timeInterval * pow(2, Double(exponent))
     let capped = min(raw, maxDelay.timeInterval)
@@ -60,7 +63,8 @@ public struct RetryPolicy: Sendable {
   }
 
   /// The delay a `Retry-After` header asks for (delta-seconds or an HTTP date), if any.
-  static func retryAfter(_ value: String?, now: Date = Date()) -> Duration? {
+  /// Servers send it with 429 and 503 when they know how long to back off.
+  public static func retryAfter(_ value: String?, now: Date = Date()) -> Duration? {
     guard let value = value?.trimmingCharacters(in: .whitespaces), !value.isEmpty else {
       return nil
     }

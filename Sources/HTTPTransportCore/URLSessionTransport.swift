@@ -1,5 +1,4 @@
 import Foundation
-import HTTPExchange
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -8,9 +7,10 @@ import HTTPExchange
 /// The default ``HTTPTransport``: Foundation's `URLSession` (libcurl on Linux).
 ///
 /// Uses `URLSession.data(for:)`, which exists on both Darwin and Linux Foundation (unlike
-/// `bytes(for:)`). `URLError.timedOut` becomes ``TransportError/timedOut(after:)`` and every
-/// other `URLError` becomes ``TransportError/network(message:)``, so callers see the same
-/// errors whatever the platform.
+/// `bytes(for:)`), through ``Foundation/URLSession/dataWithoutCancelling(for:)`` so that a
+/// cancelled caller never cancels a task on Linux. `URLError.timedOut` becomes
+/// ``TransportError/timedOut(after:)`` and every other `URLError` becomes
+/// ``TransportError/network(message:)``, so callers see the same errors whatever the platform.
 public struct URLSessionTransport: HTTPTransport {
   private let session: URLSession
 
@@ -62,8 +62,9 @@ public struct URLSessionTransport: HTTPTransport {
 }
 
 extension Duration {
-  /// The duration in seconds, as Foundation's `TimeInterval`.
-  var timeInterval: TimeInterval {
+  /// The duration in seconds, as Foundation's `TimeInterval` (URLSession's, `Date`'s unit).
+  /// `package`: the wire clients use it, their users have their own.
+  package var timeInterval: TimeInterval {
     let (seconds, attoseconds) = components
     return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
   }

@@ -19,7 +19,7 @@ public struct IdentityToolkitClient: Sendable {
   /// `https://securetoken.googleapis.com`, or the emulator's
   /// `http://host:port/securetoken.googleapis.com`.
   public var secureTokenURL: URL
-  let sender: RequestSender
+  let pipeline: HTTPPipeline
 
   /// The production endpoint of Identity Toolkit.
   public static let productionIdentityToolkitURL = URL(string: "https://identitytoolkit.googleapis.com")!
@@ -37,7 +37,7 @@ public struct IdentityToolkitClient: Sendable {
     self.apiKey = apiKey
     self.identityToolkitURL = identityToolkitURL
     self.secureTokenURL = secureTokenURL
-    self.sender = RequestSender(options)
+    self.pipeline = options.pipeline
   }
 
   /// A client for the Auth emulator, which serves both APIs under its own host with the
@@ -48,8 +48,8 @@ public struct IdentityToolkitClient: Sendable {
     let base = "http://\(host):\(port)"
     return IdentityToolkitClient(
       apiKey: apiKey,
-      identityToolkitURL: try firebaseURL(base + "/identitytoolkit.googleapis.com"),
-      secureTokenURL: try firebaseURL(base + "/securetoken.googleapis.com"),
+      identityToolkitURL: try httpURL(base + "/identitytoolkit.googleapis.com"),
+      secureTokenURL: try httpURL(base + "/securetoken.googleapis.com"),
       options: options)
   }
 
@@ -168,11 +168,11 @@ public struct IdentityToolkitClient: Sendable {
   /// Sent form-encoded (`grant_type=refresh_token&refresh_token=…`) as the REST docs show;
   /// the reply is snake_case, unlike every other Auth reply.
   public func refresh(refreshToken: String) async throws -> RefreshTokenResponse {
-    let url = try firebaseURL(secureTokenURL.firebaseBase + "/v1/token?" + firebaseQueryString([("key", apiKey)]))
-    let form = firebaseQueryString([("grant_type", "refresh_token"), ("refresh_token", refreshToken)])
-    let request = FirebaseHTTPRequest(
+    let url = try httpURL(secureTokenURL.baseWithoutTrailingSlash + "/v1/token?" + percentEncodedQuery([("key", apiKey)]))
+    let form = percentEncodedQuery([("grant_type", "refresh_token"), ("refresh_token", refreshToken)])
+    let request = HTTPRequest(
       method: .post, url: url, headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data(form.utf8))
-    let response = try await sender.send(request)
+    let response = try await pipeline.send(request)
     guard response.isSuccess else { throw IdentityToolkitError(response: response) }
     return try response.decode(RefreshTokenResponse.self)
   }
@@ -187,12 +187,12 @@ public struct IdentityToolkitClient: Sendable {
 
   /// `POST {base}/v1/accounts:{method}?key=…` with a JSON body; non-2xx becomes an
   /// ``IdentityToolkitError``.
-  private func send<Body: Encodable>(_ method: String, body: Body) async throws -> FirebaseHTTPResponse {
-    let url = try firebaseURL(
-      identityToolkitURL.firebaseBase + "/v1/accounts:" + method + "?" + firebaseQueryString([("key", apiKey)]))
-    let request = FirebaseHTTPRequest(
+  private func send<Body: Encodable>(_ method: String, body: Body) async throws -> HTTPResponse {
+    let url = try httpURL(
+      identityToolkitURL.baseWithoutTrailingSlash + "/v1/accounts:" + method + "?" + percentEncodedQuery([("key", apiKey)]))
+    let request = HTTPRequest(
       method: .post, url: url, headers: ["Content-Type": "application/json"], body: try encodeJSONBody(body))
-    let response = try await sender.send(request)
+    let response = try await pipeline.send(request)
     guard response.isSuccess else { throw IdentityToolkitError(response: response) }
     return response
   }

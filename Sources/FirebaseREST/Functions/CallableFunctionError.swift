@@ -19,7 +19,7 @@ public struct CallableFunctionError: Error, Equatable, Sendable, CustomStringCon
     self.httpStatus = httpStatus
   }
 
-  init(response: FirebaseHTTPResponse) {
+  init(response: HTTPResponse) {
     struct Envelope: Decodable {
       struct Body: Decodable {
         var status: String?
