@@ -136,11 +136,14 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
+                // Access tokens (HS256) and Firebase ID tokens (RS256), and fetching Firebase's keys.
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         .testTarget(
             name: "LifeSignalBackendTests",
-            dependencies: ["LifeSignalBackend", "LifeSignalTestSupport"]
+            dependencies: ["LifeSignalBackend", "LifeSignalTestSupport", .product(name: "JWTKit", package: "jwt-kit")]
         ),
 
         // MARK: Adapters: fill the clients from a backend.
@@ -209,6 +212,10 @@ let package = Package(
             dependencies: [
                 "LifeSignalBackend", "LifeSignalServer", "LifeSignalDomain",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // A Firebase stand-in's signing keys and ID tokens (FirebaseTokenIssuer).
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
