@@ -30,7 +30,7 @@ public struct CallableFunctionsClient: Sendable {
   }
 
   /// Calls `name` with `data` and returns its result (`null` when it returned nothing).
-  public func call(_ name: String, data: FirebaseJSON = .null) async throws -> FirebaseJSON {
+  public func call(_ name: String, data: AnyJSON = .null) async throws -> AnyJSON {
     guard !name.isEmpty else { throw TransportError.invalidURL(baseURL.baseWithoutTrailingSlash + "/") }
     let url = try httpURL(baseURL.baseWithoutTrailingSlash + "/" + percentEncode(name, keeping: "/"))
     var request = HTTPRequest(
@@ -39,8 +39,8 @@ public struct CallableFunctionsClient: Sendable {
     let response = try await pipeline.send(request)
     guard response.isSuccess else { throw CallableFunctionError(response: response) }
     struct Reply: Decodable {
-      var result: FirebaseJSON?
-      var error: FirebaseJSON?
+      var result: AnyJSON?
+      var error: AnyJSON?
     }
     let reply = try response.decode(Reply.self)
     if reply.error != nil { throw CallableFunctionError(response: response) }
@@ -52,7 +52,7 @@ public struct CallableFunctionsClient: Sendable {
   public func call<Payload: Encodable, Result: Decodable>(
     _ name: String, data: Payload, as type: Result.Type = Result.self
   ) async throws -> Result {
-    let result = try await call(name, data: try FirebaseJSON(encoding: data))
+    let result = try await call(name, data: try AnyJSON(encoding: data))
     do {
       return try result.decode(as: Result.self)
     } catch {

@@ -62,7 +62,7 @@ struct GoogleErrorEnvelope: Decodable {
     var code: Int?
     var message: String?
     var status: String?
-    var details: [FirebaseJSON]?
+    var details: [AnyJSON]?
     var errors: [Reason]?
   }
   struct Reason: Decodable {

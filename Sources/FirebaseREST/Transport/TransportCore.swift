@@ -1,9 +1,9 @@
 /// The transport is HTTPTransportCore's, shared with SupabaseREST; it is re-exported so that
-/// code importing FirebaseREST names `HTTPTransport`, `HTTPRequest`, `RetryPolicy`, … without
-/// a second import.
+/// code importing FirebaseREST names `HTTPTransport`, `HTTPRequest`, `RetryPolicy`, `AnyJSON`, …
+/// without a second import.
 @_exported import HTTPTransportCore
 
-// The names this module gave the transport before it was shared. They were prefixed so as
+// The names this module gave the transport and its JSON value before they were shared. They were prefixed so as
 // not to collide with SupabaseREST's in an app importing both; now both modules use the same
 // types, and these aliases only keep existing code compiling.
 
@@ -23,3 +23,5 @@ public typealias FirebaseDecodingError = ResponseDecodingError
 public typealias FirebaseURLSessionTransport = URLSessionTransport
 /// Retries of reads; see ``RetryPolicy`` and ``RetryPolicy/firebase``.
 public typealias FirebaseRetryPolicy = RetryPolicy
+/// Any JSON value (callable function data, APNs payloads, error details); see ``AnyJSON``.
+public typealias FirebaseJSON = AnyJSON

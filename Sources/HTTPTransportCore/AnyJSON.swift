@@ -1,10 +1,13 @@
 import Foundation
 
-/// Any JSON value, for free-form payloads such as GoTrue's `user_metadata`.
+/// Any JSON value, for the parts of the wire formats whose shape the caller chooses: GoTrue's
+/// `user_metadata`, callable function data, APNs payloads, error details.
 ///
-/// Same name and cases as supabase-swift's `AnyJSON`, so code that builds metadata
-/// dictionaries compiles unchanged. Integers and doubles are kept apart so that `1` does
-/// not round-trip as `1.0`.
+/// Both wire clients use this one type (FirebaseREST calls it `FirebaseJSON`). Its name and
+/// cases are supabase-swift's `AnyJSON`, so code that builds metadata dictionaries compiles
+/// unchanged. Integers and doubles are kept apart so that `1` does not round-trip as `1.0`;
+/// `Int` is 64 bits on every platform this package supports, so an `Int64` (a Firestore
+/// integer, a Google error code) survives a round trip exactly.
 public enum AnyJSON: Sendable, Hashable, Codable {
   case null
   case bool(Bool)
@@ -46,6 +49,22 @@ public enum AnyJSON: Sendable, Hashable, Codable {
     case .object(let value): try container.encode(value)
     case .array(let value): try container.encode(value)
     }
+  }
+
+  /// Converts any `Encodable` value through `JSONEncoder`.
+  public init<T: Encodable>(encoding value: T) throws {
+    self = try JSONDecoder().decode(AnyJSON.self, from: JSONEncoder().encode(value))
+  }
+
+  /// Decodes the value as `T` through `JSONDecoder`.
+  public func decode<T: Decodable>(as type: T.Type = T.self) throws -> T {
+    try JSONDecoder().decode(T.self, from: JSONEncoder().encode(self))
+  }
+
+  /// The member named `key`, when this is an object.
+  public subscript(key: String) -> AnyJSON? {
+    if case .object(let object) = self { return object[key] }
+    return nil
   }
 
   /// The string, when this is a string.
