@@ -10,6 +10,8 @@ struct RESTError: HTTPResponseError, Sendable {
     var message: String
     var details: String?
     var hint: String?
+    /// Headers the error adds beside its own (`Content-Range` on a 416).
+    var headers: HTTPFields = [:]
 
     func response(from request: Request, context: some RequestContext) throws -> Response { response }
 
@@ -29,7 +31,8 @@ struct RESTError: HTTPResponseError, Sendable {
             }
             enum CodingKeys: String, CodingKey { case code, details, hint, message }
         }
-        var headers: HTTPFields = [.proxyStatus: "PostgREST; error=\(code)"]
+        var headers = self.headers
+        headers[.proxyStatus] = "PostgREST; error=\(code)"
         if status == .unauthorized {
             // RFC 6750 §3, as PostgREST words it: a bad token says why; a missing grant just asks for one.
             headers[.wwwAuthenticate] = code.hasPrefix("PGRST30")
@@ -75,6 +78,12 @@ struct RESTError: HTTPResponseError, Sendable {
     /// A request over one of the ``QueryLimits``: refused like a parse error, before any SQL.
     static func limit(_ part: String, _ detail: String, hint: String? = nil) -> RESTError {
         RESTError(status: .badRequest, code: "PGRST100", message: "\"failed to parse \(part)\"", details: detail, hint: hint)
+    }
+
+    /// `Accept: application/vnd.pgrst.object` and not exactly one row.
+    static func notSingular(_ rows: Int) -> RESTError {
+        RESTError(status: .notAcceptable, code: "PGRST116", message: "Cannot coerce the result to a single JSON object",
+                  details: "The result contains \(rows) rows")
     }
 
     static func unknownTable(_ name: String) -> RESTError {
