@@ -98,6 +98,14 @@ public final class FirebaseKeyServer: @unchecked Sendable {
     private var maxAge: Int
     private var behaviour = Behaviour.serving
     private var requests = 0
+    /// Sign-in by phone (``enableSignIn(issuer:now:codes:)``); off until a test turns it on.
+    var signIn: (issuer: FirebaseTokenIssuer, now: @Sendable () -> Date, codes: [String: String])? {
+        get { lock.withLock { signInState } }
+        set { lock.withLock { signInState = newValue } }
+    }
+    private var signInState: (issuer: FirebaseTokenIssuer, now: @Sendable () -> Date, codes: [String: String])?
+    /// The first published key signs the ID tokens handed out at sign-in.
+    var signingKey: FirebaseSigningKey? { lock.withLock { published.first } }
     public let port: Int
     private let task: Task<Void, any Error>
 
@@ -121,6 +129,12 @@ public final class FirebaseKeyServer: @unchecked Sendable {
         router.get("keys") { _, _ -> Response in
             guard let server = box.server else { return Response(status: .serviceUnavailable) }
             return try await server.answer()
+        }
+        // Identity Toolkit as the Auth emulator serves it (`FirebaseSignInStandIn.swift`).
+        router.post("identitytoolkit.googleapis.com/v1/:method") { request, context -> Response in
+            guard let server = box.server, let method = context.parameters.get("method") else { return Response(status: .serviceUnavailable) }
+            let body = try await request.body.collect(upTo: 1 << 16)
+            return try server.identityToolkit(method, body: Data(buffer: body))
         }
         var logger = Logger(label: "lifesignal.test-firebase-keys")
         // Stopping mid-request (the hanging case) is logged as an error by the server; it is not one here.
