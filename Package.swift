@@ -90,12 +90,14 @@ let package = Package(
         .testTarget(name: "LifeSignalFeaturesTests", dependencies: ["LifeSignalFeatures"]),
 
         // MARK: Wire clients (know nothing of LifeSignal).
-        // URLSession exchanges both wire clients make the same way (Linux-safe cancellation).
-        .target(name: "HTTPExchange"),
+        // The one transport both wire clients share: request/response, pipeline with retries,
+        // transport errors, the URLSession transport (Linux-safe cancellation).
+        .target(name: "HTTPTransportCore"),
+        .testTarget(name: "HTTPTransportCoreTests", dependencies: ["HTTPTransportCore"]),
         .target(
             name: "SupabaseREST",
             dependencies: [
-                "HTTPExchange",
+                "HTTPTransportCore",
                 // Realtime's socket: URLSessionWebSocketTask fails at run time on Linux
                 // (Debian's libcurl has no WebSocket support).
                 .product(name: "WSClient", package: "swift-websocket"),
@@ -104,7 +106,7 @@ let package = Package(
         .testTarget(name: "SupabaseRESTTests", dependencies: ["SupabaseREST"]),
         // Seed 004's Swift snippets, compiled against SupabaseREST and run against the server.
         .testTarget(name: "Seed004SnippetTests", dependencies: ["SupabaseREST", "LifeSignalTestSupport"]),
-        .target(name: "FirebaseREST", dependencies: ["HTTPExchange"]),
+        .target(name: "FirebaseREST", dependencies: ["HTTPTransportCore"]),
         .testTarget(name: "FirebaseRESTTests", dependencies: ["FirebaseREST"]),
 
         // MARK: Delivery channels: each provider's own wire protocol (issue 19), no LifeSignal types.
@@ -121,7 +123,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "JWTKit", package: "jwt-kit"),
-                "HTTPExchange",
+                "HTTPTransportCore",
             ]
         ),
         .testTarget(
@@ -141,6 +143,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
+                // Access tokens (HS256) and Firebase ID tokens (RS256), and fetching Firebase's keys.
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         // The PostgreSQL engine, apart, so an app that embeds the backend links SQLite only.
@@ -155,7 +160,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LifeSignalBackendTests",
-            dependencies: ["LifeSignalBackend", "LifeSignalBackendPostgres", "LifeSignalFunctions", "LifeSignalTestSupport"]
+            dependencies: ["LifeSignalBackend", "LifeSignalBackendPostgres", "LifeSignalFunctions", "LifeSignalTestSupport", .product(name: "JWTKit", package: "jwt-kit")]
         ),
 
         // MARK: Adapters: fill the clients from a backend. Client-side: never the backend, the
@@ -236,6 +241,10 @@ let package = Package(
             dependencies: [
                 "LifeSignalBackend", "LifeSignalBackendPostgres", "LifeSignalFunctions", "LifeSignalServer", "LifeSignalDomain",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // A Firebase stand-in's signing keys and ID tokens (FirebaseTokenIssuer).
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

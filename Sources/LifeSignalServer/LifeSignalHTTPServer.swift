@@ -76,13 +76,17 @@ public enum LifeSignalHTTPServer {
     ) async throws -> some ApplicationProtocol {
         let schema = SchemaCache(database: backend.database)
         try await schema.reload()
-        // The context carries the socket's peer address, which limits per client address need.
+        // The context carries the socket's peer address (limits per client address) and the
+        // caller, found once by the authentication middleware (docs/architecture.md).
         let router = Router(context: LifeSignalRequestContext.self)
         let metrics = ServerMetrics()
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
+        // CORS stays in front of every route rather than in the groups: a preflight matches no
+        // route (Hummingbird runs a group's middleware only for the group's own routes).
         router.add(middleware: CORSMiddleware(rules: [("/rest/v1/", .echoOrigin), ("/auth/v1/", .echoOrigin), ("/functions/v1/", .edgeFunction)]))
         router.add(middleware: APIKeyMiddleware(auth: backend.auth))
-        router.add(middleware: RateLimitMiddleware(auth: backend.auth, clock: backend.clock, limits: configuration.clientLimits))
+        router.add(middleware: AuthenticationMiddleware(auth: backend.auth))
+        router.add(middleware: RateLimitMiddleware(clock: backend.clock, limits: configuration.clientLimits))
         router.get("health") { _, _ in JSONResponse.make(.ok, ["status": "ok"]) }
         let hub = RealtimeHub(limits: configuration.realtimeLimits, counters: RealtimeCounters(registry: metrics.registry))
         // Readiness, apart from liveness: 503 until Realtime receives database changes (joins

@@ -8,7 +8,7 @@ import Testing
 /// `Content-Type`, Storage uses the `Firebase` scheme).
 @Suite struct HeaderSetTests {
   func lowercased(_ request: FirebaseHTTPRequest?) -> [String: String] {
-    Dictionary((request?.headers ?? [:]).map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
+    request?.headers.lowercasedDictionary ?? [:]
   }
 
   @Test func identityToolkitAndSecureToken() async throws {

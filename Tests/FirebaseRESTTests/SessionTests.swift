@@ -27,7 +27,7 @@ import Testing
       try await Task.sleep(for: .milliseconds(50))
       return response(200, #"{"id_token":"NEW","refresh_token":"R2","expires_in":"3600","user_id":"u"}"#)
     }
-    let changes = FirebaseLockIsolated<[AuthTokens?]>([])
+    let changes = LockedValue<[AuthTokens?]>([])
     let session = FirebaseAuthSession(
       client: IdentityToolkitClient(apiKey: "K", options: options(transport)),
       tokens: tokens(expiringIn: 299, from: clock), now: { clock.now },
@@ -63,8 +63,8 @@ import Testing
     let session = FirebaseAuthSession(
       client: IdentityToolkitClient(apiKey: "K", options: options(transport)),
       tokens: tokens(expiringIn: 299, from: clock), now: { clock.now })
-    let asked = FirebaseLockIsolated<[String]>([])
-    let ownerSignedOut = FirebaseLockIsolated(false)
+    let asked = LockedValue<[String]>([])
+    let ownerSignedOut = LockedValue(false)
     let expiry = clock.now + 3600
     session.delegateRefreshes { refreshToken in
       asked.withValue { $0.append(refreshToken) }

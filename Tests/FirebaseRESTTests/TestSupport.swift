@@ -14,7 +14,7 @@ final class RecordingTransport: FirebaseHTTPTransport, @unchecked Sendable {
   init(_ handler: @escaping Handler) { self.handler = handler }
 
   /// Always answers `status` with `body`.
-  convenience init(status: Int = 200, body: String = "{}", headers: [String: String] = [:]) {
+  convenience init(status: Int = 200, body: String = "{}", headers: HTTPHeaders = [:]) {
     self.init { _, _ in FirebaseHTTPResponse(status: status, headers: headers, body: Data(body.utf8)) }
   }
 
@@ -60,7 +60,7 @@ func options(_ transport: any FirebaseHTTPTransport, timeout: Duration = .second
   FirebaseHTTPOptions(transport: transport, timeout: timeout, retryPolicy: .none)
 }
 
-func response(_ status: Int, _ body: String, headers: [String: String] = [:]) -> FirebaseHTTPResponse {
+func response(_ status: Int, _ body: String, headers: HTTPHeaders = [:]) -> FirebaseHTTPResponse {
   FirebaseHTTPResponse(status: status, headers: headers, body: Data(body.utf8))
 }
 

@@ -3,7 +3,8 @@ import Testing
 
 @testable import FirebaseREST
 
-/// Timeouts, network failures, retries and percent-encoding — shared by every service.
+/// The clients send through the transport core with Firebase's options: time limit, network
+/// failures, retries of reads only (the core itself is tested in HTTPTransportCoreTests).
 @Suite struct TransportTests {
   @Test func hangingTransportTimesOut() async throws {
     let auth = IdentityToolkitClient(apiKey: "K", options: options(HangingTransport(), timeout: .milliseconds(200)))
@@ -44,11 +45,19 @@ import Testing
     #expect(posts.requests.count == 1)
   }
 
-  @Test func percentEncodingKeepsOnlyUnreserved() {
-    #expect(firebasePercentEncode("a/b+c d") == "a%2Fb%2Bc%20d")
-    #expect(firebasePercentEncode("!*'();:@&=$,?#[]%") == "%21%2A%27%28%29%3B%3A%40%26%3D%24%2C%3F%23%5B%5D%25")
-    #expect(firebasePercentEncode("-._~AZaz09") == "-._~AZaz09")
-    #expect(firebasePercentEncode("é") == "%C3%A9")
+  /// Firebase's own policy: reads are retried twice on 429 and 503, never on 520 (a status
+  /// Google front ends do not send; the transport core's default retries it for Supabase).
+  @Test func theDefaultPolicyIsFirebases() async throws {
+    var policy = FirebaseHTTPOptions().retryPolicy
+    policy.sleep = { _ in }
+    for (status, attempts) in [(503, 3), (429, 3), (520, 1), (500, 1)] {
+      let transport = RecordingTransport(status: status, body: "busy")
+      var opts = options(transport)
+      opts.retryPolicy = policy
+      let firestore = FirestoreClient(projectID: "p", tokenProvider: StaticIDTokenProvider(nil), options: opts)
+      await #expect(throws: FirestoreError.self) { _ = try await firestore.getDocument("a/b") }
+      #expect(transport.requests.count == attempts, "\(status)")
+    }
   }
 
   @Test func badBaseURLIsTypedNotACrash() async throws {

@@ -20,12 +20,12 @@ final class FakeSocketTransport: WebSocketTransport, @unchecked Sendable {
     var headers: [String: String]
   }
 
-  private let script: LockIsolated<[Behaviour]>
-  private let recorded = LockIsolated<[Attempt]>([])
-  private let opened = LockIsolated<[FakeSocket]>([])
+  private let script: LockedValue<[Behaviour]>
+  private let recorded = LockedValue<[Attempt]>([])
+  private let opened = LockedValue<[FakeSocket]>([])
 
   /// Connects behave as `script` says, in order, then open.
-  init(script: [Behaviour] = []) { self.script = LockIsolated(script) }
+  init(script: [Behaviour] = []) { self.script = LockedValue(script) }
 
   var attempts: [Attempt] { recorded.value }
   var sockets: [FakeSocket] { opened.value }
@@ -59,7 +59,7 @@ final class FakeSocketTransport: WebSocketTransport, @unchecked Sendable {
 final class FakeSocket: WebSocketConnection, @unchecked Sendable {
   let messages: AsyncThrowingStream<String, any Error>
   private let inbound: AsyncThrowingStream<String, any Error>.Continuation
-  private let state = LockIsolated<(sent: [String], cursor: Int, closed: Bool)>(([], 0, false))
+  private let state = LockedValue<(sent: [String], cursor: Int, closed: Bool)>(([], 0, false))
 
   struct Dropped: Error {}
 
@@ -155,7 +155,7 @@ final class FakeSocket: WebSocketConnection, @unchecked Sendable {
 
 /// Collects a stream's elements in the background, for assertions with a deadline.
 final class StreamCollector<Element: Sendable>: @unchecked Sendable {
-  private let state = LockIsolated<(items: [Element], finished: Bool)>(([], false))
+  private let state = LockedValue<(items: [Element], finished: Bool)>(([], false))
   private var task: Task<Void, Never>?
 
   init(_ stream: AsyncStream<Element>) {

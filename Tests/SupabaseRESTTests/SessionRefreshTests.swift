@@ -17,8 +17,8 @@ import Testing
     let transport = RecordingTransport { request, _ in jsonResponse(200, "[]") }
     let client = makeClient(transport)
     try await client.auth.setSession(try makeSession(access: "old", refresh: "r1", expiresIn: 30))
-    let asked = LockIsolated<[String]>([])
-    let ownerSignedOut = LockIsolated(false)
+    let asked = LockedValue<[String]>([])
+    let ownerSignedOut = LockedValue(false)
     client.auth.delegateRefreshes { refreshToken in
       asked.withValue { $0.append(refreshToken) }
       if ownerSignedOut.value { throw AuthError.sessionMissing }

@@ -10,7 +10,7 @@ import Testing
 /// Captures every request and answers with `handler(request, index)`.
 final class RecordingTransport: HTTPTransport, @unchecked Sendable {
   typealias Handler = @Sendable (HTTPRequest, Int) async throws -> HTTPResponse
-  private let recorded = LockIsolated<[HTTPRequest]>([])
+  private let recorded = LockedValue<[HTTPRequest]>([])
   private let handler: Handler
 
   init(handler: @escaping Handler) { self.handler = handler }
@@ -34,7 +34,7 @@ final class RecordingTransport: HTTPTransport, @unchecked Sendable {
 
 /// Records the delays the retry policy asks for instead of sleeping.
 final class SleepRecorder: @unchecked Sendable {
-  private let recorded = LockIsolated<[Duration]>([])
+  private let recorded = LockedValue<[Duration]>([])
   var delays: [Duration] { recorded.value }
   func policy(maxRetries: Int = 3) -> RetryPolicy {
     RetryPolicy(maxRetries: maxRetries, sleep: { [recorded] duration in

@@ -3,7 +3,9 @@ import Testing
 
 @testable import SupabaseREST
 
-/// Retries, timeouts, URL encoding and date parsing.
+/// The client sends through the transport core with supabase-swift's rules (numbered retries
+/// of reads, timeouts on every service), its URL encoding and date parsing; the core itself is
+/// tested in HTTPTransportCoreTests.
 @Suite struct TransportTests {
   @Test func getIsRetriedThreeTimesOn503WithRetryCountHeader() async throws {
     let sleeps = SleepRecorder()
@@ -66,13 +68,6 @@ import Testing
     }
     #expect(transport.requests.count == 1)
     #expect(sleeps.delays.isEmpty)
-  }
-
-  @Test func retryAfterParsesHTTPDates() {
-    let now = Date(timeIntervalSince1970: 1_717_588_800)
-    #expect(RetryPolicy.retryAfter("Wed, 05 Jun 2024 12:00:30 GMT", now: now) == .seconds(30))
-    #expect(RetryPolicy.retryAfter("1.5", now: now) == .milliseconds(1500))
-    #expect(RetryPolicy.retryAfter("soon", now: now) == nil)
   }
 
   @Test func networkErrorsAreRetriedForGetOnly() async throws {
@@ -161,14 +156,5 @@ import Testing
     #expect(ISO8601.parse("yesterday") == nil)
     #expect(ISO8601.parse("2024-06-05T12:00:00Zjunk") == nil)
     #expect(ISO8601.format(noon) == "2024-06-05T12:00:00.000Z")
-  }
-
-  @Test func headersAreCaseInsensitive() {
-    var headers: HTTPHeaders = ["Content-Type": "a"]
-    headers["content-type"] = "b"
-    #expect(headers.count == 1)
-    #expect(headers["CONTENT-TYPE"] == "b")
-    headers["Content-Type"] = nil
-    #expect(headers.count == 0)
   }
 }

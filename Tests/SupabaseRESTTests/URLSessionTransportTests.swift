@@ -9,8 +9,9 @@ import Testing
   import Darwin
 #endif
 
-/// The default transport over real sockets on 127.0.0.1: a refused connection and a server
-/// that accepts but never answers both become typed errors, promptly.
+/// The client over the default transport and real sockets on 127.0.0.1: a refused connection
+/// and a server that accepts but never answers both become each service's typed error,
+/// promptly (the transport itself is tested in HTTPTransportCoreTests).
 @Suite struct URLSessionTransportTests {
   /// A TCP socket bound to a free port on 127.0.0.1; listening (the kernel completes
   /// connections into its backlog, nobody ever reads) or not (connections are refused).
@@ -86,30 +87,5 @@ import Testing
     // Late means the configured timeout was ignored (URLSession's own is 60 s): 30 s bounds a
     // hang, not speed, since the full suite on two cores can hold a task back for seconds.
     #expect(elapsed >= .milliseconds(590) && elapsed < .seconds(30), "\(elapsed)")
-  }
-
-  @Test func aFractionalTimeoutIsNotCutShort() async throws {
-    let silent = try LocalSocket(listening: true)
-    let client = client(silent.url, timeout: .milliseconds(1500))
-    let started = ContinuousClock.now
-    await #expect(throws: TransportError.timedOut(after: .milliseconds(1500))) {
-      try await client.from("t").select().execute()
-    }
-    let elapsed = ContinuousClock.now - started
-    #expect(elapsed >= .milliseconds(1490) && elapsed < .seconds(30), "\(elapsed)")
-  }
-
-  /// The exchange itself is never cancelled (FoundationNetworking can trap when a cancel races
-  /// a completion), but the caller is released at once.
-  @Test func aCancelledCallerStopsWaitingAtOnce() async throws {
-    let silent = try LocalSocket(listening: true)
-    let transport = URLSessionTransport()
-    let request = HTTPRequest(method: .get, url: silent.url.appendingPathComponent("slow"), headers: HTTPHeaders(), body: nil, timeout: .seconds(30))
-    let waiting = Task { try await transport.send(request) }
-    try await Task.sleep(for: .milliseconds(200))
-    let started = ContinuousClock.now
-    waiting.cancel()
-    await #expect(throws: CancellationError.self) { try await waiting.value }
-    #expect(ContinuousClock.now - started < .seconds(30), "a bound against a hang")
   }
 }

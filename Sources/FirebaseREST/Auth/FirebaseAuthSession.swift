@@ -26,7 +26,7 @@ public actor FirebaseAuthSession: IDTokenProvider {
   public let refreshMargin: TimeInterval
   private var tokens: AuthTokens?
   /// Set when another client owns the refresh token (see ``delegateRefreshes(to:)``).
-  private nonisolated let refreshHandler = FirebaseLockIsolated<(@Sendable (_ refreshToken: String) async throws -> AuthTokens)?>(nil)
+  private nonisolated let refreshHandler = LockedValue<(@Sendable (_ refreshToken: String) async throws -> AuthTokens)?>(nil)
   private var refreshTask: Task<AuthTokens, any Error>?
   /// Bumped whenever the tokens are replaced from outside, so a refresh that finishes after a
   /// sign-out or a new sign-in does not resurrect the old user.

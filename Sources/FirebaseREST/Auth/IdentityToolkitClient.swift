@@ -19,7 +19,7 @@ public struct IdentityToolkitClient: Sendable {
   /// `https://securetoken.googleapis.com`, or the emulator's
   /// `http://host:port/securetoken.googleapis.com`.
   public var secureTokenURL: URL
-  let sender: RequestSender
+  let pipeline: HTTPPipeline
 
   /// The production endpoint of Identity Toolkit.
   public static let productionIdentityToolkitURL = URL(string: "https://identitytoolkit.googleapis.com")!
@@ -37,7 +37,7 @@ public struct IdentityToolkitClient: Sendable {
     self.apiKey = apiKey
     self.identityToolkitURL = identityToolkitURL
     self.secureTokenURL = secureTokenURL
-    self.sender = RequestSender(options)
+    self.pipeline = options.pipeline
   }
 
   /// A client for the Auth emulator, which serves both APIs under its own host with the
@@ -48,8 +48,8 @@ public struct IdentityToolkitClient: Sendable {
     let base = "http://\(host):\(port)"
     return IdentityToolkitClient(
       apiKey: apiKey,
-      identityToolkitURL: try firebaseURL(base + "/identitytoolkit.googleapis.com"),
-      secureTokenURL: try firebaseURL(base + "/securetoken.googleapis.com"),
+      identityToolkitURL: try httpURL(base + "/identitytoolkit.googleapis.com"),
+      secureTokenURL: try httpURL(base + "/securetoken.googleapis.com"),
       options: options)
   }
 
@@ -69,9 +69,9 @@ public struct IdentityToolkitClient: Sendable {
   /// `updatePhoneNumber`), and the reply carries fresh tokens. A number another account
   /// holds fails with `PHONE_NUMBER_EXISTS`.
   public func signInWithPhoneNumber(sessionInfo: String, code: String, idToken: String? = nil) async throws -> SignInResponse {
-    var body: [String: FirebaseJSON] = ["sessionInfo": .string(sessionInfo), "code": .string(code)]
+    var body: [String: AnyJSON] = ["sessionInfo": .string(sessionInfo), "code": .string(code)]
     if let idToken { body["idToken"] = .string(idToken) }
-    return try await call("signInWithPhoneNumber", body: FirebaseJSON.object(body))
+    return try await call("signInWithPhoneNumber", body: AnyJSON.object(body))
   }
 
   // MARK: Email and password
@@ -79,19 +79,19 @@ public struct IdentityToolkitClient: Sendable {
   /// Creates an email/password account.
   public func signUp(email: String, password: String) async throws -> SignInResponse {
     try await call(
-      "signUp", body: ["email": .string(email), "password": .string(password), "returnSecureToken": true] as FirebaseJSON)
+      "signUp", body: ["email": .string(email), "password": .string(password), "returnSecureToken": true] as AnyJSON)
   }
 
   /// Creates an anonymous account (a bare `signUp`).
   public func signUpAnonymously() async throws -> SignInResponse {
-    try await call("signUp", body: ["returnSecureToken": true] as FirebaseJSON)
+    try await call("signUp", body: ["returnSecureToken": true] as AnyJSON)
   }
 
   /// Signs in with email and password.
   public func signIn(email: String, password: String) async throws -> SignInResponse {
     try await call(
       "signInWithPassword",
-      body: ["email": .string(email), "password": .string(password), "returnSecureToken": true] as FirebaseJSON)
+      body: ["email": .string(email), "password": .string(password), "returnSecureToken": true] as AnyJSON)
   }
 
   // MARK: Account
@@ -99,7 +99,7 @@ public struct IdentityToolkitClient: Sendable {
   /// The account behind `idToken`.
   public func lookup(idToken: String) async throws -> UserRecord {
     struct Reply: Decodable { var users: [UserRecord]? }
-    let response = try await send("lookup", body: ["idToken": .string(idToken)] as FirebaseJSON)
+    let response = try await send("lookup", body: ["idToken": .string(idToken)] as AnyJSON)
     guard let user = try response.decode(Reply.self).users?.first else {
       throw IdentityToolkitError(code: .userNotFound, message: "USER_NOT_FOUND", status: response.status)
     }
@@ -108,7 +108,7 @@ public struct IdentityToolkitClient: Sendable {
 
   /// Changes the account's email, password, profile or linked providers.
   public func update(idToken: String, _ update: UserUpdate) async throws -> UpdateAccountResponse {
-    var body: [String: FirebaseJSON] = ["idToken": .string(idToken), "returnSecureToken": .bool(update.returnSecureToken)]
+    var body: [String: AnyJSON] = ["idToken": .string(idToken), "returnSecureToken": .bool(update.returnSecureToken)]
     if let email = update.email { body["email"] = .string(email) }
     if let password = update.password { body["password"] = .string(password) }
     if let displayName = update.displayName { body["displayName"] = .string(displayName) }
@@ -117,17 +117,17 @@ public struct IdentityToolkitClient: Sendable {
       body["deleteAttribute"] = .array(update.deleteAttributes.map { .string($0.rawValue) })
     }
     if !update.deleteProviders.isEmpty { body["deleteProvider"] = .array(update.deleteProviders.map { .string($0) }) }
-    return try await call("update", body: FirebaseJSON.object(body))
+    return try await call("update", body: AnyJSON.object(body))
   }
 
   /// Applies an email-verification code from a link (`update` with `{oobCode}`).
   public func confirmEmailVerification(oobCode: String) async throws -> UpdateAccountResponse {
-    try await call("update", body: ["oobCode": .string(oobCode)] as FirebaseJSON)
+    try await call("update", body: ["oobCode": .string(oobCode)] as AnyJSON)
   }
 
   /// Deletes the account. Needs a recent sign-in (else `CREDENTIAL_TOO_OLD_LOGIN_AGAIN`).
   public func delete(idToken: String) async throws {
-    _ = try await send("delete", body: ["idToken": .string(idToken)] as FirebaseJSON)
+    _ = try await send("delete", body: ["idToken": .string(idToken)] as AnyJSON)
   }
 
   // MARK: Out-of-band codes
@@ -146,19 +146,19 @@ public struct IdentityToolkitClient: Sendable {
 
   /// `accounts:sendOobCode` with any body (for request types without a helper).
   @discardableResult
-  public func sendOobCode(_ body: [String: FirebaseJSON]) async throws -> String? {
+  public func sendOobCode(_ body: [String: AnyJSON]) async throws -> String? {
     struct Reply: Decodable { var email: String? }
-    return try await call("sendOobCode", body: FirebaseJSON.object(body), as: Reply.self).email
+    return try await call("sendOobCode", body: AnyJSON.object(body), as: Reply.self).email
   }
 
   /// Checks a password-reset code without using it; returns the account's email.
   public func verifyPasswordResetCode(_ oobCode: String) async throws -> ResetPasswordResponse {
-    try await call("resetPassword", body: ["oobCode": .string(oobCode)] as FirebaseJSON)
+    try await call("resetPassword", body: ["oobCode": .string(oobCode)] as AnyJSON)
   }
 
   /// Sets a new password with a reset code.
   public func resetPassword(oobCode: String, newPassword: String) async throws -> ResetPasswordResponse {
-    try await call("resetPassword", body: ["oobCode": .string(oobCode), "newPassword": .string(newPassword)] as FirebaseJSON)
+    try await call("resetPassword", body: ["oobCode": .string(oobCode), "newPassword": .string(newPassword)] as AnyJSON)
   }
 
   // MARK: Secure Token
@@ -168,11 +168,11 @@ public struct IdentityToolkitClient: Sendable {
   /// Sent form-encoded (`grant_type=refresh_token&refresh_token=…`) as the REST docs show;
   /// the reply is snake_case, unlike every other Auth reply.
   public func refresh(refreshToken: String) async throws -> RefreshTokenResponse {
-    let url = try firebaseURL(secureTokenURL.firebaseBase + "/v1/token?" + firebaseQueryString([("key", apiKey)]))
-    let form = firebaseQueryString([("grant_type", "refresh_token"), ("refresh_token", refreshToken)])
-    let request = FirebaseHTTPRequest(
+    let url = try httpURL(secureTokenURL.baseWithoutTrailingSlash + "/v1/token?" + percentEncodedQuery([("key", apiKey)]))
+    let form = percentEncodedQuery([("grant_type", "refresh_token"), ("refresh_token", refreshToken)])
+    let request = HTTPRequest(
       method: .post, url: url, headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data(form.utf8))
-    let response = try await sender.send(request)
+    let response = try await pipeline.send(request)
     guard response.isSuccess else { throw IdentityToolkitError(response: response) }
     return try response.decode(RefreshTokenResponse.self)
   }
@@ -187,12 +187,12 @@ public struct IdentityToolkitClient: Sendable {
 
   /// `POST {base}/v1/accounts:{method}?key=…` with a JSON body; non-2xx becomes an
   /// ``IdentityToolkitError``.
-  private func send<Body: Encodable>(_ method: String, body: Body) async throws -> FirebaseHTTPResponse {
-    let url = try firebaseURL(
-      identityToolkitURL.firebaseBase + "/v1/accounts:" + method + "?" + firebaseQueryString([("key", apiKey)]))
-    let request = FirebaseHTTPRequest(
+  private func send<Body: Encodable>(_ method: String, body: Body) async throws -> HTTPResponse {
+    let url = try httpURL(
+      identityToolkitURL.baseWithoutTrailingSlash + "/v1/accounts:" + method + "?" + percentEncodedQuery([("key", apiKey)]))
+    let request = HTTPRequest(
       method: .post, url: url, headers: ["Content-Type": "application/json"], body: try encodeJSONBody(body))
-    let response = try await sender.send(request)
+    let response = try await pipeline.send(request)
     guard response.isSuccess else { throw IdentityToolkitError(response: response) }
     return response
   }

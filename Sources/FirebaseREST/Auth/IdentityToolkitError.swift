@@ -80,7 +80,7 @@ public struct IdentityToolkitError: Error, Equatable, Sendable, CustomStringConv
   }
 
   /// Builds the error for a non-2xx response.
-  init(response: FirebaseHTTPResponse) {
+  init(response: HTTPResponse) {
     guard let body = GoogleErrorEnvelope.parse(response), let message = body.message, !message.isEmpty else {
       self.init(code: .other("HTTP_\(response.status)"), message: response.errorMessage, status: response.status)
       return

@@ -14,7 +14,7 @@ public struct FirestoreClient: Sendable {
   /// `https://firestore.googleapis.com`, or the emulator's `http://host:port`.
   public var baseURL: URL
   let tokenProvider: any IDTokenProvider
-  let sender: RequestSender
+  let pipeline: HTTPPipeline
 
   /// The production endpoint.
   public static let productionURL = URL(string: "https://firestore.googleapis.com")!
@@ -31,7 +31,7 @@ public struct FirestoreClient: Sendable {
     self.databaseID = databaseID
     self.baseURL = baseURL
     self.tokenProvider = tokenProvider
-    self.sender = RequestSender(options)
+    self.pipeline = options.pipeline
   }
 
   /// `projects/{p}/databases/{d}/documents`, the prefix of every resource name.
@@ -148,32 +148,32 @@ public struct FirestoreClient: Sendable {
   func documentURL(
     _ path: String?, expectDocument: Bool? = nil, suffix: String = "", query: [(String, String)] = []
   ) throws -> URL {
-    var string = baseURL.firebaseBase + "/v1/projects/" + firebasePercentEncode(projectID) + "/databases/"
-      + firebasePercentEncode(databaseID, keeping: "()") + "/documents"
+    var string = baseURL.baseWithoutTrailingSlash + "/v1/projects/" + percentEncode(projectID) + "/databases/"
+      + percentEncode(databaseID, keeping: "()") + "/documents"
     if let path {
       let parts = try segments(path)
       if let expectDocument, (parts.count % 2 == 0) != expectDocument {
         let kind = expectDocument ? "document" : "collection"
         throw FirestoreError(status: .invalidArgument, message: "'\(path)' is not a \(kind) path", httpStatus: 0)
       }
-      string += "/" + parts.map { firebasePercentEncode($0) }.joined(separator: "/")
+      string += "/" + parts.map { percentEncode($0) }.joined(separator: "/")
     }
     string += suffix
-    if !query.isEmpty { string += "?" + firebaseQueryString(query) }
-    return try firebaseURL(string)
+    if !query.isEmpty { string += "?" + percentEncodedQuery(query) }
+    return try httpURL(string)
   }
 
   /// Sends with the bearer token; non-2xx becomes a ``FirestoreError``.
-  func send(_ method: FirebaseHTTPMethod, _ url: URL, body: FirestoreWireJSON? = nil) async throws
-    -> FirebaseHTTPResponse
+  func send(_ method: HTTPMethod, _ url: URL, body: FirestoreWireJSON? = nil) async throws
+    -> HTTPResponse
   {
-    var request = FirebaseHTTPRequest(method: method, url: url)
+    var request = HTTPRequest(method: method, url: url)
     if let token = try await tokenProvider.idToken() { request.headers["Authorization"] = "Bearer " + token }
     if let body {
       request.headers["Content-Type"] = "application/json"
       request.body = try encodeJSONBody(body)
     }
-    let response = try await sender.send(request)
+    let response = try await pipeline.send(request)
     guard response.isSuccess else { throw FirestoreError(response: response) }
     return response
   }

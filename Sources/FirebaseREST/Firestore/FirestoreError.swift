@@ -21,7 +21,7 @@ public struct FirestoreError: Error, Equatable, Sendable, CustomStringConvertibl
     self.httpStatus = httpStatus
   }
 
-  init(response: FirebaseHTTPResponse) {
+  init(response: HTTPResponse) {
     let body = GoogleErrorEnvelope.parse(response)
     self.init(
       status: body?.status.map(FirebaseRPCStatus.init(rawValue:)) ?? FirebaseRPCStatus(httpStatus: response.status),

@@ -8,23 +8,23 @@ public struct CallableFunctionError: Error, Equatable, Sendable, CustomStringCon
   public var status: FirebaseRPCStatus
   public var message: String
   /// The `details` the function attached, if any.
-  public var details: FirebaseJSON?
+  public var details: AnyJSON?
   public var httpStatus: Int
 
   /// Creates an error.
-  public init(status: FirebaseRPCStatus, message: String, details: FirebaseJSON? = nil, httpStatus: Int) {
+  public init(status: FirebaseRPCStatus, message: String, details: AnyJSON? = nil, httpStatus: Int) {
     self.status = status
     self.message = message
     self.details = details
     self.httpStatus = httpStatus
   }
 
-  init(response: FirebaseHTTPResponse) {
+  init(response: HTTPResponse) {
     struct Envelope: Decodable {
       struct Body: Decodable {
         var status: String?
         var message: String?
-        var details: FirebaseJSON?
+        var details: AnyJSON?
       }
       var error: Body
     }

@@ -10,13 +10,13 @@ public struct CallableFunctionsClient: Sendable {
   /// `http://host:port/<project>/<region>`, or a custom domain.
   public var baseURL: URL
   let tokenProvider: any IDTokenProvider
-  let sender: RequestSender
+  let pipeline: HTTPPipeline
 
   /// Creates a client for functions deployed at `baseURL`.
   public init(baseURL: URL, tokenProvider: any IDTokenProvider, options: FirebaseHTTPOptions = FirebaseHTTPOptions()) {
     self.baseURL = baseURL
     self.tokenProvider = tokenProvider
-    self.sender = RequestSender(options)
+    self.pipeline = options.pipeline
   }
 
   /// Creates a client for the production URL of `projectID` in `region`.
@@ -25,22 +25,22 @@ public struct CallableFunctionsClient: Sendable {
     options: FirebaseHTTPOptions = FirebaseHTTPOptions()
   ) throws {
     self.init(
-      baseURL: try firebaseURL("https://\(region)-\(projectID).cloudfunctions.net"), tokenProvider: tokenProvider,
+      baseURL: try httpURL("https://\(region)-\(projectID).cloudfunctions.net"), tokenProvider: tokenProvider,
       options: options)
   }
 
   /// Calls `name` with `data` and returns its result (`null` when it returned nothing).
-  public func call(_ name: String, data: FirebaseJSON = .null) async throws -> FirebaseJSON {
-    guard !name.isEmpty else { throw FirebaseTransportError.invalidURL(baseURL.firebaseBase + "/") }
-    let url = try firebaseURL(baseURL.firebaseBase + "/" + firebasePercentEncode(name, keeping: "/"))
-    var request = FirebaseHTTPRequest(
+  public func call(_ name: String, data: AnyJSON = .null) async throws -> AnyJSON {
+    guard !name.isEmpty else { throw TransportError.invalidURL(baseURL.baseWithoutTrailingSlash + "/") }
+    let url = try httpURL(baseURL.baseWithoutTrailingSlash + "/" + percentEncode(name, keeping: "/"))
+    var request = HTTPRequest(
       method: .post, url: url, headers: ["Content-Type": "application/json"], body: try encodeJSONBody(["data": data]))
     if let token = try await tokenProvider.idToken() { request.headers["Authorization"] = "Bearer " + token }
-    let response = try await sender.send(request)
+    let response = try await pipeline.send(request)
     guard response.isSuccess else { throw CallableFunctionError(response: response) }
     struct Reply: Decodable {
-      var result: FirebaseJSON?
-      var error: FirebaseJSON?
+      var result: AnyJSON?
+      var error: AnyJSON?
     }
     let reply = try response.decode(Reply.self)
     if reply.error != nil { throw CallableFunctionError(response: response) }
@@ -52,11 +52,11 @@ public struct CallableFunctionsClient: Sendable {
   public func call<Payload: Encodable, Result: Decodable>(
     _ name: String, data: Payload, as type: Result.Type = Result.self
   ) async throws -> Result {
-    let result = try await call(name, data: try FirebaseJSON(encoding: data))
+    let result = try await call(name, data: try AnyJSON(encoding: data))
     do {
       return try result.decode(as: Result.self)
     } catch {
-      throw FirebaseDecodingError(
+      throw ResponseDecodingError(
         type: String(describing: Result.self), status: 200, body: try encodeJSONBody(result),
         message: String(describing: error))
     }

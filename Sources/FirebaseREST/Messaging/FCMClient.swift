@@ -13,7 +13,7 @@ public struct FCMClient: Sendable {
   /// `https://fcm.googleapis.com`, or a stand-in for tests.
   public var baseURL: URL
   let accessTokenProvider: any AccessTokenProvider
-  let sender: RequestSender
+  let pipeline: HTTPPipeline
 
   /// The production endpoint.
   public static let productionURL = URL(string: "https://fcm.googleapis.com")!
@@ -26,7 +26,7 @@ public struct FCMClient: Sendable {
     self.projectID = projectID
     self.baseURL = baseURL
     self.accessTokenProvider = accessTokenProvider
-    self.sender = RequestSender(options)
+    self.pipeline = options.pipeline
   }
 
   /// Sends `message`; returns its id (`projects/p/messages/<id>`).
@@ -35,19 +35,19 @@ public struct FCMClient: Sendable {
   /// ``FCMError/Code/quotaExceeded`` or ``FCMError/Code/unavailable`` retry with backoff.
   @discardableResult
   public func send(_ message: FCMMessage, validateOnly: Bool = false) async throws -> String {
-    let url = try firebaseURL(
-      baseURL.firebaseBase + "/v1/projects/" + firebasePercentEncode(projectID) + "/messages:send")
+    let url = try httpURL(
+      baseURL.baseWithoutTrailingSlash + "/v1/projects/" + percentEncode(projectID) + "/messages:send")
     var body = message.body
     if validateOnly, case .object(var object) = body {
       object["validate_only"] = true
       body = .object(object)
     }
     let token = try await accessTokenProvider.accessToken()
-    let request = FirebaseHTTPRequest(
+    let request = HTTPRequest(
       method: .post, url: url,
       headers: ["Content-Type": "application/json", "Authorization": "Bearer " + token],
       body: try encodeJSONBody(body))
-    let response = try await sender.send(request)
+    let response = try await pipeline.send(request)
     guard response.isSuccess else { throw FCMError(response: response) }
     struct Reply: Decodable { var name: String }
     return try response.decode(Reply.self).name

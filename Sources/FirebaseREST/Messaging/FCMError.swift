@@ -52,7 +52,7 @@ public struct FCMError: Error, Equatable, Sendable, CustomStringConvertible {
     self.httpStatus = httpStatus
   }
 
-  init(response: FirebaseHTTPResponse) {
+  init(response: HTTPResponse) {
     let body = GoogleErrorEnvelope.parse(response)
     let status = body?.status.map(FirebaseRPCStatus.init(rawValue:)) ?? FirebaseRPCStatus(httpStatus: response.status)
     let detailCode = body?.details?.lazy.compactMap { $0["errorCode"]?.stringValue }.first

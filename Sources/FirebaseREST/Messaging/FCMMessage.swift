@@ -29,9 +29,9 @@ public struct FCMMessage: Sendable, Equatable {
   /// (usually `{"aps": {…}}`).
   public struct APNSConfig: Sendable, Equatable {
     public var headers: [String: String]
-    public var payload: FirebaseJSON?
+    public var payload: AnyJSON?
     /// Creates APNs options.
-    public init(headers: [String: String] = [:], payload: FirebaseJSON? = nil) {
+    public init(headers: [String: String] = [:], payload: AnyJSON? = nil) {
       self.headers = headers
       self.payload = payload
     }
@@ -45,12 +45,12 @@ public struct FCMMessage: Sendable, Equatable {
     public var ttl: String?
     public var collapseKey: String?
     /// The `android.notification` object, as FCM documents it.
-    public var notification: FirebaseJSON?
+    public var notification: AnyJSON?
     /// `android.notification.channel_id`: the app's notification channel (Android 8+) the
     /// notification is shown in, which sets its sound and importance on the device.
     public var channelID: String?
     /// Creates Android options.
-    public init(priority: String? = nil, ttl: String? = nil, collapseKey: String? = nil, notification: FirebaseJSON? = nil,
+    public init(priority: String? = nil, ttl: String? = nil, collapseKey: String? = nil, notification: AnyJSON? = nil,
                 channelID: String? = nil) {
       self.priority = priority
       self.ttl = ttl
@@ -80,15 +80,15 @@ public struct FCMMessage: Sendable, Equatable {
   }
 
   /// The `{"message": …}` request body.
-  var body: FirebaseJSON {
-    var message: [String: FirebaseJSON] = [:]
+  var body: AnyJSON {
+    var message: [String: AnyJSON] = [:]
     switch target {
     case .token(let token): message["token"] = .string(token)
     case .topic(let topic): message["topic"] = .string(topic)
     case .condition(let condition): message["condition"] = .string(condition)
     }
     if let notification {
-      var object: [String: FirebaseJSON] = [:]
+      var object: [String: AnyJSON] = [:]
       if let title = notification.title { object["title"] = .string(title) }
       if let body = notification.body { object["body"] = .string(body) }
       if let image = notification.image { object["image"] = .string(image) }
@@ -96,20 +96,20 @@ public struct FCMMessage: Sendable, Equatable {
     }
     if !data.isEmpty { message["data"] = .object(data.mapValues { .string($0) }) }
     if let apns {
-      var object: [String: FirebaseJSON] = [:]
+      var object: [String: AnyJSON] = [:]
       if !apns.headers.isEmpty { object["headers"] = .object(apns.headers.mapValues { .string($0) }) }
       if let payload = apns.payload { object["payload"] = payload }
       message["apns"] = .object(object)
     }
     if let android {
-      var object: [String: FirebaseJSON] = [:]
+      var object: [String: AnyJSON] = [:]
       if let priority = android.priority { object["priority"] = .string(priority) }
       if let ttl = android.ttl { object["ttl"] = .string(ttl) }
       if let collapseKey = android.collapseKey { object["collapse_key"] = .string(collapseKey) }
       if let notification = android.notification { object["notification"] = notification }
       if let channelID = android.channelID {
         // Merged into the notification object given, if any: FCM has one `android.notification`.
-        var fields: [String: FirebaseJSON] = [:]
+        var fields: [String: AnyJSON] = [:]
         if case .object(let given)? = android.notification { fields = given }
         fields["channel_id"] = .string(channelID)
         object["notification"] = .object(fields)

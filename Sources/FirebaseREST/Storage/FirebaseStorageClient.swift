@@ -15,7 +15,7 @@ public struct FirebaseStorageClient: Sendable {
   /// `https://firebasestorage.googleapis.com`, or the emulator's `http://host:port`.
   public var baseURL: URL
   let tokenProvider: any IDTokenProvider
-  let sender: RequestSender
+  let pipeline: HTTPPipeline
 
   /// The production endpoint.
   public static let productionURL = URL(string: "https://firebasestorage.googleapis.com")!
@@ -30,7 +30,7 @@ public struct FirebaseStorageClient: Sendable {
     self.bucket = bucket
     self.baseURL = baseURL
     self.tokenProvider = tokenProvider
-    self.sender = RequestSender(options)
+    self.pipeline = options.pipeline
   }
 
   /// Uploads `data` to `path`, replacing any object there.
@@ -72,19 +72,19 @@ public struct FirebaseStorageClient: Sendable {
 
   /// `{base}/v0/b/{bucket}/o[/{encoded path}][?query]`.
   func objectsURL(_ path: String?, query: [(String, String)] = []) throws -> URL {
-    var string = baseURL.firebaseBase + "/v0/b/" + firebasePercentEncode(bucket) + "/o"
-    if let path { string += "/" + firebasePercentEncode(try validated(path)) }
-    if !query.isEmpty { string += "?" + firebaseQueryString(query) }
-    return try firebaseURL(string)
+    var string = baseURL.baseWithoutTrailingSlash + "/v0/b/" + percentEncode(bucket) + "/o"
+    if let path { string += "/" + percentEncode(try validated(path)) }
+    if !query.isEmpty { string += "?" + percentEncodedQuery(query) }
+    return try httpURL(string)
   }
 
   private func send(
-    _ method: FirebaseHTTPMethod, _ url: URL, body: Data? = nil, contentType: String? = nil
-  ) async throws -> FirebaseHTTPResponse {
-    var request = FirebaseHTTPRequest(method: method, url: url, body: body)
+    _ method: HTTPMethod, _ url: URL, body: Data? = nil, contentType: String? = nil
+  ) async throws -> HTTPResponse {
+    var request = HTTPRequest(method: method, url: url, body: body)
     if let token = try await tokenProvider.idToken() { request.headers["Authorization"] = "Firebase " + token }
     if let contentType { request.headers["Content-Type"] = contentType }
-    let response = try await sender.send(request)
+    let response = try await pipeline.send(request)
     guard response.isSuccess else { throw FirebaseStorageError(response: response) }
     return response
   }

@@ -32,7 +32,7 @@ public struct FirebaseStorageError: Error, Equatable, Sendable, CustomStringConv
     self.httpStatus = httpStatus
   }
 
-  init(response: FirebaseHTTPResponse) {
+  init(response: HTTPResponse) {
     let kind: Kind =
       switch response.status {
       case 400: .invalidArgument

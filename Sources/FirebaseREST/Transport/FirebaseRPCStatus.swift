@@ -62,7 +62,7 @@ struct GoogleErrorEnvelope: Decodable {
     var code: Int?
     var message: String?
     var status: String?
-    var details: [FirebaseJSON]?
+    var details: [AnyJSON]?
     var errors: [Reason]?
   }
   struct Reason: Decodable {
@@ -72,7 +72,7 @@ struct GoogleErrorEnvelope: Decodable {
   var error: Body
 
   /// Parses the envelope from an error response, or `nil` when it has another shape.
-  static func parse(_ response: FirebaseHTTPResponse) -> Body? {
+  static func parse(_ response: HTTPResponse) -> Body? {
     let decoder = JSONDecoder()
     if let envelope = try? decoder.decode(GoogleErrorEnvelope.self, from: response.body) {
       return envelope.error
@@ -84,7 +84,12 @@ struct GoogleErrorEnvelope: Decodable {
   }
 }
 
-extension FirebaseHTTPResponse {
+extension HTTPResponse {
+  /// The body as text for error messages: UTF-8 when it decodes, a byte count otherwise.
+  var bodyText: String {
+    String(data: body, encoding: .utf8) ?? "<\(body.count) bytes>"
+  }
+
   /// The message for an error response: the envelope's `message`, else the raw body text,
   /// else a generic phrase — never empty, so logs always say something.
   var errorMessage: String {

@@ -21,6 +21,8 @@ public struct ConfigurationValues: Sendable, Hashable {
         "LIFESIGNAL_URL", "LIFESIGNAL_ANON_KEY", "LIFESIGNAL_SESSION_FILE",
         "LIFESIGNAL_FIREBASE_API_KEY", "LIFESIGNAL_FIREBASE_PROJECT_ID", "LIFESIGNAL_FIREBASE_REGION",
         "LIFESIGNAL_FIREBASE_STORAGE_BUCKET", "LIFESIGNAL_FIREBASE_EMULATOR_HOST",
+        // `serve`'s Firebase ID tokens (Sources/lifesignal/Commands/ServeFirebaseOptions.swift).
+        "LIFESIGNAL_FIREBASE_KEYS_URL",
         // `serve`'s SMS channel (Sources/lifesignal/Delivery/TwilioSMSSender.swift).
         "LIFESIGNAL_TWILIO_ACCOUNT_SID", "LIFESIGNAL_TWILIO_AUTH_TOKEN", "LIFESIGNAL_TWILIO_FROM", "LIFESIGNAL_TWILIO_API_URL",
     ] + Capability.allCases.map(providerVariable(for:))

@@ -121,7 +121,7 @@ package struct MessagingRoute: Sendable {
                     do {
                         while !Task.isCancelled {
                             // Safe to cancel mid-read: the URLSession transports never cancel
-                            // the exchange itself (see HTTPExchange).
+                            // the exchange itself (see HTTPTransportCore).
                             let page = try await route.inbox(current, cursor)
                             for message in page.messages { continuation.yield(message) }
                             cursor = max(cursor, page.cursor)

@@ -18,7 +18,10 @@ public struct AuthUser: Sendable, Hashable {
     public var appMetadata = "{}"
 
     /// The stored `app_metadata.role`, if it is a string.
-    public var appRole: String? {
+    public var appRole: String? { Self.appRole(in: appMetadata) }
+
+    /// The `role` of stored `app_metadata` text, if it is a string.
+    static func appRole(in appMetadata: String) -> String? {
         (try? JSONSerialization.jsonObject(with: Data(appMetadata.utf8)) as? [String: Any])?["role"] as? String
     }
 }

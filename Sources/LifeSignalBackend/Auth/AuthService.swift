@@ -21,9 +21,13 @@ public struct AuthService: Sendable {
     let sessionCache: SessionCache
     /// Where every password hash runs (`PasswordHashingPool`): off the cooperative pool, bounded.
     public let passwordHashing: PasswordHashingPool
+    /// Checks Firebase ID tokens when a Firebase project is configured (`AuthService+Firebase.swift`).
+    public let firebase: FirebaseIDTokenVerifier?
+    let identityLinks: IdentityLinkCache
 
     init(database: any Database, clock: BackendClock, secret: String, sms: any SMSSender, testOTPs: TestOTPs, issuer: String,
-         passwords: PasswordHasher = PasswordHasher(), limits: SignInLimits = SignInLimits(), policy: AuthPolicy = AuthPolicy()) {
+         passwords: PasswordHasher = PasswordHasher(), limits: SignInLimits = SignInLimits(), policy: AuthPolicy = AuthPolicy(),
+         firebase: FirebaseAuthSettings? = nil) {
         self.database = database
         self.clock = clock
         self.signer = JWTSigner(secret: secret)
@@ -36,6 +40,8 @@ public struct AuthService: Sendable {
         self.policy = policy
         self.sessionCache = SessionCache(staleness: policy.sessionCheckStaleness)
         self.passwordHashing = PasswordHashingPool(maximumInFlight: limits.passwordHashConcurrency, maximumWaiting: limits.passwordHashWaiting)
+        self.firebase = firebase.map { FirebaseIDTokenVerifier(settings: $0, clock: clock) }
+        self.identityLinks = IdentityLinkCache(staleness: policy.sessionCheckStaleness)
     }
 
     // MARK: One-time codes
@@ -204,8 +210,15 @@ public struct AuthService: Sendable {
     /// all. Asynchronous because a token from another issuer (a Firebase ID token) may need
     /// that issuer's keys fetched, and its person looked up; invalid tokens throw
     /// ``TokenError``, an unreachable database its ``DatabaseError``.
+    ///
+    /// A token whose (unverified) `iss` is the configured Firebase project's is checked as a
+    /// Firebase ID token and nothing else, and stands for the LifeSignal account linked to its
+    /// uid (made on first use); every other token is checked as LifeSignal's own.
     public func authenticate(_ token: String) async throws -> TokenClaims {
-        try verify(token)
+        if let firebase, firebase.claimsToBeOurs(token) {
+            return try await firebaseClaims(token, verifier: firebase)
+        }
+        return try verify(token)
     }
 
     public func caller(claims: TokenClaims) throws(TokenError) -> Caller {

@@ -26,6 +26,8 @@ public final class LifeSignalBackend: Sendable {
         public var imageLimits = ImageLimits.standard
         /// Minimum password length, reauthentication window, refresh-token inactivity (`AuthPolicy`).
         public var authPolicy = AuthPolicy()
+        /// The Firebase project whose ID tokens are accepted as callers (`nil`: none are).
+        public var firebase: FirebaseAuthSettings?
         /// How long a QR code from `get-qr-code` or `reset-qr-code` links (docs/security.md,
         /// "Consent"); at least a second. Default: 10 minutes.
         public var qrCodeLifetime: TimeInterval = QRCodes.defaultLifetime
@@ -83,7 +85,7 @@ public final class LifeSignalBackend: Sendable {
             database: database, clock: configuration.clock, secret: configuration.jwtSecret,
             sms: configuration.smsSender, testOTPs: configuration.testOTPs, issuer: configuration.issuer,
             passwords: PasswordHasher(iterations: configuration.passwordIterations), limits: configuration.signInLimits,
-            policy: configuration.authPolicy)
+            policy: configuration.authPolicy, firebase: configuration.firebase)
         let changes = ChangeFeed()
         let senders = DeliverySenders(
             database: database, clock: configuration.clock, changes: changes, push: configuration.pushSender,

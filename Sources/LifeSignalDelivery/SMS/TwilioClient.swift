@@ -1,5 +1,5 @@
 import Foundation
-import HTTPExchange
+import HTTPTransportCore
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

@@ -9,32 +9,28 @@ extension AuthRoutes {
     func signUp(_ request: Request) async throws -> Response {
         let body: PasswordRequest = try await decode(request)
         guard let email = body.email, body.phone == nil else {
-            throw AuthFailure(status: .badRequest, code: "validation_failed",
+            throw GoTrueError(status: .badRequest, code: "validation_failed",
                               message: body.phone == nil ? "To sign up, please provide your email" : "Only an email address or phone number should be provided on signup.")
         }
         guard let password = body.password, !password.isEmpty else {
-            throw AuthFailure(status: .badRequest, code: "validation_failed", message: "Signup requires a valid password")
+            throw GoTrueError(status: .badRequest, code: "validation_failed", message: "Signup requires a valid password")
         }
         let metadata = try Self.metadataObject(body.data)
-        return try await refusals {
-            try await Self.hashingThrottle {
-                JSONResponse.make(.ok, GoTrueSession(try await backend.auth.signUp(email: email, password: password, metadataJSON: metadata?.jsonText ?? "{}")))
-            }
+        return try await Self.hashingThrottle {
+            JSONResponse.make(.ok, GoTrueSession(try await backend.auth.signUp(email: email, password: password, metadataJSON: metadata?.jsonText ?? "{}")))
         }
     }
 
     func passwordGrant(_ request: Request) async throws -> Response {
         let body: PasswordRequest = try await decode(request)
         if body.email != nil && body.phone != nil {
-            throw AuthFailure(status: .badRequest, code: "validation_failed", message: "Only an email address or phone number should be provided on login.")
+            throw GoTrueError(status: .badRequest, code: "validation_failed", message: "Only an email address or phone number should be provided on login.")
         }
         guard let password = body.password, body.email != nil || body.phone != nil else {
-            throw AuthFailure(status: .badRequest, code: "invalid_credentials", message: "Invalid login credentials")
+            throw GoTrueError(status: .badRequest, code: "invalid_credentials", message: "Invalid login credentials")
         }
-        return try await refusals {
-            try await Self.hashingThrottle {
-                JSONResponse.make(.ok, GoTrueSession(try await backend.auth.signIn(email: body.email, phone: body.phone, password: password)))
-            }
+        return try await Self.hashingThrottle {
+            JSONResponse.make(.ok, GoTrueSession(try await backend.auth.signIn(email: body.email, phone: body.phone, password: password)))
         }
     }
 
@@ -45,7 +41,7 @@ extension AuthRoutes {
         do {
             return try await body()
         } catch DomainError.rateLimited(let wait) {
-            throw AuthFailure.throttled("over_request_rate_limit", wait: wait)
+            throw GoTrueError.throttled("over_request_rate_limit", wait: wait)
         }
     }
 
@@ -54,41 +50,39 @@ extension AuthRoutes {
     /// (``AuthService/ensureReauthenticated(user:session:nonce:)``); a new password ends every
     /// other session.
     func updateUser(_ request: Request, context: Context) async throws -> Response {
-        let token = try bearer(request)
+        let token = try bearer(context)
         let body: UserUpdateRequest = try await decode(request)
         let caller = try await active(token)
         let metadata = try Self.metadataObject(body.data)
         let merge = metadata.flatMap { try? JSONSerialization.jsonObject(with: Data($0.jsonText.utf8)) as? [String: Any] }
-        return try await refusals {
-            guard let current = try await backend.auth.user(id: caller.user) else { throw AuthRefusal.userNotFound }
-            // Refused before a nonce is spent on it.
-            if let password = body.password, password.count < backend.auth.policy.minimumPasswordLength { throw AuthRefusal.weakPassword }
-            let newEmail = try body.email.map(AuthService.normalizedEmail)
-            let newPhone = try body.phone.map { try PhoneNumber($0.hasPrefix("+") ? $0 : "+" + $0).digits }
-            let changesSignIn = body.password != nil || (newEmail != nil && newEmail != current.email)
-                || (newPhone != nil && newPhone != current.phone?.digits)
-            if changesSignIn {
-                do {
-                    try await backend.auth.ensureReauthenticated(user: caller.user, session: caller.session, nonce: body.nonce)
-                } catch AuthRefusal.reauthenticationNeeded where body.password == nil {
-                    // GoTrue's words name the password; an email or phone change gets its own.
-                    throw AuthFailure(status: .badRequest, code: "reauthentication_needed",
-                                      message: "Email or phone update requires reauthentication")
-                }
+        guard let current = try await backend.auth.user(id: caller.user) else { throw AuthRefusal.userNotFound }
+        // Refused before a nonce is spent on it.
+        if let password = body.password, password.count < backend.auth.policy.minimumPasswordLength { throw AuthRefusal.weakPassword }
+        let newEmail = try body.email.map(AuthService.normalizedEmail)
+        let newPhone = try body.phone.map { try PhoneNumber($0.hasPrefix("+") ? $0 : "+" + $0).digits }
+        let changesSignIn = body.password != nil || (newEmail != nil && newEmail != current.email)
+            || (newPhone != nil && newPhone != current.phone?.digits)
+        if changesSignIn {
+            do {
+                try await backend.auth.ensureReauthenticated(user: caller.user, session: caller.session, nonce: body.nonce)
+            } catch AuthRefusal.reauthenticationNeeded where body.password == nil {
+                // GoTrue's words name the password; an email or phone change gets its own.
+                throw GoTrueError(status: .badRequest, code: "reauthentication_needed",
+                                  message: "Email or phone update requires reauthentication")
             }
-            // As GoTrue: a new phone is not set but sent a `phone_change` code; it changes when
-            // that code comes back through `POST /verify`. Whether another account has that
-            // number is said only then, to whoever holds the phone (docs/security.md, "Sessions").
-            if let phone = body.phone {
-                try await backend.auth.requestPhoneChange(user: caller.user, phone: phone, clientAddress: clientAddress(request, context),
-                                                          revealingTakenNumber: false)
-            }
-            let user = try await Self.hashingThrottle {
-                try await backend.auth.updateUser(id: caller.user, email: body.email, password: body.password, metadata: merge,
-                                                  keepingSession: caller.session)
-            }
-            return JSONResponse.make(.ok, GoTrueUser(user))
         }
+        // As GoTrue: a new phone is not set but sent a `phone_change` code; it changes when
+        // that code comes back through `POST /verify`. Whether another account has that
+        // number is said only then, to whoever holds the phone (docs/security.md, "Sessions").
+        if let phone = body.phone {
+            try await backend.auth.requestPhoneChange(user: caller.user, phone: phone, clientAddress: clientAddress(request, context),
+                                                      revealingTakenNumber: false)
+        }
+        let user = try await Self.hashingThrottle {
+            try await backend.auth.updateUser(id: caller.user, email: body.email, password: body.password, metadata: merge,
+                                              keepingSession: caller.session)
+        }
+        return JSONResponse.make(.ok, GoTrueUser(user))
     }
 
     /// `data` must be an object when given.
@@ -96,46 +90,7 @@ extension AuthRoutes {
         switch value {
         case nil, .null?: return nil
         case .object?: return value
-        default: throw AuthFailure(status: .badRequest, code: "validation_failed", message: "data must be a JSON object")
-        }
-    }
-
-    /// The backend's refusals in GoTrue's words.
-    func refusals<T>(_ body: () async throws -> T) async throws -> T {
-        do {
-            return try await body()
-        } catch let refusal as AuthRefusal {
-            switch refusal {
-            case .invalidEmail:
-                throw AuthFailure(status: .badRequest, code: "validation_failed", message: "Unable to validate email address: invalid format")
-            case .weakPassword:
-                throw AuthFailure(status: .unprocessableContent, code: "weak_password",
-                                  message: "Password should be at least \(backend.auth.policy.minimumPasswordLength) characters.",
-                                  weakPasswordReasons: ["length"])
-            case .userAlreadyExists:
-                throw AuthFailure(status: .unprocessableContent, code: "user_already_exists", message: "User already registered")
-            case .invalidCredentials:
-                throw AuthFailure(status: .badRequest, code: "invalid_credentials", message: "Invalid login credentials")
-            case .emailExists:
-                throw AuthFailure(status: .unprocessableContent, code: "email_exists",
-                                  message: "A user with this email address has already been registered")
-            case .phoneExists:
-                throw AuthFailure(status: .unprocessableContent, code: "phone_exists", message: "A user with this phone number has already been registered")
-            case .userNotFound:
-                throw AuthFailure(status: .forbidden, code: "user_not_found", message: "User from sub claim in JWT does not exist")
-            case .sessionExpired:
-                throw AuthFailure(status: .badRequest, code: "session_expired", message: "Invalid Refresh Token: Session Expired (Inactivity)")
-            case .reauthenticationNeeded:
-                throw AuthFailure(status: .badRequest, code: "reauthentication_needed",
-                                  message: "Password update requires reauthentication")
-            case .reauthenticationNotValid:
-                throw AuthFailure(status: .unprocessableContent, code: "reauthentication_not_valid", message: "Nonce has expired or is invalid")
-            case .reauthenticationUnavailable:
-                throw AuthFailure(status: .unprocessableContent, code: "reauthentication_not_valid",
-                                  message: "Reauthentication needs a confirmed phone number (this server sends no mail): sign in again with your password instead")
-            case .phoneNotConfirmed:
-                throw AuthFailure(status: .unprocessableContent, code: "phone_not_confirmed", message: "Please verify your phone first.")
-            }
+        default: throw GoTrueError(status: .badRequest, code: "validation_failed", message: "data must be a JSON object")
         }
     }
 }

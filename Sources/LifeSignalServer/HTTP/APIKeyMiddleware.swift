@@ -5,21 +5,30 @@ import LifeSignalBackend
 /// Supabase's gateway rule: every request carries an `apikey` (header or `?apikey=`) that is a
 /// JWT signed with the project secret whose role is `anon` or `service_role`. Keys minted
 /// elsewhere with the same secret therefore work. Preflight, health and readiness checks are exempt, and so are public storage objects.
-struct APIKeyMiddleware<Context: RequestContext>: RouterMiddleware {
+///
+/// The key's role is kept in the context: the rate limiter lets service-role requests through.
+struct APIKeyMiddleware<Context: AuthenticatedRequestContext>: RouterMiddleware {
     let auth: AuthService
     /// Keys already verified: a project has a handful, sent with every request, and
     /// re-checking the signature each time was measurable under load.
     let accepted = AcceptedKeys()
 
-    /// A valid anon or service-role key, remembered until it expires.
-    private func verify(_ key: String) -> Bool {
-        guard let claims = try? auth.verify(key),
-              claims.role == DatabaseRole.anon.rawValue || claims.role == DatabaseRole.serviceRole.rawValue else { return false }
-        accepted.insert(key, expiresAt: claims.exp.map { Date(timeIntervalSince1970: TimeInterval($0)) }, now: auth.clock.now())
-        return true
+    /// The role of a valid anon or service-role key, remembered until the key expires.
+    private func role(of key: String) -> DatabaseRole? {
+        let now = auth.clock.now()
+        if let known = accepted.role(of: key, now: now) { return known }
+        // An API key is always this project's own HS256 key, never a bearer token of another
+        // issuer: it is checked here, not through `AuthService.authenticate`.
+        guard let claims = try? auth.verify(key), let role = DatabaseRole(rawValue: claims.role),
+              role == .anon || role == .serviceRole else { return nil }
+        accepted.insert(key, role: role, expiresAt: claims.exp.map { Date(timeIntervalSince1970: TimeInterval($0)) }, now: now)
+        return role
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let key = request.apiKey
+        var context = context
+        context.apiKeyRole = key.flatMap(role(of:))
         // Public objects are fetched by plain URL (an <img src>), as on Supabase.
         if request.method == .options || request.uri.path == "/health" || request.uri.path == "/ready" || request.uri.path == "/metrics"
             || (request.method == .get && request.uri.path.hasPrefix("/storage/v1/object/public/"))
@@ -29,13 +38,13 @@ struct APIKeyMiddleware<Context: RequestContext>: RouterMiddleware {
             || request.uri.path.hasPrefix("/hooks/") {
             return try await next(request, context)
         }
-        guard let key = request.headers[.apiKey] ?? Self.queryKey(request.uri.query) else {
+        guard key != nil else {
             return JSONResponse.make(.unauthorized, [
                 "message": "No API key found in request",
                 "hint": "No `apikey` request header or url param was found.",
             ])
         }
-        guard accepted.contains(key, now: auth.clock.now()) || verify(key) else {
+        guard context.apiKeyRole != nil else {
             return JSONResponse.make(.unauthorized, [
                 "message": "Invalid API key",
                 "hint": "Double check your Supabase `anon` or `service_role` API key.",
@@ -43,9 +52,13 @@ struct APIKeyMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         return try await next(request, context)
     }
+}
 
-    static func queryKey(_ query: String?) -> String? {
-        guard let query else { return nil }
+extension Request {
+    /// The request's `apikey`: the header, or `?apikey=` (how a browser's WebSocket sends it).
+    var apiKey: String? {
+        if let key = headers[.apiKey] { return key }
+        guard let query = uri.query else { return nil }
         for item in query.split(separator: "&") {
             let pair = item.split(separator: "=", maxSplits: 1)
             if pair.count == 2, pair[0] == "apikey" { return String(pair[1]).removingPercentEncoding }
@@ -54,30 +67,30 @@ struct APIKeyMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 }
 
-/// The API keys a server has verified, each until its `exp` (checked against the backend's
-/// clock on every use). Bounded: when full, the oldest entries make room.
+/// The API keys a server has verified and their roles, each until its `exp` (checked against
+/// the backend's clock on every use). Bounded: when full, the oldest entries make room.
 final class AcceptedKeys: @unchecked Sendable {
     private let lock = NSLock()
-    private var expiries: [String: Date?] = [:]
+    private var entries: [String: (role: DatabaseRole, expiry: Date?)] = [:]
     private var order: [String] = []
     private let capacity = 64
 
-    func contains(_ key: String, now: Date) -> Bool {
+    func role(of key: String, now: Date) -> DatabaseRole? {
         lock.withLock {
-            guard let expiry = expiries[key] else { return false }
-            if let expiry, expiry <= now {
-                expiries[key] = nil
-                return false
+            guard let entry = entries[key] else { return nil }
+            if let expiry = entry.expiry, expiry <= now {
+                entries[key] = nil
+                return nil
             }
-            return true
+            return entry.role
         }
     }
 
-    func insert(_ key: String, expiresAt: Date?, now: Date) {
+    func insert(_ key: String, role: DatabaseRole, expiresAt: Date?, now: Date) {
         lock.withLock {
-            guard expiries[key] == nil else { return }
-            if order.count >= capacity { expiries[order.removeFirst()] = nil }
-            expiries[key] = expiresAt
+            guard entries[key] == nil else { return }
+            if order.count >= capacity, !order.isEmpty { entries[order.removeFirst()] = nil }
+            entries[key] = (role, expiresAt)
             order.append(key)
         }
     }

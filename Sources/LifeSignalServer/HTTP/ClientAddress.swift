@@ -3,19 +3,6 @@ import Hummingbird
 import HTTPTypes
 import NIOCore
 
-/// The server's request context: Hummingbird's basic one plus the socket's peer address,
-/// which limits per client address need (``ClientAddressResolver``).
-public struct LifeSignalRequestContext: RequestContext, RemoteAddressRequestContext {
-    public var coreContext: CoreRequestContextStorage
-    /// The peer of the connection the request came on: the client, or a proxy in front of it.
-    public let remoteAddress: SocketAddress?
-
-    public init(source: ApplicationRequestContextSource) {
-        self.coreContext = .init(source: source)
-        self.remoteAddress = source.channel.remoteAddress
-    }
-}
-
 /// Who sent a request, as limits per client address count it.
 ///
 /// The socket's peer is the client unless it is one of the configured trusted proxies; only

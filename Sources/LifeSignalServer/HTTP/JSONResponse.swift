@@ -44,8 +44,10 @@ enum JSONResponse {
 }
 
 /// Reads a request body up to `limit` bytes; a larger body is a ``BodyTooLarge`` error rather
-/// than memory spent on it.
-struct BodyTooLarge: Error {}
+/// than memory spent on it. Each API words it with the limit that was passed.
+struct BodyTooLarge: Error {
+    let limit: Int
+}
 
 extension Request {
     func collectBody(limit: Int) async throws -> Data {
@@ -53,9 +55,9 @@ extension Request {
             var buffer = try await body.collect(upTo: limit)
             return buffer.readData(length: buffer.readableBytes) ?? Data()
         } catch let error as HTTPError where error.status == .contentTooLarge {
-            throw BodyTooLarge()
+            throw BodyTooLarge(limit: limit)
         } catch is NIOTooManyBytesError {
-            throw BodyTooLarge()
+            throw BodyTooLarge(limit: limit)
         }
     }
 

@@ -54,30 +54,30 @@ actor RateLimiter {
 /// Applies ``RateLimiter``: signed-in callers by their user id (100 a minute, bursts of 200),
 /// everyone else by client address (``ClientLimits``); a 429 carries `Retry-After`.
 /// Service-role callers are not limited, and neither are health, readiness and metrics.
-struct RateLimitMiddleware<Context: RemoteAddressRequestContext>: RouterMiddleware {
+/// Who the caller is comes from the context (``AuthenticationMiddleware``, ``APIKeyMiddleware``
+/// run first), so no token is verified here.
+struct RateLimitMiddleware<Context: AuthenticatedRequestContext>: RouterMiddleware {
     let limiter: RateLimiter
     let anonymousLimiter: RateLimiter
     let addresses: ClientAddressResolver
-    let auth: AuthService
     let clock: BackendClock
 
-    init(auth: AuthService, clock: BackendClock, limits: ClientLimits, limiter: RateLimiter = RateLimiter()) {
+    init(clock: BackendClock, limits: ClientLimits, limiter: RateLimiter = RateLimiter()) {
         self.limiter = limiter
         self.anonymousLimiter = RateLimiter(perMinute: limits.anonymousPerMinute, burst: limits.anonymousBurst)
         self.addresses = ClientAddressResolver(trustedProxies: limits.trustedProxies)
-        self.auth = auth
         self.clock = clock
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let path = request.uri.path
         if path == "/health" || path == "/ready" || path == "/metrics" { return try await next(request, context) }
-        let bearer = request.bearerToken.flatMap { try? auth.verify($0) }
+        let bearer = context.authentication.claims
         let key: String
         let bucket: RateLimiter
         if let bearer, bearer.role == DatabaseRole.authenticated.rawValue, let subject = bearer.sub {
             (key, bucket) = (subject, limiter)
-        } else if bearer?.role == DatabaseRole.serviceRole.rawValue || (bearer == nil && isServiceKey(request)) {
+        } else if bearer?.role == DatabaseRole.serviceRole.rawValue || (bearer == nil && context.apiKeyRole == .serviceRole) {
             return try await next(request, context)
         } else if let address = addresses.clientAddress(peer: context.remoteAddress, headers: request.headers) {
             // No valid user token: an invalid or expired one counts as anonymous here, or a
@@ -92,11 +92,5 @@ struct RateLimitMiddleware<Context: RemoteAddressRequestContext>: RouterMiddlewa
                                       message: "Too many requests; retry in \(seconds) s", headers: [.retryAfter: seconds])
         }
         return try await next(request, context)
-    }
-
-    /// A request with no bearer token whose `apikey` is the service-role key.
-    private func isServiceKey(_ request: Request) -> Bool {
-        guard let key = request.headers[.apiKey] ?? APIKeyMiddleware<Context>.queryKey(request.uri.query) else { return false }
-        return (try? auth.verify(key))?.role == DatabaseRole.serviceRole.rawValue
     }
 }

@@ -2,13 +2,18 @@ import Foundation
 import Hummingbird
 import LifeSignalBackend
 
-/// A PostgREST error: `{"code","details","hint","message"}` with its HTTP status.
-struct RESTError: Error, Sendable {
+/// A PostgREST error: `{"code","details","hint","message"}` with its HTTP status, which
+/// renders itself (a 401 with `WWW-Authenticate`, a 503 with `Retry-After`).
+struct RESTError: HTTPResponseError, Sendable {
     var status: HTTPResponse.Status
     var code: String
     var message: String
     var details: String?
     var hint: String?
+    /// Headers the error adds beside its own (`Content-Range` on a 416).
+    var headers: HTTPFields = [:]
+
+    func response(from request: Request, context: some RequestContext) throws -> Response { response }
 
     var response: Response {
         struct Body: Encodable {
@@ -26,7 +31,8 @@ struct RESTError: Error, Sendable {
             }
             enum CodingKeys: String, CodingKey { case code, details, hint, message }
         }
-        var headers: HTTPFields = [.proxyStatus: "PostgREST; error=\(code)"]
+        var headers = self.headers
+        headers[.proxyStatus] = "PostgREST; error=\(code)"
         if status == .unauthorized {
             // RFC 6750 §3, as PostgREST words it: a bad token says why; a missing grant just asks for one.
             headers[.wwwAuthenticate] = code.hasPrefix("PGRST30")
@@ -38,6 +44,33 @@ struct RESTError: Error, Sendable {
         return JSONResponse.make(status, Body(code: code, details: details, hint: hint, message: message), headers: headers)
     }
 
+    /// Any error a `/rest/v1` route throws, in PostgREST's words; `role` is the caller's, which
+    /// decides whether a missing grant is 401 or 403.
+    static func translating(_ error: any Error, role: DatabaseRole) -> RESTError {
+        switch error {
+        case let error as RESTError: error
+        case let error as DatabaseError: .database(error, role: role)
+        case AuthenticationError.refused(let why): .refusedToken(why, role: role)
+        case let error as BodyTooLarge: RESTError(status: .contentTooLarge, code: "PGRST413", message: "Request body exceeds \(error.limit) bytes")
+        default: RESTError(status: .internalServerError, code: "PGRST000", message: "Internal error")
+        }
+    }
+
+    /// A bearer token that was refused: a 401 that says why, never a silent downgrade to
+    /// anonymous.
+    static func refusedToken(_ why: any Error, role: DatabaseRole) -> RESTError {
+        switch why {
+        case TokenError.expired: RESTError(status: .unauthorized, code: "PGRST303", message: "JWT expired")
+        case TokenError.malformed(let why): RESTError(status: .unauthorized, code: "PGRST301", message: why)
+        case TokenError.badSignature:
+            RESTError(status: .unauthorized, code: "PGRST301", message: "No suitable key or wrong key type",
+                      details: "None of the keys was able to decode the JWT")
+        case TokenError.unknownRole(let role): RESTError(status: .unauthorized, code: "22023", message: "role \"\(role)\" does not exist")
+        case let error as DatabaseError: .database(error, role: role)
+        default: RESTError(status: .unauthorized, code: "PGRST301", message: "\(why)")
+        }
+    }
+
     static func parse(_ part: String, _ value: String, _ detail: String) -> RESTError {
         RESTError(status: .badRequest, code: "PGRST100", message: "\"failed to parse \(part) (\(value))\"", details: detail)
     }
@@ -45,6 +78,12 @@ struct RESTError: Error, Sendable {
     /// A request over one of the ``QueryLimits``: refused like a parse error, before any SQL.
     static func limit(_ part: String, _ detail: String, hint: String? = nil) -> RESTError {
         RESTError(status: .badRequest, code: "PGRST100", message: "\"failed to parse \(part)\"", details: detail, hint: hint)
+    }
+
+    /// `Accept: application/vnd.pgrst.object` and not exactly one row.
+    static func notSingular(_ rows: Int) -> RESTError {
+        RESTError(status: .notAcceptable, code: "PGRST116", message: "Cannot coerce the result to a single JSON object",
+                  details: "The result contains \(rows) rows")
     }
 
     static func unknownTable(_ name: String) -> RESTError {

@@ -1,4 +1,4 @@
-import Hummingbird
+import HTTPTypes
 
 /// What a `/rest/v1` request's `Accept` header asks for, negotiated as PostgREST does: the
 /// first acceptable entry wins, and when none is acceptable the answer is `406 PGRST107`
@@ -13,8 +13,8 @@ enum RESTMediaType: Equatable {
                                               "application/vnd.pgrst.array+json"]
     private static let objects: Set<String> = ["application/vnd.pgrst.object", "application/vnd.pgrst.object+json"]
 
-    static func negotiate(_ request: Request) throws(RESTError) -> RESTMediaType {
-        let values = request.headers[values: .accept]
+    static func negotiate(_ headers: HTTPFields) throws(RESTError) -> RESTMediaType {
+        let values = headers[values: .accept]
         guard !values.isEmpty else { return .array }
         var asked: [String] = []
         for value in values {

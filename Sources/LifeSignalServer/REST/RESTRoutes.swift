@@ -3,179 +3,79 @@ import Hummingbird
 import LifeSignalBackend
 import NIOCore
 
-/// `/rest/v1/<table>`: PostgREST's read grammar over the exposed tables.
+/// `/rest/v1`: PostgREST over the exposed tables, in PostgREST's four steps, each its own file
+/// and tested alone; the routes only wire them:
 ///
-/// Each request is parsed into a ``ReadPlan`` (no SQL yet), the plan into SQL by
-/// ``RESTSQLBuilder``, and the rows into a response here. On PostgreSQL the statement runs
-/// under the caller's role with their claims in `request.jwt.claims`, so grants and
-/// row-level security decide; on SQLite the builder applies the same declared policies.
-struct RESTRoutes<Context: RequestContext> {
+/// 1. request (``RESTReadRequest``, ``RESTWriteRequest``): query string and headers parsed;
+/// 2. plan (``RESTReadPlan``, ``PlannedWrite``): against the schema cache, as the caller;
+/// 3. SQL (``RESTSQLBuilder``), run as the caller (``CallerTransaction``,
+///    `RESTWriteExecution.swift`): on PostgreSQL under the caller's role with their claims in
+///    `request.jwt.claims`, so grants and row-level security decide; on SQLite the builder
+///    applies the same declared policies;
+/// 4. response (``RESTReadResponse``, ``RESTWriteResponse``): ranges, counts, negotiation.
+///
+/// The caller comes from the context (``AuthenticationMiddleware``); whatever a step throws is
+/// answered as a ``RESTError`` by the group's middleware.
+struct RESTRoutes<Context: AuthenticatedRequestContext> {
     let backend: LifeSignalBackend
     let schema: SchemaCache
     let bodyLimit: Int
     var limits: QueryLimits = .standard
 
     func register(on router: Router<Context>) {
-        router.get("rest/v1") { request, _ in await self.openAPI(request) }
-        router.get("rest/v1/:table") { request, context in
-            await self.read(request, table: context.parameters.get("table") ?? "", head: false)
-        }
-        router.head("rest/v1/:table") { request, context in
-            await self.read(request, table: context.parameters.get("table") ?? "", head: true)
-        }
-        router.post("rest/v1/:table") { request, context in
-            await self.write(request, table: context.parameters.get("table") ?? "", kind: .insert)
-        }
-        router.put("rest/v1/:table") { request, context in
-            await self.write(request, table: context.parameters.get("table") ?? "", kind: .insert, put: true)
-        }
-        router.patch("rest/v1/:table") { request, context in
-            await self.write(request, table: context.parameters.get("table") ?? "", kind: .update)
-        }
-        router.delete("rest/v1/:table") { request, context in
-            await self.write(request, table: context.parameters.get("table") ?? "", kind: .delete)
-        }
+        let group = router.group("rest/v1").add(middleware: APIErrorMiddleware { error, _, context in
+            RESTError.translating(error, role: (try? context.authentication.caller())?.caller.role ?? .anon)
+        })
+        group.get { request, context in try await self.openAPI(request, context: context) }
+        group.get(":table") { request, context in try await self.read(request, context: context, head: false) }
+        group.head(":table") { request, context in try await self.read(request, context: context, head: true) }
+        group.post(":table") { request, context in try await self.write(request, context: context, kind: .insert) }
+        group.put(":table") { request, context in try await self.write(request, context: context, kind: .insert, put: true) }
+        group.patch(":table") { request, context in try await self.write(request, context: context, kind: .update) }
+        group.delete(":table") { request, context in try await self.write(request, context: context, kind: .delete) }
     }
 
-    private func read(_ request: Request, table name: String, head: Bool) async -> Response {
-        let (caller, claims): (Caller, TokenClaims?)
-        do { (caller, claims) = try identify(request) } catch { return error.response }
-        do {
-            guard let table = await schema.table(name) else { throw RESTError.unknownTable(name) }
-            let singular = try RESTMediaType.negotiate(request) == .object
-            var plan = try RESTQueryParser.readPlan(RESTQueryParser.pairs(request.uri.query), limits: limits)
-            if !head, let range = request.headers[.range] { try Self.apply(range: range, to: &plan) }
-            if let maxRows = limits.maxRows { plan.limit = min(plan.limit ?? maxRows, maxRows) }
-            let builder = RESTSQLBuilder(table: table, dialect: backend.database.dialect, caller: caller, claims: claims)
-            let columns = try builder.outputColumns(plan)
-            let select = try builder.select(plan, columns: columns)
-            let wantsCount = Self.preferences(request).contains("count=exact")
-            let countSQL = wantsCount ? try builder.count(plan) : nil
+    /// The route's table from the schema cache (404 `PGRST205` for one it does not hold).
+    private func table(_ context: Context) async throws(RESTError) -> TableSchema {
+        let name = context.parameters.get("table") ?? ""
+        guard let table = await schema.table(name) else { throw RESTError.unknownTable(name) }
+        return table
+    }
 
-            let (body, rowCount, total) = try await CallerTransaction(database: backend.database)
-                .readPage(caller: caller, claims: claims, select: select, count: countSQL, columns: columns)
+    private func read(_ request: Request, context: Context, head: Bool) async throws -> Response {
+        let (caller, claims) = try context.authentication.caller()
+        let table = try await table(context)
+        let parsed = try RESTReadRequest(query: request.uri.query, headers: request.headers, head: head, limits: limits)
+        let plan = try RESTReadPlan(parsed, table: table, dialect: backend.database.dialect, caller: caller, claims: claims,
+                                    maxRows: limits.maxRows)
+        let page = try await CallerTransaction(database: backend.database)
+            .readPage(caller: caller, claims: claims, select: try plan.select(), count: try plan.count(), columns: plan.columns)
+        return try RESTReadResponse.make(page, offset: plan.query.offset, singular: plan.singular, head: head).response
+    }
 
-            if singular && rowCount != 1 {
-                return RESTError(status: .notAcceptable, code: "PGRST116", message: "Cannot coerce the result to a single JSON object",
-                                 details: "The result contains \(rowCount) rows").response
-            }
-            var headers: HTTPFields = [:]
-            let lower = plan.offset
-            // `lower + rowCount` cannot overflow: that many rows exist past `lower`.
-            let range = rowCount > 0 ? "\(lower)-\(lower + (rowCount - 1))" : "*"
-            headers[.contentRange] = "\(range)/\(total.map(String.init) ?? "*")"
-            var status = HTTPResponse.Status.ok
-            if let total {
-                headers[.preferenceApplied] = "count=exact"
-                if lower > total && total > 0 {
-                    var response = RESTError(status: .rangeNotSatisfiable, code: "PGRST103", message: "Requested range not satisfiable",
-                                             details: "An offset of \(lower) was requested, but there are only \(total) rows.").response
-                    response.headers[.contentRange] = "*/\(total)"
-                    return response
-                }
-                if rowCount < total { status = .partialContent }
-            }
-            var output = body
-            if singular {
-                // One row: strip the array brackets PostgreSQL or the renderer wrote.
-                output = String(body.dropFirst().dropLast())
-                headers[.contentType] = "application/vnd.pgrst.object+json; charset=utf-8"
-            } else {
-                headers[.contentType] = JSONResponse.contentType
-            }
-            return Response(status: status, headers: headers, body: head ? .init() : .init(byteBuffer: ByteBuffer(string: output)))
-        } catch let error as RESTError {
-            return error.response
-        } catch let error as DatabaseError {
-            return RESTError.database(error, role: caller.role).response
-        } catch {
-            return RESTError(status: .internalServerError, code: "PGRST000", message: "Internal error").response
+    /// `put` marks a PUT: an insert that must name exactly one row by its primary key.
+    private func write(_ request: Request, context: Context, kind: WritePlan.Kind, put: Bool = false) async throws -> Response {
+        let (caller, claims) = try context.authentication.caller()
+        let table = try await table(context)
+        let parsed = try await RESTWriteRequest.read(kind: kind, put: put, query: request.uri.query, headers: request.headers,
+                                                     limits: limits) { try await request.collectBody(limit: bodyLimit) }
+        guard let write = try PlannedWrite.make(parsed, table: table, dialect: backend.database.dialect, caller: caller, claims: claims) else {
+            return RESTWriteResponse.noContent.response
         }
+        let (rows, inserted) = try await CallerTransaction(database: backend.database).run(caller: caller, claims: claims) { connection in
+            try await write.run(in: connection)
+        }
+        return RESTWriteResponse.make(write, rows: rows, inserted: inserted).response
     }
 
     /// `GET /rest/v1/`: the OpenAPI description of what this caller's role may use.
-    private func openAPI(_ request: Request) async -> Response {
-        let (caller, claims): (Caller, TokenClaims?)
-        do { (caller, claims) = try identify(request) } catch { return error.response }
+    private func openAPI(_ request: Request, context: Context) async throws -> Response {
+        let (caller, claims) = try context.authentication.caller()
         let document = RESTOpenAPI.document(tables: await schema.all, role: DatabaseRole.acting(as: caller, claims: claims), host: request.head.authority)
         guard let data = try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]) else {
-            return RESTError(status: .internalServerError, code: "PGRST000", message: "Could not describe the schema").response
+            throw RESTError(status: .internalServerError, code: "PGRST000", message: "Could not describe the schema")
         }
         return Response(status: .ok, headers: [.contentType: "application/openapi+json; charset=utf-8"],
                         body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
-
-    /// The caller of a request: its bearer JWT, or anonymous without one. A bad token is a
-    /// 401, never a silent downgrade to anonymous.
-    func identify(_ request: Request) throws(RESTError) -> (Caller, TokenClaims?) {
-        guard let token = request.bearerToken else { return (.anonymous, nil) }
-        do throws(TokenError) {
-            let claims = try backend.auth.verify(token)
-            return (try backend.auth.caller(claims: claims), claims)
-        } catch {
-            switch error {
-            case .expired:
-                throw RESTError(status: .unauthorized, code: "PGRST303", message: "JWT expired")
-            case .malformed(let why):
-                throw RESTError(status: .unauthorized, code: "PGRST301", message: why)
-            case .badSignature:
-                throw RESTError(status: .unauthorized, code: "PGRST301", message: "No suitable key or wrong key type",
-                                details: "None of the keys was able to decode the JWT")
-            case .unknownRole(let role):
-                throw RESTError(status: .unauthorized, code: "22023", message: "role \"\(role)\" does not exist")
-            }
-        }
-    }
-
-    /// Runs `body` in a transaction as the caller (see ``CallerTransaction``).
-    func run<T: Sendable>(caller: Caller, claims: TokenClaims?, _ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
-        try await CallerTransaction(database: backend.database).run(caller: caller, claims: claims, body)
-    }
-
-    /// The `Range: <from>-[<to>]` header (GET only), intersected with `limit`/`offset`.
-    /// Anything not of that form is ignored, as PostgREST does.
-    ///
-    /// Every bound is the client's, up to `Int.max`: the arithmetic is checked, and a bound
-    /// past what `Int` holds means "no bound" (no table has that many rows).
-    static func apply(range: String, to plan: inout ReadPlan) throws(RESTError) {
-        let parts = range.utf8.split(separator: UInt8(ascii: "-"), maxSplits: 1, omittingEmptySubsequences: false)
-        let isDigits = { (part: Substring.UTF8View) in part.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } }
-        guard parts.count == 2, !parts[0].isEmpty, isDigits(parts[0]), isDigits(parts[1]),
-              let from = Int(Substring(parts[0])) else { return }
-        // A `to` too large for `Int` is still a valid header: it bounds nothing.
-        let to = parts[1].isEmpty ? nil : Int(Substring(parts[1])) ?? Int.max
-        if let to, to < from {
-            throw RESTError(status: .rangeNotSatisfiable, code: "PGRST103", message: "Requested range not satisfiable",
-                            details: "The lower boundary must be lower than or equal to the upper boundary in the Range header.")
-        }
-        let lower = max(plan.offset, from)
-        let queryUpper = plan.limit.map { limit in
-            let (end, overflow) = plan.offset.addingReportingOverflow(limit)
-            return overflow ? Int.max : end - 1
-        }
-        let upper = [queryUpper, to].compactMap { $0 }.min()
-        plan.offset = lower
-        if let upper {
-            let (count, overflow) = (upper - lower).addingReportingOverflow(1)
-            plan.limit = overflow ? Int.max : max(0, count)
-        }
-    }
-
-    static func preferences(_ request: Request) -> [String] {
-        request.headers[values: .prefer].flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
-    }
-}
-
-/// The exposed tables, read from the database at start (and again on ``reload()``).
-actor SchemaCache {
-    private let database: any Database
-    private var tables: [String: TableSchema] = [:]
-
-    init(database: any Database) { self.database = database }
-
-    func reload() async throws { tables = try await Introspection.tables(in: database) }
-
-    func table(_ name: String) -> TableSchema? { tables[name] }
-
-    var all: [TableSchema] { Array(tables.values) }
 }

@@ -45,7 +45,7 @@ struct RealtimeRoutes<Context: RemoteAddressRequestContext>: Sendable {
     /// The answers to requests that were not upgraded (the API key was already checked by
     /// the gateway middleware).
     func register(on router: Router<Context>) {
-        router.get(RouterPath(stringLiteral: Self.path)) { request, context in
+        router.group("realtime/v1").get("websocket") { request, context in
             // Refused before the upgrade, so the client learns why from the answer itself.
             if await !hub.hasRoom(for: address(of: request, peer: context.remoteAddress)) {
                 hub.counters.refused(.socketsPerAddress)
@@ -115,7 +115,7 @@ struct RealtimeRoutes<Context: RemoteAddressRequestContext>: Sendable {
 
     /// The valid anon or service-role key of the request, if any.
     private func apiKey(of request: Request) -> String? {
-        guard let key = request.headers[.apiKey] ?? APIKeyMiddleware<Context>.queryKey(request.uri.query),
+        guard let key = request.apiKey,
               let claims = try? backend.auth.verify(key),
               claims.role == DatabaseRole.anon.rawValue || claims.role == DatabaseRole.serviceRole.rawValue else { return nil }
         return key

@@ -58,7 +58,7 @@ struct RealtimeSession: Sendable {
         let claims: TokenClaims
         let caller: Caller
         do {
-            claims = try auth.verify(token)
+            claims = try await auth.authenticate(token)
             caller = try auth.caller(claims: claims)
         } catch {
             return refuse(message, reason: Self.describe(error))
@@ -128,15 +128,15 @@ struct RealtimeSession: Sendable {
               let token = message.payload["access_token"]?.stringValue else { return }
         let refusal: String
         do {
-            let claims = try auth.verify(token)
+            let claims = try await auth.authenticate(token)
             if let ended = await sessionRefusal(claims) { throw SessionEnded(reason: ended) }
             guard let refused = await hub.updateIdentity(connection: connection.id, topic: message.topic,
                                                          caller: try auth.caller(claims: claims), claims: claims) else { return }
             refusal = refused
-        } catch let error as TokenError {
-            refusal = Self.describe(error)
+        } catch let error as SessionEnded {
+            refusal = error.reason
         } catch {
-            refusal = (error as? SessionEnded)?.reason ?? "Invalid token"
+            refusal = Self.describe(error)
         }
         await hub.leave(connection: connection.id, topic: message.topic)
         connection.push(topic: message.topic, event: "system", payloadJSON:
@@ -160,12 +160,17 @@ struct RealtimeSession: Sendable {
         connection.reply(to: message, status: "error", responseJSON: "{\"reason\":\(JSONRenderer.quote(reason))}")
     }
 
-    static func describe(_ error: TokenError) -> String {
+    /// Why a token was refused, as a join's or refresh's `reason`. Tokens are checked through
+    /// ``AuthService/authenticate(_:)``, as on every HTTP route; a check the database could not
+    /// make can be tried again.
+    static func describe(_ error: any Error) -> String {
         switch error {
-        case .expired: "Token has expired"
-        case .malformed(let why): "Invalid token: \(why)"
-        case .badSignature: "Invalid token: signature does not verify"
-        case .unknownRole(let role): "Invalid token: role \"\(role)\" does not exist"
+        case TokenError.expired: "Token has expired"
+        case TokenError.malformed(let why): "Invalid token: \(why)"
+        case TokenError.badSignature: "Invalid token: signature does not verify"
+        case TokenError.unknownRole(let role): "Invalid token: role \"\(role)\" does not exist"
+        case is DatabaseError: "Could not check the token; try again"
+        default: "Invalid token"
         }
     }
 }

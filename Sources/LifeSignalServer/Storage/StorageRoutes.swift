@@ -6,61 +6,59 @@ import LifeSignalDomain
 import NIOCore
 
 /// `/storage/v1/object/…`: upload, download and delete in buckets, answering in Supabase
-/// Storage's shapes (`{"Key": …}` on upload, `{"statusCode", "error", "message"}` on failure).
-struct StorageRoutes<Context: RequestContext> {
+/// Storage's shapes (`{"Key": …}` on upload, ``StorageError`` on failure).
+struct StorageRoutes<Context: AuthenticatedRequestContext> {
     let backend: LifeSignalBackend
     /// A bulk delete's body: 1,000 paths of up to 1,024 bytes each, as Supabase allows.
     static var removeBodyLimit: Int { 1_100 * 1024 }
 
     func register(on router: Router<Context>) {
-        let group = router.group("storage/v1/object")
-        group.post(":bucket/**") { request, context in await self.upload(request, context, upsert: request.headers[.xUpsert] == "true") }
-        group.put(":bucket/**") { request, context in await self.upload(request, context, upsert: true) }
-        group.get("public/:bucket/**") { request, context in await self.download(request, context, anonymous: true) }
-        group.get("authenticated/:bucket/**") { request, context in await self.download(request, context, anonymous: false) }
-        group.get(":bucket/**") { request, context in await self.download(request, context, anonymous: false) }
-        group.delete(":bucket/**") { request, context in await self.removeOne(request, context) }
-        group.delete(":bucket") { request, context in await self.removeMany(request, context) }
+        let group = router.group("storage/v1").add(middleware: APIErrorMiddleware { error, _, _ in StorageError.translating(error) })
+        group.post("object/:bucket/**") { request, context in try await self.upload(request, context, upsert: request.headers[.xUpsert] == "true") }
+        group.put("object/:bucket/**") { request, context in try await self.upload(request, context, upsert: true) }
+        group.get("object/public/:bucket/**") { request, context in try await self.download(request, context, anonymous: true) }
+        group.get("object/authenticated/:bucket/**") { request, context in try await self.download(request, context, anonymous: false) }
+        group.get("object/:bucket/**") { request, context in try await self.download(request, context, anonymous: false) }
+        group.delete("object/:bucket/**") { request, context in try await self.removeOne(request, context) }
+        group.delete("object/:bucket") { request, context in try await self.removeMany(request, context) }
     }
 
     private func path(_ context: Context) -> String {
         context.parameters.getCatchAll().joined(separator: "/").removingPercentEncoding ?? ""
     }
 
-    private func caller(_ request: Request) throws -> Caller {
-        do { return try backend.auth.caller(bearer: request.bearerToken) } catch {
-            throw StorageFailure.unauthenticated
-        }
+    /// The request's caller: anonymous without a token; a refused token is ``StorageError``'s
+    /// `unauthenticated`.
+    private func caller(_ context: Context) throws -> Caller {
+        try context.authentication.caller().caller
     }
 
     /// Everything that decides an upload's fate but its bytes is in the head: the caller, the
     /// bucket, the folder, the type and the declared length are all checked before a byte of
     /// the body is read, so a stranger cannot make the server read (and hold) megabytes. The
     /// body is then read up to the bucket's own limit, not the server-wide one.
-    private func upload(_ request: Request, _ context: Context, upsert: Bool) async -> Response {
-        await respond {
-            let who = try caller(request)
-            let bucketName = context.parameters.get("bucket") ?? ""
-            guard let bucket = StorageBucket.named(bucketName) else { throw StorageFailure.bucketNotFound(bucketName) }
-            let name = path(context)
-            try Self.requireWriter(who, path: name)
-            let contentType = request.headers[.contentType] ?? "application/octet-stream"
-            // The declared type only lets a body be read: the backend then stores the upload
-            // only if its bytes are that image type (docs/security.md, "Uploads").
-            guard bucket.accepts(contentType), ImageFormat(declared: contentType) != nil else {
-                throw StorageFailure.unsupportedType(contentType)
-            }
-            if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > bucket.maximumBytes {
-                throw StorageFailure.tooLarge(limit: bucket.maximumBytes)
-            }
-            let data: Data
-            do { data = try await request.collectBody(limit: bucket.maximumBytes + 1) } catch is BodyTooLarge {
-                throw StorageFailure.tooLarge(limit: bucket.maximumBytes)
-            }
-            let stored = try await backend.files.upload(
-                caller: who, bucket: bucketName, path: name, data: data, contentType: contentType, upsert: upsert)
-            return JSONResponse.make(.ok, ["Key": "\(stored.bucket)/\(stored.name)"])
+    private func upload(_ request: Request, _ context: Context, upsert: Bool) async throws -> Response {
+        let who = try caller(context)
+        let bucketName = context.parameters.get("bucket") ?? ""
+        guard let bucket = StorageBucket.named(bucketName) else { throw StorageFailure.bucketNotFound(bucketName) }
+        let name = path(context)
+        try Self.requireWriter(who, path: name)
+        let contentType = request.headers[.contentType] ?? "application/octet-stream"
+        // The declared type only lets a body be read: the backend then stores the upload
+        // only if its bytes are that image type (docs/security.md, "Uploads").
+        guard bucket.accepts(contentType), ImageFormat(declared: contentType) != nil else {
+            throw StorageFailure.unsupportedType(contentType)
         }
+        if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > bucket.maximumBytes {
+            throw StorageFailure.tooLarge(limit: bucket.maximumBytes)
+        }
+        let data: Data
+        do { data = try await request.collectBody(limit: bucket.maximumBytes + 1) } catch is BodyTooLarge {
+            throw StorageFailure.tooLarge(limit: bucket.maximumBytes)
+        }
+        let stored = try await backend.files.upload(
+            caller: who, bucket: bucketName, path: name, data: data, contentType: contentType, upsert: upsert)
+        return JSONResponse.make(.ok, ["Key": "\(stored.bucket)/\(stored.name)"])
     }
 
     /// The backend's write rule (a person writes only under their own folder), checked from the
@@ -82,21 +80,19 @@ struct StorageRoutes<Context: RequestContext> {
     /// `sandbox` runs a document opened from it with no script and a unique origin. Anything
     /// not an image taken is sent as an attachment, and `?download[=name]` asks for one, as on
     /// Supabase.
-    private func download(_ request: Request, _ context: Context, anonymous: Bool) async -> Response {
-        await respond {
-            let who: Caller = anonymous ? .anonymous : try caller(request)
-            let name = path(context)
-            let (data, object) = try await backend.files.download(caller: who, bucket: context.parameters.get("bucket") ?? "", path: name)
-            var headers: HTTPFields = [.contentType: object.contentType, .cacheControl: "max-age=3600"]
-            headers[.xContentTypeOptions] = "nosniff"
-            headers[.contentSecurityPolicy] = "sandbox"
-            let asked = request.uri.queryParameters["download"].map(String.init)
-            if asked != nil || ImageFormat(declared: object.contentType) == nil {
-                let file = asked.flatMap { $0.isEmpty ? nil : $0 } ?? String(name.split(separator: "/").last ?? "download")
-                headers[.contentDisposition] = Self.attachment(named: file)
-            }
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    private func download(_ request: Request, _ context: Context, anonymous: Bool) async throws -> Response {
+        let who: Caller = anonymous ? .anonymous : try caller(context)
+        let name = path(context)
+        let (data, object) = try await backend.files.download(caller: who, bucket: context.parameters.get("bucket") ?? "", path: name)
+        var headers: HTTPFields = [.contentType: object.contentType, .cacheControl: "max-age=3600"]
+        headers[.xContentTypeOptions] = "nosniff"
+        headers[.contentSecurityPolicy] = "sandbox"
+        let asked = request.uri.queryParameters["download"].map(String.init)
+        if asked != nil || ImageFormat(declared: object.contentType) == nil {
+            let file = asked.flatMap { $0.isEmpty ? nil : $0 } ?? String(name.split(separator: "/").last ?? "download")
+            headers[.contentDisposition] = Self.attachment(named: file)
         }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
     /// `attachment` with the name twice (RFC 6266): an ASCII stand-in that no quote, control
@@ -109,63 +105,24 @@ struct StorageRoutes<Context: RequestContext> {
         return "attachment; filename=\"\(plain)\"; filename*=UTF-8''\(exact)"
     }
 
-    private func removeOne(_ request: Request, _ context: Context) async -> Response {
-        await respond {
-            let removed = try await backend.files.remove(caller: try caller(request), bucket: context.parameters.get("bucket") ?? "", paths: [path(context)])
-            guard !removed.isEmpty else { throw StorageFailure.objectNotFound(path(context)) }
-            return JSONResponse.make(.ok, ["message": "Successfully deleted"])
-        }
+    private func removeOne(_ request: Request, _ context: Context) async throws -> Response {
+        let removed = try await backend.files.remove(caller: try caller(context), bucket: context.parameters.get("bucket") ?? "", paths: [path(context)])
+        guard !removed.isEmpty else { throw StorageFailure.objectNotFound(path(context)) }
+        return JSONResponse.make(.ok, ["message": "Successfully deleted"])
     }
 
     /// Supabase's bulk form: `DELETE /object/<bucket>` with `{"prefixes": [paths]}`.
-    private func removeMany(_ request: Request, _ context: Context) async -> Response {
-        await respond {
-            // The caller first, so a stranger's body is never read.
-            let who = try caller(request)
-            guard who != .anonymous else { throw StorageFailure.unauthenticated }
-            let body: RemoveRequest
-            do { body = try JSONDecoder().decode(RemoveRequest.self, from: try await request.collectBody(limit: Self.removeBodyLimit)) } catch {
-                throw StorageFailure.invalidPath("Expected {\"prefixes\": [\"path\", …]} of at most \(Self.removeBodyLimit) bytes")
-            }
-            let bucket = context.parameters.get("bucket") ?? ""
-            let removed = try await backend.files.remove(caller: who, bucket: bucket, paths: body.prefixes)
-            return JSONResponse.make(.ok, removed.map { ["name": $0, "bucket_id": bucket] })
+    private func removeMany(_ request: Request, _ context: Context) async throws -> Response {
+        // The caller first, so a stranger's body is never read.
+        let who = try caller(context)
+        guard who != .anonymous else { throw StorageFailure.unauthenticated }
+        let body: RemoveRequest
+        do { body = try JSONDecoder().decode(RemoveRequest.self, from: try await request.collectBody(limit: Self.removeBodyLimit)) } catch {
+            throw StorageFailure.invalidPath("Expected {\"prefixes\": [\"path\", …]} of at most \(Self.removeBodyLimit) bytes")
         }
-    }
-
-    private func respond(_ body: () async throws -> Response) async -> Response {
-        do { return try await body() } catch let failure as StorageFailure {
-            let (status, error, message): (HTTPResponse.Status, String, String) = switch failure {
-            case .bucketNotFound(let name): (.notFound, "Bucket not found", "Bucket \"\(name)\" not found")
-            case .objectNotFound: (.notFound, "not_found", "Object not found")
-            case .invalidPath(let why): (.badRequest, "InvalidKey", "Invalid key: \(why)")
-            case .unauthenticated: (.unauthorized, "Unauthorized", "Invalid or missing token")
-            case .forbidden(let why): (.forbidden, "Unauthorized", "new row violates row-level security policy: \(why)")
-            case .tooLarge(let limit): (.contentTooLarge, "Payload too large", "The object exceeded the maximum allowed size of \(limit) bytes")
-            case .unsupportedType(let type):
-                (.unsupportedMediaType, "invalid_mime_type", "mime type \(type) is not supported: send a PNG, JPEG, WebP or HEIC image")
-            case .rejectedImage(let why): Self.status(of: why)
-            case .alreadyExists: (.conflict, "Duplicate", "The resource already exists")
-            }
-            return JSONResponse.make(status, ["statusCode": String(status.code), "error": error, "message": message])
-        } catch let error as DatabaseError where error.isUnavailable {
-            return JSONResponse.make(.serviceUnavailable, ["statusCode": "503", "error": "unavailable", "message": "The database is unavailable; try again shortly"],
-                                     headers: DatabaseError.retryAfterHeaders)
-        } catch {
-            return JSONResponse.make(.internalServerError, ["statusCode": "500", "error": "internal", "message": "Internal error"])
-        }
-    }
-}
-
-extension StorageRoutes {
-    /// A picture refused for its bytes: 415 when they are not the image type declared, 422
-    /// when they begin as it but their header cannot be read, 413 when it has too many pixels.
-    static func status(of rejection: ImageRejection) -> (HTTPResponse.Status, String, String) {
-        switch rejection {
-        case .notAnAllowedImage, .mismatch: (.unsupportedMediaType, "invalid_mime_type", rejection.message)
-        case .malformed: (.unprocessableContent, "invalid_image", rejection.message)
-        case .tooLarge: (.contentTooLarge, "Payload too large", rejection.message)
-        }
+        let bucket = context.parameters.get("bucket") ?? ""
+        let removed = try await backend.files.remove(caller: who, bucket: bucket, paths: body.prefixes)
+        return JSONResponse.make(.ok, removed.map { ["name": $0, "bucket_id": bucket] })
     }
 }
 

@@ -64,7 +64,7 @@ struct AuthAPI: Sendable {
   /// Decodes a 2xx body, mapping failures to ``AuthError/invalidResponse(_:)``.
   func decode<T: Decodable>(_ type: T.Type, from response: HTTPResponse) throws -> T {
     do {
-      return try SupabaseJSON.makeDecoder().decodeResponse(T.self, from: response)
+      return try response.decode(T.self, decoder: SupabaseJSON.makeDecoder())
     } catch let error as ResponseDecodingError {
       throw AuthError.invalidResponse(error)
     }

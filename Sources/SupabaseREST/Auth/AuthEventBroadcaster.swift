@@ -9,7 +9,7 @@ import Foundation
 final class AuthEventBroadcaster: Sendable {
   typealias Event = (event: AuthChangeEvent, session: Session?)
 
-  private let continuations = LockIsolated<[UUID: AsyncStream<Event>.Continuation]>([:])
+  private let continuations = LockedValue<[UUID: AsyncStream<Event>.Continuation]>([:])
 
   /// A new stream whose first element is `(.initialSession, current())`.
   func stream(current: () -> Session?) -> AsyncStream<Event> {

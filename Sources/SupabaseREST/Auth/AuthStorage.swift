@@ -16,7 +16,7 @@ public protocol AuthLocalStorage: Sendable {
 
 /// Keeps the session in memory only: signed out at every launch. The default.
 public final class InMemoryAuthStorage: AuthLocalStorage, @unchecked Sendable {
-  private let values = LockIsolated<[String: Data]>([:])
+  private let values = LockedValue<[String: Data]>([:])
 
   /// Creates an empty storage.
   public init() {}

@@ -15,7 +15,7 @@ actor SessionManager {
   let refreshMargin: TimeInterval
 
   /// Set when another client owns the refresh token (see ``AuthClient/delegateRefreshes(to:)``).
-  nonisolated let refreshHandler = LockIsolated<(@Sendable (_ refreshToken: String) async throws -> Session)?>(nil)
+  nonisolated let refreshHandler = LockedValue<(@Sendable (_ refreshToken: String) async throws -> Session)?>(nil)
 
   private var refreshTask: Task<Session, any Error>?
   /// Bumped by every sign-in/sign-out, so a refresh that completes afterwards does not

@@ -19,6 +19,8 @@ public final class SupabaseClient: Sendable {
   /// The version announced in `X-Client-Info`: the supabase-swift release whose wire
   /// behaviour this client reproduces.
   public static let clientInfo = "supabase-swift/2.55.1"
+  /// The header numbering retries of reads, as supabase-swift sends it.
+  static let retryCountHeader = "X-Retry-Count"
 
   /// The project URL.
   public let supabaseURL: URL
@@ -57,7 +59,7 @@ public final class SupabaseClient: Sendable {
 
     let pipeline = HTTPPipeline(
       transport: options.global.transport, retryPolicy: options.global.retryPolicy,
-      defaultTimeout: options.global.timeout)
+      defaultTimeout: options.global.timeout, retryCountHeader: Self.retryCountHeader)
 
     var authHeaders = base
     authHeaders["Authorization"] = "Bearer \(supabaseKey)"
@@ -83,7 +85,7 @@ public final class SupabaseClient: Sendable {
 
     let functionsPipeline = HTTPPipeline(
       transport: options.global.transport, retryPolicy: options.global.retryPolicy,
-      defaultTimeout: options.functions.timeout)
+      defaultTimeout: options.functions.timeout, retryCountHeader: Self.retryCountHeader)
     functions = FunctionsClient(
       url: supabaseURL, headers: base,
       bearerToken: {

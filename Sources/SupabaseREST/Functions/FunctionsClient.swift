@@ -47,7 +47,7 @@ public struct FunctionsClient: Sendable {
     decoder: JSONDecoder = SupabaseJSON.makeDecoder()
   ) async throws -> T {
     let response = try await send(functionName, options: options)
-    return try decoder.decodeResponse(T.self, from: response)
+    return try response.decode(T.self, decoder: decoder)
   }
 
   /// Invokes `functionName` and hands the raw response to `decode` (text, bytes, …).

@@ -39,17 +39,17 @@ struct PostgrestRequestState: Sendable {
 /// `var q = …; q = q.eq(…)` work. The state is behind a lock, making builders `Sendable`.
 public class PostgrestBuilder: @unchecked Sendable {
   let context: PostgrestContext
-  let state: LockIsolated<PostgrestRequestState>
+  let state: LockedValue<PostgrestRequestState>
 
   init(context: PostgrestContext, state: PostgrestRequestState) {
     self.context = context
-    self.state = LockIsolated(state)
+    self.state = LockedValue(state)
   }
 
   /// Continues the chain with a builder of another kind, copying the request so far.
   init(_ other: PostgrestBuilder) {
     context = other.context
-    state = LockIsolated(other.state.value)
+    state = LockedValue(other.state.value)
   }
 
   /// Sends the request and ignores the body (mutations without representation, HEAD).
@@ -69,7 +69,7 @@ public class PostgrestBuilder: @unchecked Sendable {
   @discardableResult
   public func execute<T: Decodable>(options: FetchOptions = FetchOptions()) async throws -> PostgrestResponse<T> {
     try await execute(options: options) { response in
-      try SupabaseJSON.makeDecoder().decodeResponse(T.self, from: response)
+      try response.decode(T.self, decoder: SupabaseJSON.makeDecoder())
     }
   }
 

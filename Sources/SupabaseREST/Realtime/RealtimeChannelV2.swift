@@ -18,7 +18,7 @@ public final class RealtimeChannelV2: Sendable {
   /// The join settings.
   public let config: RealtimeChannelConfig
   let socket: RealtimeClientV2
-  let state = LockIsolated(State())
+  let state = LockedValue(State())
   let statusSubject = RealtimeValueSubject<RealtimeChannelStatus>(.unsubscribed)
 
   struct Binding {
@@ -142,7 +142,7 @@ public final class RealtimeChannelV2: Sendable {
   public func subscribeWithError() async throws {
     let limit = socket.options.timeoutInterval
     let waiterID = UUID()
-    let shot = RealtimeOneShot<Void>()
+    let shot = FirstOutcome<Void>()
     defer { state.withValue { _ = $0.waiters.removeValue(forKey: waiterID) } }
     let subscribed = state.withValue { state -> Bool in
       if state.wantsJoined, statusSubject.value == .subscribed { return true }

@@ -25,7 +25,7 @@ extension RealtimeClientV2 {
     if status == .connected { return }
     let limit = options.timeoutInterval
     let statuses = statusChange
-    try await withRealtimeDeadline(limit, timeout: { .timedOut(operation: "connect", after: limit) }) {
+    try await withDeadline(limit, timeout: { RealtimeError.timedOut(operation: "connect", after: limit) }) {
       for await status in statuses where status == .connected { return }
       throw CancellationError()
     }
@@ -70,8 +70,8 @@ extension RealtimeClientV2 {
   private func openSocket() async throws -> any WebSocketConnection {
     let limit = options.timeoutInterval
     let (transport, url, headers) = (options.transport, url, headers)
-    return try await withRealtimeDeadline(
-      limit, timeout: { .timedOut(operation: "open the socket", after: limit) },
+    return try await withDeadline(
+      limit, timeout: { RealtimeError.timedOut(operation: "open the socket", after: limit) },
       discard: { late in await late.close() }
     ) {
       try await transport.connect(to: url, headers: headers)
@@ -205,7 +205,7 @@ extension RealtimeClientV2 {
     guard let ref = message.ref else { throw RealtimeError.malformedMessage("a request needs a ref") }
     let text = try message.encodedText()
     let limit = options.timeoutInterval
-    let shot = RealtimeOneShot<Value>()
+    let shot = FirstOutcome<Value>()
     defer { state.withValue { _ = $0.pendingReplies.removeValue(forKey: ref) } }
     // The waiter is in place before the frame leaves, so even an immediate reply finds it
     // (the shot keeps an outcome that arrives before `wait`).

@@ -28,7 +28,7 @@ public final class RealtimeClientV2: Sendable {
   let accessTokenProvider: (@Sendable () async -> String?)?
   /// Tokens after each sign-in, refresh or sign-out, passed on with ``setAuth(_:)``.
   let tokenChanges: (@Sendable () -> AsyncStream<String?>)?
-  let state = LockIsolated(State())
+  let state = LockedValue(State())
   let statusSubject = RealtimeValueSubject<RealtimeClientStatus>(.disconnected)
 
   struct State {

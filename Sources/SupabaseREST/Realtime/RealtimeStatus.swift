@@ -41,9 +41,9 @@ final class RealtimeValueSubject<Value: Sendable & Equatable>: Sendable {
     var continuations: [UUID: AsyncStream<Value>.Continuation] = [:]
   }
 
-  private let state: LockIsolated<State>
+  private let state: LockedValue<State>
 
-  init(_ initial: Value) { state = LockIsolated(State(value: initial)) }
+  init(_ initial: Value) { state = LockedValue(State(value: initial)) }
 
   var value: Value { state.value.value }
 

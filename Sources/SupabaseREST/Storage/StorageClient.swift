@@ -56,7 +56,7 @@ public struct StorageFileAPI: Sendable {
     let url = try buildURL(base: client.url, path: "storage/v1/object", segment: bucket)
     let response = try await perform(HTTPRequest(method: .delete, url: url, headers: headers, body: body))
     struct Removed: Decodable { var name: String }
-    return try JSONDecoder().decodeResponse([Removed].self, from: response).map(\.name)
+    return try response.decode([Removed].self).map(\.name)
   }
 
   /// The URL anyone can download a public bucket's object from
@@ -94,7 +94,7 @@ public struct StorageFileAPI: Sendable {
     headers["x-upsert"] = options.upsert ? "true" : "false"
     let request = HTTPRequest(method: method, url: try objectURL(path), headers: headers, body: data)
     let response = try await perform(request)
-    return try JSONDecoder().decodeResponse(FileUploadResponse.self, from: response)
+    return try response.decode(FileUploadResponse.self)
   }
 
   private func perform(_ request: HTTPRequest) async throws -> HTTPResponse {

@@ -7,35 +7,17 @@ import Foundation
 /// characters plus `/` and `?`. So `*` → `%2A`, `,` → `%2C`, `%` → `%25`, space → `%20` and
 /// `+` → `%2B` (PostgREST decodes `+` as a space, so a literal plus must be encoded).
 func percentEncodeQueryComponent(_ string: String) -> String {
-  percentEncode(string, keeping: "-._~/?")
+  percentEncode(string, keeping: queryKeeps)
 }
+
+/// What supabase-swift leaves unencoded in a query beyond the unreserved characters.
+private let queryKeeps = "/?"
+
 
 /// Percent-encodes one path segment (a table or function name), keeping `/` when
 /// `keepSlash` is set so that function names may carry sub-paths.
 func percentEncodePathSegment(_ string: String, keepSlash: Bool) -> String {
-  percentEncode(string, keeping: keepSlash ? "-._~/" : "-._~")
-}
-
-private func percentEncode(_ string: String, keeping extra: String) -> String {
-  let extraBytes = Set(extra.utf8)
-  var result = ""
-  result.reserveCapacity(string.utf8.count)
-  for byte in string.utf8 {
-    let isAlphanumeric =
-      (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-    if isAlphanumeric || extraBytes.contains(byte) {
-      result.unicodeScalars.append(Unicode.Scalar(byte))
-    } else {
-      result += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
-    }
-  }
-  return result
-}
-
-extension String {
-  fileprivate func leftPadded(to length: Int) -> String {
-    count >= length ? self : String(repeating: "0", count: length - count) + self
-  }
+  percentEncode(string, keeping: keepSlash ? "/" : "")
 }
 
 /// One query parameter before encoding. Order is preserved on the wire.
@@ -59,24 +41,14 @@ func buildURL(
   keepSlashInSegment: Bool = false,
   query: [QueryItem] = []
 ) throws -> URL {
-  var string = base.absoluteString
-  while string.hasSuffix("/") { string.removeLast() }
+  var string = base.baseWithoutTrailingSlash
   if !path.isEmpty { string += "/" + path }
   if let segment {
     guard !segment.isEmpty else { throw TransportError.invalidURL(string + "/") }
     string += "/" + percentEncodePathSegment(segment, keepSlash: keepSlashInSegment)
   }
   if !query.isEmpty {
-    string += "?" + query.map {
-      percentEncodeQueryComponent($0.name) + "=" + percentEncodeQueryComponent($0.value)
-    }.joined(separator: "&")
+    string += "?" + percentEncodedQuery(query.map { ($0.name, $0.value) }, keeping: queryKeeps)
   }
-  guard
-    let url = URL(string: string),
-    let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-    url.host != nil
-  else {
-    throw TransportError.invalidURL(string)
-  }
-  return url
+  return try httpURL(string)
 }

@@ -24,12 +24,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Print the service_role key at start. It bypasses every access policy, so it is not shown unless asked for.")
     var showServiceRoleKey = false
     @OptionGroup var limits: ServeLimitOptions
+    @OptionGroup var firebase: ServeFirebaseOptions
 
     func run() async throws {
         LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
         let local = try LifeSignalEnvironment.local(database: database)
         var configuration = try local.backendConfiguration(issuer: "http://\(host):\(port)/auth/v1")
         limits.apply(to: &configuration)
+        configuration.firebase = try firebase.settings(try LifeSignalEnvironment.values())
         let delivery = try DeliverySetup(try LifeSignalEnvironment.values())
         if var codes = delivery.twilio {
             // Codes are not in the delivery ledger: a status report would find no row to mark.
@@ -49,6 +51,7 @@ struct ServeCommand: AsyncParsableCommand {
         let backend = try await LifeSignalBackend.open(databaseURL: local.databaseURL, configuration: configuration, engines: DatabaseEngine.all)
         let pushDescription = push
         let signInSummary = ServeLimitOptions.summary(of: configuration)
+        let firebaseSummary = ServeFirebaseOptions.summary(configuration.firebase)
         // A terminal's scrollback and a service's captured stdout are logs too: the key that
         // bypasses every policy appears only when asked for.
         let serviceRoleKey = showServiceRoleKey ? backend.auth.apiKey(role: .serviceRole) : "not shown (--show-service-role-key prints it)"
@@ -74,6 +77,7 @@ struct ServeCommand: AsyncParsableCommand {
                       anon key:         \(backend.auth.apiKey(role: .anon))
                       service_role key: \(serviceRoleKey)
                       sign-in:          \(signInSummary)
+                      firebase:         \(firebaseSummary)
                     Numbers in LIFESIGNAL_TEST_OTP get their fixed codes and no SMS. Ctrl-C stops the server.
 
                     """.utf8))

@@ -1,0 +1,29 @@
+import Hummingbird
+import LifeSignalBackend
+
+/// Reads `Authorization: Bearer`, checks it through ``AuthService/authenticate(_:)`` (the one
+/// place every kind of token accepted is decided) and stores the outcome in the context.
+///
+/// It runs once, before the rate limiter, which counts a signed-in caller by their id; every
+/// route then reads ``AuthenticatedRequestContext/authentication`` instead of the header, so
+/// a token is verified once per request. It refuses nothing itself: whether a token is needed
+/// and how a bad one is answered belong to each API (see ``Authentication``).
+struct AuthenticationMiddleware<Context: AuthenticatedRequestContext>: RouterMiddleware {
+    let auth: AuthService
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
+        context.authentication = await authenticate(request.bearerToken)
+        return try await next(request, context)
+    }
+
+    func authenticate(_ token: String?) async -> Authentication {
+        guard let token else { return .none }
+        do {
+            let claims = try await auth.authenticate(token)
+            return .verified(claims: claims, caller: try auth.caller(claims: claims))
+        } catch {
+            return .refused(error)
+        }
+    }
+}
