@@ -75,13 +75,13 @@ struct GoTrueMiddleware<Context: AuthenticatedRequestContext>: RouterMiddleware 
         case let refusal as AuthRefusal: words(for: refusal)
         // GoTrue has no code of its own for this; its generic one, with a status that says "retry".
         case let error as DatabaseError where error.isUnavailable: Self.unavailable
-        case AuthenticationError.refused(let why as DatabaseError) where why.isUnavailable: Self.unavailable
+        case BearerTokenError.refused(let why as DatabaseError) where why.isUnavailable: Self.unavailable
         case let error as BodyTooLarge:
             GoTrueError(status: .contentTooLarge, code: "request_too_large", message: "Request body exceeds \(error.limit) bytes")
         // As GoTrue's `requireAuthentication`: no token 401, a bad one 403 `bad_jwt`.
-        case AuthenticationError.missing:
+        case BearerTokenError.missing:
             GoTrueError(status: .unauthorized, code: "no_authorization", message: "This endpoint requires a valid Bearer token")
-        case AuthenticationError.refused(let why):
+        case BearerTokenError.refused(let why):
             GoTrueError(status: .forbidden, code: "bad_jwt", message: "invalid JWT: unable to parse or verify signature, \(why)")
         default: GoTrueError(status: .internalServerError, code: "unexpected_failure", message: "Internal error")
         }

@@ -54,10 +54,10 @@ struct FunctionError: HTTPResponseError {
         case let error as BodyTooLarge:
             return FunctionError(status: .contentTooLarge, code: "payload_too_large", message: "Request body exceeds \(error.limit) bytes")
         // As the platform's verify_jwt: a function runs only with a valid bearer JWT.
-        case AuthenticationError.missing:
+        case BearerTokenError.missing:
             return FunctionError(status: .unauthorized, code: "unauthenticated", message: "Missing authorization header")
-        case AuthenticationError.refused(let why as DatabaseError) where why.isUnavailable: return .unavailable
-        case AuthenticationError.refused: return FunctionError(status: .unauthorized, code: "unauthenticated", message: "Invalid JWT")
+        case BearerTokenError.refused(let why as DatabaseError) where why.isUnavailable: return .unavailable
+        case BearerTokenError.refused: return FunctionError(status: .unauthorized, code: "unauthenticated", message: "Invalid JWT")
         default:
             logger.error("function \(name) failed: \(String(reflecting: error))")
             return FunctionError(status: .internalServerError, code: "internal", message: "The function failed")

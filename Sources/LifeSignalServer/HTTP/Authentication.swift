@@ -16,7 +16,7 @@ enum Authentication: Sendable {
 
     /// The caller of a route open to everyone: anonymous without a token, an error for a
     /// refused one.
-    func caller() throws(AuthenticationError) -> (caller: Caller, claims: TokenClaims?) {
+    func caller() throws(BearerTokenError) -> (caller: Caller, claims: TokenClaims?) {
         switch self {
         case .none: return (.anonymous, nil)
         case .verified(let claims, let caller): return (caller, claims)
@@ -25,7 +25,7 @@ enum Authentication: Sendable {
     }
 
     /// The caller of a route that needs a token.
-    func required() throws(AuthenticationError) -> (caller: Caller, claims: TokenClaims) {
+    func required() throws(BearerTokenError) -> (caller: Caller, claims: TokenClaims) {
         switch self {
         case .none: throw .missing
         case .verified(let claims, let caller): return (caller, claims)
@@ -41,7 +41,7 @@ enum Authentication: Sendable {
 }
 
 /// Why a route could not take the request's token; each API's error type words it.
-enum AuthenticationError: Error {
+enum BearerTokenError: Error {
     /// The route needs a token and none was sent.
     case missing
     /// The token was refused (see ``Authentication/refused(_:)``).

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import LifeSignalBackend
 
@@ -12,6 +13,9 @@ struct AuthenticationMiddleware<Context: AuthenticatedRequestContext>: RouterMid
     let auth: AuthService
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        // Probes and scrapers need no caller, and must not wait on another issuer's keys.
+        let path = request.uri.path
+        if path == "/health" || path == "/ready" || path == "/metrics" { return try await next(request, context) }
         var context = context
         context.authentication = await authenticate(request.bearerToken)
         return try await next(request, context)
@@ -25,5 +29,15 @@ struct AuthenticationMiddleware<Context: AuthenticatedRequestContext>: RouterMid
         } catch {
             return .refused(error)
         }
+    }
+}
+
+extension Request {
+    /// The bearer token of the `Authorization` header, if any.
+    var bearerToken: String? {
+        guard let value = headers[.authorization] else { return nil }
+        let parts = value.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        return String(parts[1]).trimmingCharacters(in: .whitespaces)
     }
 }

@@ -60,12 +60,4 @@ extension Request {
             throw BodyTooLarge(limit: limit)
         }
     }
-
-    /// The bearer token of the `Authorization` header, if any.
-    var bearerToken: String? {
-        guard let value = headers[.authorization] else { return nil }
-        let parts = value.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        return String(parts[1]).trimmingCharacters(in: .whitespaces)
-    }
 }

@@ -50,7 +50,7 @@ struct RESTError: HTTPResponseError, Sendable {
         switch error {
         case let error as RESTError: error
         case let error as DatabaseError: .database(error, role: role)
-        case AuthenticationError.refused(let why): .refusedToken(why, role: role)
+        case BearerTokenError.refused(let why): .refusedToken(why, role: role)
         case let error as BodyTooLarge: RESTError(status: .contentTooLarge, code: "PGRST413", message: "Request body exceeds \(error.limit) bytes")
         default: RESTError(status: .internalServerError, code: "PGRST000", message: "Internal error")
         }

@@ -59,8 +59,8 @@ struct StorageError: HTTPResponseError {
         case let error as StorageError: error
         case let failure as StorageFailure: StorageError(failure)
         case let error as DatabaseError where error.isUnavailable: .unavailable
-        case AuthenticationError.refused(let why as DatabaseError) where why.isUnavailable: .unavailable
-        case is AuthenticationError: StorageError(.unauthenticated)
+        case BearerTokenError.refused(let why as DatabaseError) where why.isUnavailable: .unavailable
+        case is BearerTokenError: StorageError(.unauthenticated)
         default: StorageError(status: .internalServerError, error: "internal", message: "Internal error")
         }
     }
