@@ -5,7 +5,7 @@ import LifeSignalDomain
 import LifeSignalTestSupport
 import Testing
 
-/// `/auth/v1` email and password: sign-up, password grant, `PUT /user` (§C.1, §C.4).
+/// `/auth/v1` email and password: sign-up, password grant, `PUT /user` (GoTrue's endpoints and error shapes).
 @Suite("/auth/v1 email and password")
 struct AuthPasswordEndpointTests {
     static let version = ["X-Supabase-Api-Version": "2024-01-01"]
@@ -131,7 +131,7 @@ struct AuthPasswordEndpointTests {
             #expect(reply.status == refused.status, "\(refused.path) \(refused.body)")
             #expect(reply.json?["code"] as? String == refused.code, "\(refused.path) \(refused.body)")
         }
-        // Exact words, the echoed version header, and the weak-password reasons (§C.4).
+        // Exact words, the echoed version header, and the weak-password reasons (GoTrue's `weak_password`).
         let exists = try await server.json("POST", "/auth/v1/signup", headers: Self.version, ["email": "GRACE@example.org", "password": "another1"])
         #expect(exists.header("X-Supabase-Api-Version") == "2024-01-01")
         #expect(exists.json?["message"] as? String == "User already registered")

@@ -5,7 +5,7 @@ import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
-/// PostgREST's CORS on `/rest/v1` and `/auth/v1` (§A.13), and the Edge Functions' wildcard
+/// PostgREST's CORS on `/rest/v1` and `/auth/v1` (PostgREST's rule), and the Edge Functions' wildcard
 /// CORS on `/functions/v1`, over a real socket.
 @Suite("CORS")
 struct CORSTests {

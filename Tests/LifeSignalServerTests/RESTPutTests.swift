@@ -5,7 +5,7 @@ import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
-/// `PUT /rest/v1/<table>?<pk>=eq.<value>`: PostgREST's single-row upsert (§A.11.4).
+/// `PUT /rest/v1/<table>?<pk>=eq.<value>`: PostgREST's single-row upsert (by primary key).
 @Suite("/rest/v1 PUT")
 struct RESTPutTests {
     @Test("PUT inserts (201) then updates (200) one row named by its key; minimal is 204", arguments: Engine.allCases)

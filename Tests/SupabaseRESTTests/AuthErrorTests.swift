@@ -3,7 +3,7 @@ import Testing
 
 @testable import SupabaseREST
 
-/// GoTrue's two error shapes (reference §C.4) and session loss.
+/// GoTrue's two error shapes (the 2024-01-01 `{code, message}` shape and the legacy one) and session loss.
 @Suite struct AuthErrorTests {
   func failing(_ status: Int, _ body: String, versioned: Bool) -> RecordingTransport {
     RecordingTransport { _, _ in

@@ -3,7 +3,7 @@ import Testing
 
 @testable import SupabaseREST
 
-/// GoTrue endpoints: exact requests and session bookkeeping (reference §C).
+/// GoTrue endpoints: exact requests and session bookkeeping (GoTrue's `/otp`, `/verify`, `/token`, `/user`, `/logout`).
 @Suite struct AuthWireTests {
   @Test func signInWithOTPPhone() async throws {
     let transport = RecordingTransport(body: #"{"message_id":"m1"}"#)

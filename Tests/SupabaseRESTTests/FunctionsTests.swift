@@ -3,7 +3,7 @@ import Testing
 
 @testable import SupabaseREST
 
-/// Edge Functions: wire shape (reference §B, §10) and error mapping.
+/// Edge Functions: wire shape (`POST /functions/v1/<name>`, headers, body) and error mapping.
 @Suite struct FunctionsTests {
   @Test func invokeWithoutBodySendsNoContentType() async throws {
     let transport = RecordingTransport(body: "")

@@ -3,7 +3,7 @@ import Testing
 
 @testable import SupabaseREST
 
-/// Golden wire tests: what each builder call puts on the wire (reference §A.15, §10).
+/// Golden wire tests: what each builder call puts on the wire (the URL, headers and body supabase-swift would send).
 @Suite struct PostgrestWireTests {
   @Test func selectWithFiltersAndOrderMatchesSupabaseSwiftBytes() async throws {
     let transport = RecordingTransport()

@@ -4,7 +4,7 @@ import Testing
 @testable import SupabaseREST
 
 /// Channels over a scripted socket: the exact frames sent, routing by the server's binding
-/// ids, refusals and time limits (reference §D).
+/// ids, refusals and time limits (Phoenix channels as Supabase Realtime speaks them).
 @Suite(.timeLimit(.minutes(10))) struct RealtimeChannelTests {
   static let joinPrefix = #"{"access_token":"anon-key","config":{"broadcast":{"ack":false,"self":false},"postgres_changes":"#
   static let joinSuffix = #","presence":{"enabled":false,"key":""},"private":false}}]"#

@@ -4,7 +4,7 @@ import Testing
 @testable import SupabaseREST
 
 /// Realtime's wire forms without a socket: frames, join payloads, change payloads as
-/// documented (reference §D), the socket URL and the reconnection delays.
+/// documented by Supabase Realtime's Phoenix protocol, the socket URL and the reconnection delays.
 @Suite struct RealtimeDecodingTests {
   @Test func framesUseTheArrayFramingWithSortedKeys() throws {
     let heartbeat = RealtimeMessageV2(joinRef: nil, ref: "3", topic: "phoenix", event: "heartbeat", payload: [:])

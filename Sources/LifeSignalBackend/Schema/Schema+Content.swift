@@ -1,5 +1,5 @@
 /// The content tables of seed `004_…` (locations, events, routes), as the SSA Admin schema
-/// defines them (reference §6): soft-deleted rows keep their data with `deleted_at` set.
+/// defines them (the admin app's content tables): soft-deleted rows keep their data with `deleted_at` set.
 extension Schema {
     static let contentTables = ["locations", "events", "routes"]
 
@@ -82,7 +82,7 @@ extension Schema {
 }
 
 extension Schema {
-    /// The admin app's event type carries `keywords[]` (reference §6). A real `text[]` on
+    /// The admin app's event type carries `keywords[]`. A real `text[]` on
     /// PostgreSQL; on SQLite, which has no arrays, a JSON array kept honest by a CHECK, which
     /// the server converts to and from PostgreSQL's array forms.
     static let eventKeywords = Migration(

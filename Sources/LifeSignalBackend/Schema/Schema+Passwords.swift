@@ -4,7 +4,7 @@ extension Schema {
         version: 103, name: "auth user metadata",
         statements: ["ALTER TABLE auth_users ADD COLUMN user_metadata text NOT NULL DEFAULT '{}'"])
 
-    /// How each session was signed in, so a refreshed token keeps the `amr` claim (§C.3) of
+    /// How each session was signed in, so a refreshed token keeps the `amr` claim (GoTrue's record of how the person signed in) of
     /// the sign-in that started it. Sessions from before this migration were all phone codes.
     static let sessionSignInMethod = Migration(
         version: 106, name: "auth session sign-in method",

@@ -4,7 +4,7 @@ import LifeSignalBackend
 import LifeSignalDomain
 
 /// `/auth/v1` email and password: `signup`, `token?grant_type=password`, `PUT /user`
-/// (wire reference §C.1), with GoTrue's error codes (§C.4).
+/// (GoTrue's email and password endpoints), with GoTrue's error codes and both error shapes.
 extension AuthRoutes {
     func signUp(_ request: Request) async throws -> Response {
         let body: PasswordRequest = try await decode(request)

@@ -4,7 +4,7 @@ import LifeSignalBackend
 import LifeSignalDomain
 
 /// A refusal in GoTrue's words. It renders itself in the format the client chose with
-/// `X-Supabase-Api-Version` (§C.4 of the wire reference): `{"code","message"}` from
+/// `X-Supabase-Api-Version` (GoTrue's two error shapes, chosen by that header): `{"code","message"}` from
 /// 2024-01-01 on, `{"code": <status>, "error_code", "msg"}` with `x-sb-error-code` before.
 struct GoTrueError: HTTPResponseError {
     var status: HTTPResponse.Status
@@ -65,7 +65,7 @@ struct GoTrueMiddleware<Context: AuthenticatedRequestContext>: RouterMiddleware 
     func translating(_ error: any Error) -> GoTrueError {
         switch error {
         case let error as GoTrueError: error
-        // GoTrue's own words for a number that is not E.164 (§C.1).
+        // GoTrue's own words for a number that is not E.164 (its phone-number validation message).
         case DomainError.invalidPhone:
             GoTrueError(status: .badRequest, code: "validation_failed", message: "Invalid phone number format (E.164 required)")
         // Sending codes is the throttle left to word here; the password routes word their own

@@ -6,10 +6,10 @@ import NIOCore
 /// 401 would look like a network failure).
 ///
 /// Supabase answers CORS in two different ways, and clients rely on each:
-/// - `/rest/v1` and `/auth/v1` follow PostgREST (wire reference §A.13): only a request with
+/// - `/rest/v1` and `/auth/v1` follow PostgREST's CORS: only a request with
 ///   `Origin` is touched, that origin is echoed back, and a preflight allows `Authorization`
 ///   plus whatever headers it asked for.
-/// - `/functions/v1` follows what an Edge Function answers for itself (§B): a wildcard origin
+/// - `/functions/v1` follows what an Edge Function answers for itself (Supabase's recommended `corsHeaders`): a wildcard origin
 ///   and the fixed header set supabase-js exports, on every reply, `Origin` or not; a
 ///   preflight gets `200 ok`.
 struct CORSMiddleware<Context: RequestContext>: RouterMiddleware {

@@ -94,7 +94,7 @@ struct RESTError: HTTPResponseError, Sendable {
         RESTError(status: .badRequest, code: "42703", message: "column \(table).\(column) does not exist")
     }
 
-    /// The SQLSTATE → HTTP map of the wire reference (§A.12).
+    /// PostgREST's map from SQLSTATE to HTTP status (`23505` → 409, `42501` → 401/403, …).
     static func database(_ error: DatabaseError, role: DatabaseRole) -> RESTError {
         switch error {
         case let .statement(state, message, detail, hint):

@@ -1,7 +1,7 @@
 import Foundation
 import LifeSignalBackend
 
-/// `PUT /rest/v1/<table>?<pk>=eq.<value>…`: PostgREST's single-row upsert (§A.11.4), turned
+/// `PUT /rest/v1/<table>?<pk>=eq.<value>…`: PostgREST's single-row upsert by primary key, turned
 /// into the equivalent insert plan — `ON CONFLICT (<primary key>) DO UPDATE` — once the
 /// request has proved it names exactly one row.
 enum RESTPutPlan {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A `/rest/v1` read, parsed from the query string: PostgREST's grammar (reference §A.2–A.7)
+/// A `/rest/v1` read, parsed from the query string: PostgREST's grammar of `select`, filters, logic trees, `order` and paging
 /// turned into data, before any SQL exists.
 struct ReadPlan: Sendable, Hashable {
     var select: [SelectItem] = [.all]

@@ -1,6 +1,6 @@
 import Foundation
 
-/// PostgREST's query-string grammar (reference §A.2–A.7) read into a ``ReadPlan``.
+/// PostgREST's query-string grammar (`select`, filters with their operators, `or`/`and` trees, `order`, `limit`/`offset`) read into a ``ReadPlan``.
 ///
 /// Every step is linear in its input and bounded by ``QueryLimits``: a stranger's query
 /// string is refused with a 400 before any SQL runs, however long or deep it is. Names are

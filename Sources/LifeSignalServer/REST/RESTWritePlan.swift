@@ -1,7 +1,7 @@
 import Foundation
 import LifeSignalBackend
 
-/// A `/rest/v1` write, parsed from body, query string and `Prefer` (reference §A.8–A.11).
+/// A `/rest/v1` write, parsed from body, query string and `Prefer` (PostgREST's inserts, bulk inserts, upserts with `on_conflict`, updates and deletes).
 struct WritePlan {
     enum Kind { case insert, update, delete }
     enum Return: String { case minimal, representation, headersOnly = "headers-only" }

@@ -53,7 +53,7 @@ public struct PostgrestError: Error, Equatable, Sendable, Codable, CustomStringC
 
   /// Whether this is PostgREST's answer to a singular request that matched no row:
   /// `PGRST116` with details `The result contains 0 rows` (the number before "rows" is what
-  /// tells "none" from "several", reference §A.9).
+  /// tells "none" from "several" in its `details`).
   var isNoRowForSingleObject: Bool {
     guard code == "PGRST116", let details else { return false }
     let words = details.split(separator: " ")

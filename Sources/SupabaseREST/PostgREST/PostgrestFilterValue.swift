@@ -127,7 +127,7 @@ func escapeArrayLiteralElement(_ raw: String) -> String {
 }
 
 /// Quotes an element of an `in.(…)` list when its text would otherwise be misread:
-/// containing `, ( ) " \` or with outer whitespace (PostgREST's list grammar, §A.3).
+/// containing `, ( ) " \` or with outer whitespace (PostgREST's grammar for `in.(…)` lists).
 func escapeInListElement(_ raw: String) -> String {
   let reserved: Set<Character> = [",", "(", ")", "\"", "\\"]
   let needsQuoting =
