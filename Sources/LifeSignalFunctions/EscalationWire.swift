@@ -53,7 +53,7 @@ public struct EscalationSettingsResponse: Codable, Sendable, Hashable {
     public var nextCheckInTime: String?
     public var responders: [Responder]
 
-    public init(_ overview: EscalationOverview) {
+    public init(_ overview: CheckInEscalation) {
         success = true
         graceSeconds = overview.settings.graceSeconds
         tierDelaySeconds = overview.settings.tierDelaySeconds

@@ -6,7 +6,7 @@ import LifeSignalFunctions
 /// `update-escalation-settings`, `update-contact-tier`, `pause-check-ins` and
 /// `resume-check-ins`. Only the person who checks in changes their own.
 extension CheckInService {
-    public func escalation(caller: Caller) async throws -> EscalationOverview {
+    public func escalation(caller: Caller) async throws -> CheckInEscalation {
         let me = try caller.requireUser()
         let now = clock.now()
         return try await database.transaction { try await Self.overview(of: me, now: now, in: $0) }
@@ -14,10 +14,10 @@ extension CheckInService {
 
     /// Changes the given settings (each may be left as is); every one is checked first.
     /// `repeatSeconds` 0 turns repeats off.
-    public func updateEscalation(caller: Caller, graceSeconds: Int?, tierDelaySeconds: Int?, repeatSeconds: Int?) async throws -> EscalationOverview {
+    public func updateEscalation(caller: Caller, graceSeconds: Int?, tierDelaySeconds: Int?, repeatSeconds: Int?) async throws -> CheckInEscalation {
         let me = try caller.requireUser()
         let now = clock.now()
-        let (overview, outbox): (EscalationOverview, Outbox) = try await database.transaction { connection in
+        let (overview, outbox): (CheckInEscalation, Outbox) = try await database.transaction { connection in
             var settings = try await Self.overview(of: me, now: now, in: connection).settings
             if let graceSeconds { settings.graceSeconds = graceSeconds }
             if let tierDelaySeconds { settings.tierDelaySeconds = tierDelaySeconds }
@@ -39,11 +39,11 @@ extension CheckInService {
 
     /// Puts `responder`, one of the caller's responders, in `tier` (1…9): tier 1 is told at
     /// escalation, each next tier a tier delay later while nobody has acknowledged.
-    public func updateTier(caller: Caller, responder: UserID, tier: Int) async throws -> EscalationOverview {
+    public func updateTier(caller: Caller, responder: UserID, tier: Int) async throws -> CheckInEscalation {
         let me = try caller.requireUser()
         try EscalationSettings.validate(tier: tier)
         let now = clock.now()
-        let (overview, outbox): (EscalationOverview, Outbox) = try await database.transaction { connection in
+        let (overview, outbox): (CheckInEscalation, Outbox) = try await database.transaction { connection in
             guard let row = try await connection.first("""
                 UPDATE contacts SET tier = \(tier), updated_at = \(now)
                 WHERE user_id = \(me) AND contact_id = \(responder) AND is_responder = \(true) RETURNING id
@@ -60,7 +60,7 @@ extension CheckInService {
     /// reminder and no escalation until then, when a fresh interval starts (the deadline
     /// becomes `until` + interval). Every responder is told until when; a missed check-in
     /// being escalated ends (`cancelled`) with the all-clear to everyone told.
-    public func pause(caller: Caller, until: Date) async throws -> EscalationOverview {
+    public func pause(caller: Caller, until: Date) async throws -> CheckInEscalation {
         let me = try caller.requireUser()
         let now = clock.now()
         guard until > now, until <= now.addingTimeInterval(EscalationSettings.longestPause) else {
@@ -71,13 +71,13 @@ extension CheckInService {
 
     /// Ends the caller's pause now: a fresh interval starts and their responders are told.
     /// Not paused is ``DomainError/failedPrecondition(_:)``.
-    public func resume(caller: Caller) async throws -> EscalationOverview {
+    public func resume(caller: Caller) async throws -> CheckInEscalation {
         let me = try caller.requireUser()
         return try await setPause(me, until: nil, now: clock.now())
     }
 
-    private func setPause(_ me: UserID, until: Date?, now: Date) async throws -> EscalationOverview {
-        let (overview, outbox): (EscalationOverview, Outbox) = try await database.transaction { connection in
+    private func setPause(_ me: UserID, until: Date?, now: Date) async throws -> CheckInEscalation {
+        let (overview, outbox): (CheckInEscalation, Outbox) = try await database.transaction { connection in
             guard let person = try await connection.first("""
                 SELECT first_name, last_name, phone, check_in_interval_seconds, paused_until FROM users WHERE id = \(me)
                 """ + connection.forUpdate) else { throw DomainError.notFound("User \(me)") }
@@ -113,7 +113,7 @@ extension CheckInService {
         return overview
     }
 
-    static func overview(of me: UserID, now: Date, in connection: any SQLConnection) async throws -> EscalationOverview {
+    static func overview(of me: UserID, now: Date, in connection: any SQLConnection) async throws -> CheckInEscalation {
         guard let row = try await connection.first("""
             SELECT escalation_grace_seconds, escalation_tier_delay_seconds, escalation_repeat_seconds, paused_until, check_in_deadline
             FROM users WHERE id = \(me)
@@ -122,9 +122,9 @@ extension CheckInService {
             SELECT c.contact_id, c.tier, u.first_name, u.last_name, u.phone FROM contacts c JOIN users u ON u.id = c.contact_id
             WHERE c.user_id = \(me) AND c.is_responder = \(true) ORDER BY c.tier, c.contact_id
             """).map { row in
-            EscalationOverview.Responder(id: UserID(try row.uuid("contact_id")), name: PersonName.display(row), tier: try row.int("tier"))
+            CheckInEscalation.Responder(id: UserID(try row.uuid("contact_id")), name: PersonName.display(row), tier: try row.int("tier"))
         }
-        return EscalationOverview(
+        return CheckInEscalation(
             settings: EscalationSettings(
                 graceSeconds: try row.int("escalation_grace_seconds"), tierDelaySeconds: try row.int("escalation_tier_delay_seconds"),
                 repeatSeconds: row.optionalInt("escalation_repeat_seconds")),
