@@ -169,7 +169,7 @@ struct LiveClientsTests {
     @Test("a database that cannot be opened is a failed precondition naming it")
     func unopenableDatabase() async throws {
         let live = LiveClients(configuration: LiveConfiguration(local: LocalSettings(
-            dataDirectory: try Self.temporaryDirectory(), databaseURL: "/dev/null/lifesignal.sqlite", jwtSecret: "s")))
+            dataDirectory: try Self.temporaryDirectory(), databaseURL: "/dev/null/lifesignal.sqlite", jwtSecret: "a-secret-of-at-least-32-characters!!")))
         do {
             _ = try await live.deferred.content.locations(ContentFilter())
             Issue.record("opened a database under /dev/null")
