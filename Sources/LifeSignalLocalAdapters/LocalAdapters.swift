@@ -31,7 +31,7 @@ public struct LocalAdapters: Sendable {
     /// its access token expires within a minute (as supabase-swift does before a request).
     func caller() async throws -> Caller {
         let session = try await validSession()
-        do { return try backend.auth.caller(bearer: session.accessToken) } catch {
+        do { return try await backend.auth.caller(bearer: session.accessToken) } catch {
             throw DomainError.unauthenticated
         }
     }

@@ -14,7 +14,7 @@ struct AuthServiceTests {
         #expect(session.isNewUser)
         #expect(session.user.phone?.e164 == "+15550001111")
         #expect(try await test.count("users") == 1)
-        let claims = try test.backend.auth.verify(session.accessToken)
+        let claims = try await test.backend.auth.verify(session.accessToken)
         #expect(claims.sub == session.user.id.description)
         #expect(claims.role == "authenticated")
         #expect(claims.exp == Int(test.clock.now.timeIntervalSince1970) + 3600)
@@ -64,17 +64,17 @@ struct AuthServiceTests {
     func tokens(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
         let session = try await test.signIn("+15550005555")
-        #expect(try test.backend.auth.caller(bearer: session.accessToken) == .user(session.user.id))
-        #expect(try test.backend.auth.caller(bearer: nil) == .anonymous)
-        #expect(try test.backend.auth.caller(bearer: test.backend.auth.apiKey(role: .serviceRole)) == .service)
+        #expect(try await test.backend.auth.caller(bearer: session.accessToken) == .user(session.user.id))
+        #expect(try await test.backend.auth.caller(bearer: nil) == .anonymous)
+        #expect(try await test.backend.auth.caller(bearer: test.backend.auth.apiKey(role: .serviceRole)) == .service)
         var parts = session.accessToken.split(separator: ".").map(String.init)
         parts[1] = String(parts[1].reversed())
-        #expect(throws: TokenError.badSignature) { try test.backend.auth.caller(bearer: parts.joined(separator: ".")) }
-        #expect(throws: TokenError.malformed("Expected 3 parts in JWT; got 1")) { try test.backend.auth.caller(bearer: "garbage") }
-        let other = JWTSigner(secret: "another-secret").sign(TokenClaims(role: "service_role"))
-        #expect(throws: TokenError.badSignature) { try test.backend.auth.caller(bearer: other) }
+        await #expect(throws: TokenError.badSignature) { try await test.backend.auth.caller(bearer: parts.joined(separator: ".")) }
+        await #expect(throws: TokenError.malformed("Expected 3 parts in JWT; got 1")) { try await test.backend.auth.caller(bearer: "garbage") }
+        let other = await JWTSigner(secret: "another-secret-with-at-least-32-characters").sign(TokenClaims(role: "service_role"))
+        await #expect(throws: TokenError.badSignature) { try await test.backend.auth.caller(bearer: other) }
         test.clock.advance(by: 3600 + Double(JWTSigner.leeway) + 1)
-        #expect(throws: TokenError.expired) { try test.backend.auth.caller(bearer: session.accessToken) }
+        await #expect(throws: TokenError.expired) { try await test.backend.auth.caller(bearer: session.accessToken) }
     }
 
     @Test("fixed test codes are parsed, and bad entries are refused")

@@ -14,7 +14,7 @@ struct SessionPolicyTests {
         let test = try await TestDatabases.backend(engine) { $0.authPolicy.sessionCheckStaleness = 3600 }
         let auth = test.backend.auth
         let session = try await test.signIn("+15550001111")
-        let claims = try auth.verify(session.accessToken)
+        let claims = try await auth.verify(session.accessToken)
         #expect(AuthService.sessionID(of: claims) == session.sessionID)
         #expect(try await auth.isSessionActive(claims))
         #expect(try await auth.isSessionActive(claims), "answered again (from the cache)")

@@ -20,10 +20,10 @@ struct AuthEndpointTests {
         let wrong = try await server.request("GET", "/rest/v1/users", apiKey: .some("not-a-key"))
         #expect(wrong.status == 401)
         #expect(wrong.json?["message"] as? String == "Invalid API key")
-        let foreign = JWTSigner(secret: "someone-else").sign(TokenClaims(role: "anon"))
+        let foreign = await JWTSigner(secret: "someone-else-entirely-0123456789abcdef").sign(TokenClaims(role: "anon"))
         #expect(try await server.request("GET", "/rest/v1/users", apiKey: .some(foreign)).status == 401)
         // A key minted elsewhere with the project's secret is as good as the server's own.
-        let minted = JWTSigner(secret: "test-secret-with-at-least-32-characters!").sign(TokenClaims(role: "anon"))
+        let minted = await JWTSigner(secret: "test-secret-with-at-least-32-characters!").sign(TokenClaims(role: "anon"))
         #expect(try await server.request("GET", "/rest/v1/users", apiKey: .some(minted)).status == 401)  // anon has no grant on users
         #expect(try await server.request("GET", "/health", apiKey: .some(nil)).status == 200)
         // Readiness needs no key either. The test server waited for it, but on PostgreSQL each

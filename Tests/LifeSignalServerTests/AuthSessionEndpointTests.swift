@@ -60,10 +60,11 @@ struct AuthSessionEndpointTests {
         var minted = TokenClaims(role: "authenticated")
         minted.sub = second.userID
         minted.exp = Int(test.clock.now.timeIntervalSince1970) + 600
-        let unnamed = JWTSigner(secret: "test-secret-with-at-least-32-characters!").sign(minted)
+        let unnamed = await JWTSigner(secret: "test-secret-with-at-least-32-characters!").sign(minted)
         #expect(try await Sessions.userStatus(server, unnamed) == 200)
         minted.sessionID = "not-a-uuid"
-        #expect(try await Sessions.userStatus(server, JWTSigner(secret: "test-secret-with-at-least-32-characters!").sign(minted)) == 403)
+        let forged = await JWTSigner(secret: "test-secret-with-at-least-32-characters!").sign(minted)
+        #expect(try await Sessions.userStatus(server, forged) == 403)
     }
 
     @Test("logout ends global (the default), local or other sessions with their refresh tokens; a bad scope is refused", arguments: Engine.allCases)
@@ -121,7 +122,7 @@ struct AuthSessionEndpointTests {
         let other = try await TestDatabases.reopen(test)
         let session = try await Sessions.signUp(server, "lin@example.org")
         #expect(try await Sessions.userStatus(server, session.access) == 200)
-        let claims = try test.backend.auth.verify(session.access)
+        let claims = try await test.backend.auth.verify(session.access)
         try await other.backend.auth.signOut(user: try #require(UserID(string: session.userID)), session: AuthService.sessionID(of: claims), scope: .local)
         #expect(try await Sessions.userStatus(server, session.access) == 403)
         #expect(try await server.request("POST", "/functions/v1/get-contacts", bearer: session.access).status == 401)

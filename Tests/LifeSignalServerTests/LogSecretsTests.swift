@@ -83,7 +83,7 @@ struct LogSecretsTests {
         #expect(try await server.request("GET", "/rest/v1/locations?select=id&apikey=\(server.serviceKey)", apiKey: .some(nil)).status == 200)
         var claims = TokenClaims(role: "authenticated")
         claims.sub = UUID().uuidString
-        let forged = JWTSigner(secret: "someone-else-entirely-0123456789abcdef").sign(claims)
+        let forged = await JWTSigner(secret: "someone-else-entirely-0123456789abcdef").sign(claims)
         secrets.append(forged)
         #expect(try await server.request("GET", "/rest/v1/users", bearer: forged).status == 401)
         #expect(try await server.request("GET", "/rest/v1/users", apiKey: .some(forged)).status == 401)

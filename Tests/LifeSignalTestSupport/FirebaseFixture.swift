@@ -17,9 +17,11 @@ public struct FirebaseFixture: Sendable {
     public var now: Date { test.clock.now }
 
     /// `refetchInterval` and `fetchTimeout` are the verifier's; the clock starts where
-    /// `TestDatabases` starts it and moves only when a test moves it.
+    /// `TestDatabases` starts it and moves only when a test moves it. The default fetch timeout
+    /// is a bound against a hang, not a speed check: under the whole suite on two cores a fetch
+    /// from 127.0.0.1 took over 2 s. Tests of a hanging key server set a short one.
     public static func make(_ engine: Engine, format: FirebaseKeyServer.Format = .jwks, maxAge: Int = 3600,
-                     refetchInterval: TimeInterval = 10, fetchTimeout: Duration = .seconds(2)) async throws -> FirebaseFixture {
+                     refetchInterval: TimeInterval = 10, fetchTimeout: Duration = .seconds(60)) async throws -> FirebaseFixture {
         let keyA = try FirebaseSigningKey.fixedA(), keyB = try FirebaseSigningKey.fixedB()
         let keyServer = try await FirebaseKeyServer.start(publishing: [keyA], format: format, maxAge: maxAge)
         let test = try await TestDatabases.backend(engine) {

@@ -60,7 +60,8 @@ public final class TestServer: Sendable {
         let task = Task { try await app.run() }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { throw TestEnvironmentError(description: "server did not start") }
-        let server = TestServer(port: port, backend: backend, task: task)
+        let server = TestServer(port: port, backend: backend, task: task,
+                                anonKey: await backend.auth.apiKey(role: .anon), serviceKey: await backend.auth.apiKey(role: .serviceRole))
         try await server.waitUntilReady()
         return server
     }
@@ -77,11 +78,11 @@ public final class TestServer: Sendable {
         throw TestEnvironmentError(description: "the server on port \(port) was not ready within 60 s")
     }
 
-    private init(port: Int, backend: LifeSignalBackend, task: Task<Void, any Error>) {
+    private init(port: Int, backend: LifeSignalBackend, task: Task<Void, any Error>, anonKey: String, serviceKey: String) {
         self.port = port
         self.backend = backend
-        self.anonKey = backend.auth.apiKey(role: .anon)
-        self.serviceKey = backend.auth.apiKey(role: .serviceRole)
+        self.anonKey = anonKey
+        self.serviceKey = serviceKey
         self.task = task
     }
 

@@ -67,7 +67,11 @@ public struct LocalSettings: Sendable, Hashable {
     /// The configured secret, or one generated on first use and kept (mode 0600) in the data
     /// directory, so tokens stay valid across restarts and across processes sharing the data.
     public func resolvedJWTSecret() throws(DomainError) -> String {
-        if let jwtSecret { return jwtSecret }
+        if let jwtSecret {
+            // jwt-kit takes no HMAC key shorter than SHA-256's output (and Supabase no such secret).
+            guard jwtSecret.utf8.count >= 32 else { throw .invalidArgument("LIFESIGNAL_JWT_SECRET must be at least 32 characters") }
+            return jwtSecret
+        }
         let file = dataDirectory.appendingPathComponent("jwt-secret")
         if let existing = try? String(contentsOf: file, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines), existing.count >= 32 {
             return existing

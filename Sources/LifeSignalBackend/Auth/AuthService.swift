@@ -196,13 +196,15 @@ public struct AuthService: Sendable {
 
     /// The caller a bearer token stands for. No token is an anonymous caller; a token that is
     /// present but invalid is an error, never silently anonymous.
-    public func caller(bearer token: String?) throws(TokenError) -> Caller {
+    public func caller(bearer token: String?) async throws(TokenError) -> Caller {
         guard let token, !token.isEmpty else { return .anonymous }
-        return try caller(claims: verify(token))
+        return try caller(claims: await verify(token))
     }
 
-    public func verify(_ token: String) throws(TokenError) -> TokenClaims {
-        try signer.verify(token, now: clock.now())
+    /// A LifeSignal token (an access token or an API key) and nothing else: the `apikey`
+    /// header's check. Bearers of the APIs go through ``authenticate(_:)``.
+    public func verify(_ token: String) async throws(TokenError) -> TokenClaims {
+        try await signer.verify(token, now: clock.now())
     }
 
     /// The one way the server's APIs check a bearer token: every route group, the rate
@@ -218,7 +220,7 @@ public struct AuthService: Sendable {
         if let firebase, firebase.claimsToBeOurs(token) {
             return try await firebaseClaims(token, verifier: firebase)
         }
-        return try verify(token)
+        return try await verify(token)
     }
 
     public func caller(claims: TokenClaims) throws(TokenError) -> Caller {
@@ -235,13 +237,13 @@ public struct AuthService: Sendable {
     }
 
     /// A long-lived API key for `role` (`anon` or `service_role`), as Supabase's legacy keys.
-    public func apiKey(role: DatabaseRole) -> String {
+    public func apiKey(role: DatabaseRole) async -> String {
         var claims = TokenClaims(role: role.rawValue)
         claims.iss = "supabase"
         claims.ref = "lifesignal"
         claims.iat = 1_700_000_000
         claims.exp = 4_900_000_000
-        return signer.sign(claims)
+        return await signer.sign(claims)
     }
 
     // MARK: Internals
@@ -279,7 +281,7 @@ public struct AuthService: Sendable {
         let provider = user.phone != nil ? "phone" : "email"
         claims.appMetadata = TokenAppMetadata(provider: provider, providers: [provider], role: user.appRole)
         return IssuedSession(
-            accessToken: signer.sign(claims), refreshToken: refreshToken,
+            accessToken: await signer.sign(claims), refreshToken: refreshToken,
             expiresIn: Self.accessTokenLifetime, expiresAt: now + TimeInterval(Self.accessTokenLifetime),
             sessionID: sessionID, user: user, isNewUser: isNewUser)
     }

@@ -47,9 +47,6 @@ public struct FirebaseIDTokenVerifier: Sendable {
         return payload["iss"] as? String == settings.issuer
     }
 
-    /// How many times the keys were fetched (for tests of the refetch bound).
-    public func keyFetchCount() async -> Int { await keys.fetchCount }
-
     public func verify(_ token: String) async throws(TokenError) -> FirebaseIdentity {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { throw .malformed("Expected 3 parts in JWT; got \(parts.count)") }

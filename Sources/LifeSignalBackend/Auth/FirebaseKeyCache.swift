@@ -40,8 +40,6 @@ actor FirebaseKeyCache {
     private var lastAttempt: Date?
     private var inFlight: (id: Int, task: Task<KeySet, any Error>)?
     private var nextFetchID = 0
-    /// How many fetches were started: tests read it to prove a forged kid did not cause one.
-    private(set) var fetchCount = 0
 
     init(settings: FirebaseAuthSettings, clock: BackendClock, fetch: @escaping Fetch = FirebaseKeyCache.httpFetch) {
         self.settings = settings
@@ -63,7 +61,6 @@ actor FirebaseKeyCache {
                 throw .unavailable("the Firebase signing keys could not be fetched; retrying shortly")
             }
             lastAttempt = now
-            fetchCount += 1
             nextFetchID += 1
             (id, task) = (nextFetchID, Task { [settings, fetch, clock] in try await Self.load(settings: settings, fetch: fetch, clock: clock) })
             inFlight = (id, task)

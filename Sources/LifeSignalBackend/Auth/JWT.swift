@@ -1,5 +1,5 @@
-import Crypto
 import Foundation
+import JWTKit
 
 /// The claims LifeSignal puts in, and reads from, HS256 tokens: GoTrue's access-token claims
 /// for users, and `role` alone for the anon and service-role API keys.
@@ -67,46 +67,55 @@ public enum TokenError: Error, Sendable, Hashable {
     case unknownRole(String)
 }
 
-/// Signs and verifies HS256 JSON Web Tokens with the project's secret.
+/// Signs and verifies HS256 JSON Web Tokens with the project's secret, through jwt-kit.
 ///
-/// Written against swift-crypto directly: HS256 is one HMAC, and owning the few lines keeps
-/// the error messages exactly those clients expect.
+/// jwt-kit checks the signature (its HMAC key in a `JWTKeyCollection`, whose methods are
+/// asynchronous); what is LifeSignal's own stays here: only HS256 is taken, whatever the
+/// header says, the errors are worded as PostgREST and GoTrue word them, and expiry is judged
+/// on the backend's clock with ``leeway``. Tokens are byte for byte what the hand-written
+/// signer made (header `{"alg":"HS256","typ":"JWT"}`, claims with sorted keys), so tokens from
+/// before and after are interchangeable.
 public struct JWTSigner: Sendable {
-    private let key: SymmetricKey
+    /// The key collection, made once: adding a key to it is an actor call.
+    private let keys: Task<JWTKeyCollection, Never>
     /// Tokens are accepted this many seconds past `exp`, as PostgREST allows for clock skew.
     public static let leeway = 30
 
+    /// `secret` must be at least 32 bytes: jwt-kit refuses (traps on, in debug builds) a key
+    /// shorter than SHA-256's output, as Supabase refuses such a project secret.
     public init(secret: String) {
-        key = SymmetricKey(data: Data(secret.utf8))
+        let key = HMACKey(from: Data(secret.utf8))
+        keys = Task {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            return await JWTKeyCollection().add(hmac: key, digestAlgorithm: .sha256,
+                                                serializer: DefaultJWTSerializer(jsonEncoder: encoder))
+        }
     }
 
-    public func sign(_ claims: TokenClaims) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        let header = Self.base64URL(Data(#"{"alg":"HS256","typ":"JWT"}"#.utf8))
-        // Encoding a struct of strings and integers cannot fail.
-        let payload = Self.base64URL((try? encoder.encode(claims)) ?? Data("{}".utf8))
-        let signingInput = header + "." + payload
-        let signature = HMAC<SHA256>.authenticationCode(for: Data(signingInput.utf8), using: key)
-        return signingInput + "." + Self.base64URL(Data(signature))
+    public func sign(_ claims: TokenClaims) async -> String {
+        // Encoding a struct of strings and integers with the one key held cannot fail.
+        (try? await keys.value.sign(SignedClaims(claims), header: ["typ": "JWT"])) ?? ""
     }
 
     /// Checks the signature and expiry (against `now`) and returns the claims.
-    public func verify(_ token: String, now: Date) throws(TokenError) -> TokenClaims {
+    public func verify(_ token: String, now: Date) async throws(TokenError) -> TokenClaims {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { throw .malformed("Expected 3 parts in JWT; got \(parts.count)") }
+        // jwt-kit would try any header's `alg` with the key it has; only HS256 is ours.
         guard let headerData = Self.decodeBase64URL(parts[0]),
               let header = try? JSONSerialization.jsonObject(with: headerData) as? [String: Any],
               header["alg"] as? String == "HS256"
         else { throw .malformed("Wrong or unsupported encoding algorithm") }
-        guard let signature = Self.decodeBase64URL(parts[2]) else { throw .badSignature }
-        let signingInput = Data("\(parts[0]).\(parts[1])".utf8)
-        guard HMAC<SHA256>.isValidAuthenticationCode(signature, authenticating: signingInput, using: key) else {
+        let claims: TokenClaims
+        do {
+            claims = try await keys.value.verify(token, as: SignedClaims.self).claims
+        } catch let error as JWTError where error.errorType == .malformedToken {
+            // Raised only after the signature checked out: the claims are what is wrong.
+            throw .malformed("JWT claims are not valid JSON")
+        } catch {
             throw .badSignature
         }
-        guard let payload = Self.decodeBase64URL(parts[1]),
-              let claims = try? JSONDecoder().decode(TokenClaims.self, from: payload)
-        else { throw .malformed("JWT claims are not valid JSON") }
         // Subtracted from now, not added to `exp`: a signed `exp` near `Int.max` must not overflow.
         if let exp = claims.exp, Int(now.timeIntervalSince1970) - Self.leeway > exp { throw .expired }
         return claims
@@ -138,4 +147,15 @@ public struct JWTSigner: Sendable {
         bytes.append(contentsOf: repeatElement(UInt8(ascii: "="), count: (4 - bytes.count % 4) % 4))
         return Data(base64Encoded: Data(bytes))
     }
+}
+
+/// ``TokenClaims`` as jwt-kit's payload, its JSON exactly the claims' own. jwt-kit's claim
+/// checks are not used: expiry is judged by ``JWTSigner/verify(_:now:)`` on the backend's clock.
+struct SignedClaims: JWTPayload {
+    let claims: TokenClaims
+
+    init(_ claims: TokenClaims) { self.claims = claims }
+    init(from decoder: any Decoder) throws { claims = try TokenClaims(from: decoder) }
+    func encode(to encoder: any Encoder) throws { try claims.encode(to: encoder) }
+    func verify(using _: some JWTAlgorithm) async throws {}
 }

@@ -14,12 +14,12 @@ struct APIKeyMiddleware<Context: AuthenticatedRequestContext>: RouterMiddleware 
     let accepted = AcceptedKeys()
 
     /// The role of a valid anon or service-role key, remembered until the key expires.
-    private func role(of key: String) -> DatabaseRole? {
+    private func role(of key: String) async -> DatabaseRole? {
         let now = auth.clock.now()
         if let known = accepted.role(of: key, now: now) { return known }
         // An API key is always this project's own HS256 key, never a bearer token of another
         // issuer: it is checked here, not through `AuthService.authenticate`.
-        guard let claims = try? auth.verify(key), let role = DatabaseRole(rawValue: claims.role),
+        guard let claims = try? await auth.verify(key), let role = DatabaseRole(rawValue: claims.role),
               role == .anon || role == .serviceRole else { return nil }
         accepted.insert(key, role: role, expiresAt: claims.exp.map { Date(timeIntervalSince1970: TimeInterval($0)) }, now: now)
         return role
@@ -28,7 +28,7 @@ struct APIKeyMiddleware<Context: AuthenticatedRequestContext>: RouterMiddleware 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let key = request.apiKey
         var context = context
-        context.apiKeyRole = key.flatMap(role(of:))
+        context.apiKeyRole = if let key { await role(of: key) } else { nil }
         // Public objects are fetched by plain URL (an <img src>), as on Supabase.
         if request.method == .options || request.uri.path == "/health" || request.uri.path == "/ready" || request.uri.path == "/metrics"
             || (request.method == .get && request.uri.path.hasPrefix("/storage/v1/object/public/"))

@@ -32,7 +32,7 @@ struct RealtimeRoutes<Context: RemoteAddressRequestContext>: Sendable {
     func webSocketRouter() -> Router<RealtimeRequestContext> {
         let router = Router(context: RealtimeRequestContext.self)
         router.ws(RouterPath(stringLiteral: Self.path), shouldUpgrade: { request, context in
-            guard apiKey(of: request) != nil, PhoenixMessage.Serializer(vsn: vsn(of: request)) != nil,
+            guard await apiKey(of: request) != nil, PhoenixMessage.Serializer(vsn: vsn(of: request)) != nil,
                   await hub.hasRoom(for: address(of: request, peer: context.remoteAddress)) else { return .dontUpgrade }
             return .upgrade([:])
         }, onUpgrade: { inbound, outbound, context in
@@ -61,7 +61,7 @@ struct RealtimeRoutes<Context: RemoteAddressRequestContext>: Sendable {
     /// Serves one socket. A message over the size limit ends it with the error the stream
     /// throws, which the WebSocket handler turns into close 1009.
     private func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, request: Request, address: String?) async throws {
-        guard let key = apiKey(of: request) else { return }
+        guard let key = await apiKey(of: request) else { return }
         let (frames, outbox) = AsyncStream<String>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
         let connection = RealtimeConnection(serializer: PhoenixMessage.Serializer(vsn: vsn(of: request)) ?? .object, outbox: outbox)
         let session = RealtimeSession(connection: connection, hub: hub, auth: backend.auth, schema: schema, apiKey: key, logger: logger)
@@ -114,9 +114,9 @@ struct RealtimeRoutes<Context: RemoteAddressRequestContext>: Sendable {
     }
 
     /// The valid anon or service-role key of the request, if any.
-    private func apiKey(of request: Request) -> String? {
+    private func apiKey(of request: Request) async -> String? {
         guard let key = request.apiKey,
-              let claims = try? backend.auth.verify(key),
+              let claims = try? await backend.auth.verify(key),
               claims.role == DatabaseRole.anon.rawValue || claims.role == DatabaseRole.serviceRole.rawValue else { return nil }
         return key
     }

@@ -54,7 +54,8 @@ struct ServeCommand: AsyncParsableCommand {
         let firebaseSummary = ServeFirebaseOptions.summary(configuration.firebase)
         // A terminal's scrollback and a service's captured stdout are logs too: the key that
         // bypasses every policy appears only when asked for.
-        let serviceRoleKey = showServiceRoleKey ? backend.auth.apiKey(role: .serviceRole) : "not shown (--show-service-role-key prints it)"
+        let serviceRoleKey = showServiceRoleKey ? await backend.auth.apiKey(role: .serviceRole) : "not shown (--show-service-role-key prints it)"
+        let anonKey = await backend.auth.apiKey(role: .anon)
         var serverConfiguration = ServerConfiguration(host: host, port: port, sweepInterval: sweepInterval > 0 ? .seconds(sweepInterval) : nil)
         serverConfiguration.reloadSignal = .sighup
         serverConfiguration.publicURL = delivery.publicURL
@@ -74,7 +75,7 @@ struct ServeCommand: AsyncParsableCommand {
                       sms:              \(channels.sms)
                       email:            \(channels.email)
                       responder links:  \(channels.links)
-                      anon key:         \(backend.auth.apiKey(role: .anon))
+                      anon key:         \(anonKey)
                       service_role key: \(serviceRoleKey)
                       sign-in:          \(signInSummary)
                       firebase:         \(firebaseSummary)

@@ -148,7 +148,7 @@ struct FirebaseReplayTransport: FirebaseHTTPTransport {
         do {
             let header = request.header("Authorization")
             guard header == nil || header?.hasPrefix("Bearer ") == true else { throw DomainError.unauthenticated }
-            caller = try backend.auth.caller(bearer: header.map { String($0.dropFirst("Bearer ".count)) })
+            caller = try await backend.auth.caller(bearer: header.map { String($0.dropFirst("Bearer ".count)) })
         } catch {
             return Self.callableError(401, "UNAUTHENTICATED", "Unauthenticated")
         }

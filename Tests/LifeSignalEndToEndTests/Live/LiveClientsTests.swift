@@ -84,7 +84,7 @@ struct LiveClientsTests {
         // The server's database holds the check-in.
         let row = try #require(try await test.backend.database.query("SELECT user_id FROM check_ins").first)
         #expect(try row.uuid("user_id") == session.userID.rawValue)
-        #expect(try await test.backend.checkIns.status(caller: test.backend.auth.caller(bearer: session.accessToken)).lastCheckIn
+        #expect(try await test.backend.checkIns.status(caller: await test.backend.auth.caller(bearer: session.accessToken)).lastCheckIn
             == result.checkedInAt)
         await live.close()
     }
@@ -185,7 +185,7 @@ struct LiveClientsTests {
     @Test("a database that cannot be opened is a failed precondition naming it")
     func unopenableDatabase() async throws {
         let live = LiveClients(configuration: LiveConfiguration(local: LocalSettings(
-            dataDirectory: try Self.temporaryDirectory(), databaseURL: "/dev/null/lifesignal.sqlite", jwtSecret: "s")), embedded: Self.embedded)
+            dataDirectory: try Self.temporaryDirectory(), databaseURL: "/dev/null/lifesignal.sqlite", jwtSecret: "a-secret-of-at-least-32-characters!!")), embedded: Self.embedded)
         do {
             _ = try await live.deferred.content.locations(ContentFilter())
             Issue.record("opened a database under /dev/null")
