@@ -16,7 +16,7 @@ public struct TokenClaims: Codable, Sendable, Hashable {
     public var aal: String?
     public var isAnonymous: Bool?
     public var ref: String?
-    /// How the session was signed in (§C.3): `password` or `otp`, with when.
+    /// How the session was signed in (GoTrue's `amr` claim): `password` or `otp`, with when.
     public var amr: [AuthenticationMethod]?
     /// GoTrue's `app_metadata`: what only the service role sets (``TokenAppMetadata/role``
     /// makes a content editor).

@@ -5,8 +5,8 @@ import LifeSignalFunctions
 import LifeSignalDomain
 
 /// A Firebase project played by the real backend: Identity Toolkit, Secure Token and
-/// callable functions answered in their documented wire formats (`../shared/reference/
-/// firebase-rest.md`) by ``LifeSignalBackend`` over its SQLite file. Only the HTTP hop is
+/// callable functions answered in Google's documented wire formats (the request and
+/// response bodies, `error.status` names and token fields of the REST APIs) by ``LifeSignalBackend`` over its SQLite file. Only the HTTP hop is
 /// replaced, so the adapters' requests, headers, envelopes and error bodies are all real.
 ///
 /// The backend's JWTs stand in for Firebase ID tokens: the adapters treat the token as
