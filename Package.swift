@@ -128,9 +128,11 @@ let package = Package(
         ),
         .testTarget(
             name: "LifeSignalDeliveryTests",
-            dependencies: ["LifeSignalDelivery", "LifeSignalTestSupport", .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                           // The APNs tests make a P-256 signing key of their own.
-                           .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                "LifeSignalDelivery", "LifeSignalTestSupport", .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                // The APNs tests make a P-256 signing key of their own.
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
 
         // MARK: Backend core: rules, storage, migrations; SQLite is its embedded engine.
@@ -160,7 +162,9 @@ let package = Package(
         ),
         .testTarget(
             name: "LifeSignalBackendTests",
-            dependencies: ["LifeSignalBackend", "LifeSignalBackendPostgres", "LifeSignalFunctions", "LifeSignalTestSupport", .product(name: "JWTKit", package: "jwt-kit")]
+            dependencies: [
+                "LifeSignalBackend", "LifeSignalBackendPostgres", "LifeSignalFunctions", "LifeSignalTestSupport", .product(name: "JWTKit", package: "jwt-kit"),
+            ]
         ),
 
         // MARK: Adapters: fill the clients from a backend. Client-side: never the backend, the
@@ -214,11 +218,13 @@ let package = Package(
         ),
         .testTarget(
             name: "LifeSignalServerTests",
-            dependencies: ["LifeSignalServer", "LifeSignalTestSupport", "LifeSignalBackend", "LifeSignalBackendPostgres", "LifeSignalFunctions", "LifeSignalDelivery",
-                           .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-                           .product(name: "NIOCore", package: "swift-nio"),
-                           .product(name: "NIOEmbedded", package: "swift-nio"),
-                           .product(name: "NIOHTTP1", package: "swift-nio")]
+            dependencies: [
+                "LifeSignalServer", "LifeSignalTestSupport", "LifeSignalBackend", "LifeSignalBackendPostgres", "LifeSignalFunctions", "LifeSignalDelivery",
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
         ),
 
         // MARK: Command line.

@@ -17,11 +17,11 @@
 /// }
 /// ```
 public protocol HTTPTransport: Sendable {
-  /// Sends one request and returns the response, whatever its status code.
-  ///
-  /// Throw only when no HTTP response was obtained (connection refused, DNS failure, …).
-  /// Throwing ``TransportError/timedOut(after:)`` marks the failure as a timeout; any other
-  /// error that is not a `CancellationError` is reported as ``TransportError/network(message:)``
-  /// by ``HTTPPipeline``.
-  func send(_ request: HTTPRequest) async throws -> HTTPResponse
+    /// Sends one request and returns the response, whatever its status code.
+    ///
+    /// Throw only when no HTTP response was obtained (connection refused, DNS failure, …).
+    /// Throwing ``TransportError/timedOut(after:)`` marks the failure as a timeout; any other
+    /// error that is not a `CancellationError` is reported as ``TransportError/network(message:)``
+    /// by ``HTTPPipeline``.
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse
 }

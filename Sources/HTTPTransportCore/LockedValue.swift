@@ -7,25 +7,25 @@ import Foundation
 /// Not named `LockIsolated` so that it never competes with ConcurrencyExtras' type of that
 /// name in a file that imports both (the adapters import Dependencies, which re-exports it).
 package final class LockedValue<Value>: @unchecked Sendable {
-  private let lock = NSLock()
-  private var _value: Value
+    private let lock = NSLock()
+    private var _value: Value
 
-  /// Guards `value`.
-  package init(_ value: Value) { _value = value }
+    /// Guards `value`.
+    package init(_ value: Value) { _value = value }
 
-  /// A copy of the value, read under the lock.
-  package var value: Value {
-    lock.lock()
-    defer { lock.unlock() }
-    return _value
-  }
+    /// A copy of the value, read under the lock.
+    package var value: Value {
+        lock.lock()
+        defer { lock.unlock() }
+        return _value
+    }
 
-  /// Runs `body` with the value under the lock, for a read-modify-write that must not
-  /// interleave with another.
-  @discardableResult
-  package func withValue<R>(_ body: (inout Value) throws -> R) rethrows -> R {
-    lock.lock()
-    defer { lock.unlock() }
-    return try body(&_value)
-  }
+    /// Runs `body` with the value under the lock, for a read-modify-write that must not
+    /// interleave with another.
+    @discardableResult
+    package func withValue<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&_value)
+    }
 }

@@ -57,14 +57,16 @@ final class PostgresChangeLog: ChangeLogReader {
         guard await wakeIterator.next() != nil, !Task.isCancelled else { throw CancellationError() }
         let previous = snapshot
         let rows = try await ChangeCapture.untilSuccess("reading the change log") {
-            try await database.query(SQL("""
-                SELECT pg_current_snapshot()::text AS snapshot, NULL::bigint AS id, NULL AS table_name, NULL AS kind,
-                       NULL AS key, NULL AS old_key, NULL AS old_row, NULL AS committed_at
-                UNION ALL
-                SELECT NULL, id, table_name, kind, key::text, old_key::text, old_row::text, committed_at FROM lifesignal_realtime_changes
-                WHERE xid >= pg_snapshot_xmin($1::text::pg_snapshot) AND NOT pg_visible_in_snapshot(xid, $1::text::pg_snapshot)
-                ORDER BY id NULLS FIRST
-                """, bindings: [.text(previous)]))
+            try await database.query(
+                SQL(
+                    """
+                    SELECT pg_current_snapshot()::text AS snapshot, NULL::bigint AS id, NULL AS table_name, NULL AS kind,
+                           NULL AS key, NULL AS old_key, NULL AS old_row, NULL AS committed_at
+                    UNION ALL
+                    SELECT NULL, id, table_name, kind, key::text, old_key::text, old_row::text, committed_at FROM lifesignal_realtime_changes
+                    WHERE xid >= pg_snapshot_xmin($1::text::pg_snapshot) AND NOT pg_visible_in_snapshot(xid, $1::text::pg_snapshot)
+                    ORDER BY id NULLS FIRST
+                    """, bindings: [.text(previous)]))
         }
         var changes: [CapturedChange] = []
         for row in rows {
@@ -87,9 +89,10 @@ final class PostgresChangeLog: ChangeLogReader {
         guard let cutoff = history.last(where: { $0.at.duration(to: .now) >= ChangeCapture.postgresRetention }) else { return }
         history.removeAll { $0.at < cutoff.at }
         do {
-            try await database.query(SQL(
-                "DELETE FROM lifesignal_realtime_changes WHERE xid < pg_snapshot_xmin($1::text::pg_snapshot)",
-                bindings: [.text(cutoff.snapshot)]))
+            try await database.query(
+                SQL(
+                    "DELETE FROM lifesignal_realtime_changes WHERE xid < pg_snapshot_xmin($1::text::pg_snapshot)",
+                    bindings: [.text(cutoff.snapshot)]))
         } catch {
             ChangeCapture.logger.warning("realtime: pruning the change log failed; retried in a minute", metadata: ["error": "\(error)"])
         }

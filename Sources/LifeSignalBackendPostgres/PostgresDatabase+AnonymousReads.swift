@@ -1,5 +1,5 @@
-import LifeSignalBackend
 import Foundation
+import LifeSignalBackend
 import PostgresNIO
 
 extension PostgresDatabase {

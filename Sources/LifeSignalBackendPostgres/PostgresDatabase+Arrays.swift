@@ -1,5 +1,5 @@
-import LifeSignalBackend
 import Foundation
+import LifeSignalBackend
 import PostgresNIO
 
 extension PostgresDatabase {
@@ -14,7 +14,8 @@ extension PostgresDatabase {
         }
         func malformed() -> DatabaseError { .decoding("column \"\(cell.columnName)\" holds a malformed array") }
         guard let dimensions = bytes.readInteger(as: Int32.self), bytes.readInteger(as: Int32.self) != nil,
-              bytes.readInteger(as: UInt32.self) != nil else { throw malformed() }
+            bytes.readInteger(as: UInt32.self) != nil
+        else { throw malformed() }
         guard dimensions <= 1 else {
             throw DatabaseError.decoding("column \"\(cell.columnName)\" is a \(dimensions)-dimensional array; only one dimension is supported")
         }
@@ -26,7 +27,10 @@ extension PostgresDatabase {
         var elements: [String?] = []
         for _ in 0..<count {
             guard let length = bytes.readInteger(as: Int32.self) else { throw malformed() }
-            if length < 0 { elements.append(nil); continue }
+            if length < 0 {
+                elements.append(nil)
+                continue
+            }
             guard let text = bytes.readString(length: Int(length)) else { throw malformed() }
             elements.append(text)
         }

@@ -1,5 +1,5 @@
-import LifeSignalBackend
 import Foundation
+import LifeSignalBackend
 import Logging
 import PostgresNIO
 
@@ -162,12 +162,22 @@ private struct StatementWatchdog {
 /// Who got there first: the lease or the timeout.
 private final class LeaseRace: @unchecked Sendable {
     private let lock = NSLock()
-    private var state = 0 // 0 waiting, 1 leased, 2 timed out
+    private var state = 0  // 0 waiting, 1 leased, 2 timed out
 
     /// The lease arrived: true unless the timeout already answered the request.
-    func lease() -> Bool { lock.withLock { if state == 0 { state = 1 }; return state == 1 } }
+    func lease() -> Bool {
+        lock.withLock {
+            if state == 0 { state = 1 }
+            return state == 1
+        }
+    }
     /// The timeout fired: true unless the lease already arrived.
-    func expire() -> Bool { lock.withLock { if state == 0 { state = 2 }; return state == 2 } }
+    func expire() -> Bool {
+        lock.withLock {
+            if state == 0 { state = 2 }
+            return state == 2
+        }
+    }
     var leased: Bool { lock.withLock { state == 1 } }
 }
 
@@ -258,7 +268,7 @@ extension PostgresDatabase {
             throw failure(error)
         } catch is LeaseTimedOut {
             throw failure(.unavailable("no PostgreSQL connection within \(timeout)"))
-        } catch where !race.leased && !(error is CancellationError) {
+        } catch  where !race.leased && !(error is CancellationError) {
             // The pool's own refusals (its circuit breaker, a shut-down pool) come before any
             // statement ran.
             throw failure(.unavailable("PostgreSQL pool: \(error)"))

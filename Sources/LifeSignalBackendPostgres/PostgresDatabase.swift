@@ -1,6 +1,6 @@
-import LifeSignalDomain
-import LifeSignalBackend
 import Foundation
+import LifeSignalBackend
+import LifeSignalDomain
 import Logging
 import NIOCore
 import PostgresNIO
@@ -29,8 +29,10 @@ public final class PostgresDatabase: Database {
     ///   fails with ``DatabaseError/unavailable(_:)`` (see ``DatabaseAvailability``).
     /// - Parameter idleTimeout: how long an unused pooled connection stays open (postgres-nio's
     ///   default, 60 s); a process with many databases (the tests) keeps fewer open with less.
-    public init(url: String, maximumConnections: Int = 20, unavailableAfter: Duration = .seconds(5),
-                idleTimeout: Duration = .seconds(60)) async throws {
+    public init(
+        url: String, maximumConnections: Int = 20, unavailableAfter: Duration = .seconds(5),
+        idleTimeout: Duration = .seconds(60)
+    ) async throws {
         guard let components = URLComponents(string: url), let host = components.host, !host.isEmpty else {
             throw DatabaseError.configuration("cannot parse PostgreSQL URL (expected postgres://user:password@host:port/database)")
         }
@@ -61,8 +63,9 @@ public final class PostgresDatabase: Database {
         let pools = PostgresPools {
             let client = PostgresClient(configuration: main, backgroundLogger: poolLogger)
             let anonymousClient = PostgresClient(configuration: anonymousMain, backgroundLogger: poolLogger)
-            return .init(main: client, anonymous: anonymousClient,
-                         runs: [Task { await client.run() }, Task { await anonymousClient.run() }])
+            return .init(
+                main: client, anonymous: anonymousClient,
+                runs: [Task { await client.run() }, Task { await anonymousClient.run() }])
         }
         self.pools = pools
         let direct = connectionConfiguration
@@ -179,7 +182,8 @@ struct PostgresTransactionConnection: SQLConnection {
             return .text(String(Timestamp.format(try cell.decode(Date.self)).prefix(10)))
         case .time:
             guard var bytes = cell.bytes, let micros = bytes.readInteger(as: Int64.self) else { return .null }
-            let seconds = micros / 1_000_000, fraction = micros % 1_000_000
+            let seconds = micros / 1_000_000
+            let fraction = micros % 1_000_000
             var text = String(format: "%02lld:%02lld:%02lld", seconds / 3600, (seconds % 3600) / 60, seconds % 60)
             if fraction > 0 { text += String(format: ".%06lld", fraction) }
             return .text(text)

@@ -63,7 +63,10 @@ public struct ProfileResponse: Codable, Sendable, Hashable {
         qrCodeId = profile.qrCodeID.uuidString.lowercased()
     }
 
-    public init(success: Bool, userId: String, firstName: String, lastName: String, emergencyNote: String, phone: String, avatarUrl: String? = nil, notificationsEnabled: Bool, checkInInterval: Int, reminderLead: String, lastCheckInTime: String? = nil, nextCheckInTime: String? = nil, qrCodeId: String) {
+    public init(
+        success: Bool, userId: String, firstName: String, lastName: String, emergencyNote: String, phone: String, avatarUrl: String? = nil,
+        notificationsEnabled: Bool, checkInInterval: Int, reminderLead: String, lastCheckInTime: String? = nil, nextCheckInTime: String? = nil, qrCodeId: String
+    ) {
         self.success = success
         self.userId = userId
         self.firstName = firstName
@@ -81,7 +84,8 @@ public struct ProfileResponse: Codable, Sendable, Hashable {
 }
 
 /// `batchSize`: people claimed per transaction (1…``CheckInSweep/maximumBatchSize``).
-public struct ProcessCheckInsRequest: Codable, Sendable { public var batchSize: Int?
+public struct ProcessCheckInsRequest: Codable, Sendable {
+    public var batchSize: Int?
     public init(batchSize: Int? = nil) { self.batchSize = batchSize }
 }
 

@@ -17,12 +17,16 @@ public struct LocationWire: Codable, Sendable, Hashable {
     public var time: String?
 
     public init(latitude: Double, longitude: Double, accuracy: Double? = nil, time: String? = nil) {
-        self.latitude = latitude; self.longitude = longitude; self.accuracy = accuracy; self.time = time
+        self.latitude = latitude
+        self.longitude = longitude
+        self.accuracy = accuracy
+        self.time = time
     }
 
     public init(_ location: AlertLocation) {
-        self.init(latitude: location.latitude, longitude: location.longitude, accuracy: location.accuracyMeters,
-                  time: Timestamp.format(location.time))
+        self.init(
+            latitude: location.latitude, longitude: location.longitude, accuracy: location.accuracyMeters,
+            time: Timestamp.format(location.time))
     }
 
     /// The location, checked: ranges as ``AlertLocation/validate()``, a time that parses and is
@@ -156,7 +160,10 @@ public struct GetActiveAlertResponse: Codable, Sendable, Hashable {
         location = alert?.location.map(LocationWire.init)
     }
 
-    public init(hasActiveAlert: Bool, alertId: String? = nil, activatedAt: String? = nil, status: String? = nil, responses: [Responder]? = nil, kind: String? = nil, deadline: String? = nil, tier: Int? = nil, acknowledgedAt: String? = nil, acknowledgedBy: String? = nil, location: LocationWire? = nil) {
+    public init(
+        hasActiveAlert: Bool, alertId: String? = nil, activatedAt: String? = nil, status: String? = nil, responses: [Responder]? = nil, kind: String? = nil,
+        deadline: String? = nil, tier: Int? = nil, acknowledgedAt: String? = nil, acknowledgedBy: String? = nil, location: LocationWire? = nil
+    ) {
         self.hasActiveAlert = hasActiveAlert
         self.alertId = alertId
         self.activatedAt = activatedAt

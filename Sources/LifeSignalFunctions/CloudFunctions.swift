@@ -35,7 +35,9 @@ public enum CloudFunctions {
     // MARK: Content
     public static func listContent<Reply: Decodable & Sendable>(reply: Reply.Type) -> CloudFunction<ListContentRequest, Reply> { .init("list-content") }
     public static func getContent<Reply: Decodable & Sendable>(reply: Reply.Type) -> CloudFunction<ContentIDRequest, Reply> { .init("get-content") }
-    public static func saveContent<Fields: Codable & Sendable & Hashable, Reply: Decodable & Sendable>(_ fields: Fields.Type, reply: Reply.Type) -> CloudFunction<SaveContentRequest<Fields>, Reply> { .init("save-content") }
+    public static func saveContent<Fields: Codable & Sendable & Hashable, Reply: Decodable & Sendable>(_ fields: Fields.Type, reply: Reply.Type)
+        -> CloudFunction<SaveContentRequest<Fields>, Reply>
+    { .init("save-content") }
     public static let deleteContent = CloudFunction<ContentIDRequest, SuccessResponse>("delete-content")
     // MARK: Deliveries
     public static let getDeliveryPreferences = CloudFunction<EmptyRequest, DeliveryPreferencesResponse>("get-delivery-preferences")

@@ -85,8 +85,10 @@ public struct GetContactsResponse: Codable, Sendable, Hashable {
     public var receivedInvitations: [InvitationResponse]
     public var roleRequests: RoleRequestsResponse
 
-    public init(contacts: [ContactResponse], sentInvitations: [InvitationResponse], receivedInvitations: [InvitationResponse],
-                roleRequests: RoleRequestsResponse) {
+    public init(
+        contacts: [ContactResponse], sentInvitations: [InvitationResponse], receivedInvitations: [InvitationResponse],
+        roleRequests: RoleRequestsResponse
+    ) {
         self.contacts = contacts
         self.sentInvitations = sentInvitations
         self.receivedInvitations = receivedInvitations

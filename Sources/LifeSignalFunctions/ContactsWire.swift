@@ -6,8 +6,15 @@ public struct QRCodeRequest: Codable, Sendable {
     public init(qrCodeId: String) { self.qrCodeId = qrCodeId }
 }
 
-public struct LookupQRCodeResponse: Codable, Sendable, Hashable { public var success: Bool; public var userId: String; public var name: String
-    public init(success: Bool, userId: String, name: String) { self.success = success; self.userId = userId; self.name = name }
+public struct LookupQRCodeResponse: Codable, Sendable, Hashable {
+    public var success: Bool
+    public var userId: String
+    public var name: String
+    public init(success: Bool, userId: String, name: String) {
+        self.success = success
+        self.userId = userId
+        self.name = name
+    }
 }
 
 /// `add-contact-by-qr`: the scanned code and the roles its owner will hold for me.

@@ -84,8 +84,13 @@ public struct LocationFields: Codable, Sendable, Hashable {
     }
 
     public init(_ draft: Location.Draft) {
-        id = draft.id?.uuidString.lowercased(); name = draft.name; slug = draft.slug; region = draft.region
-        shortDescription = draft.shortDescription; websiteURL = draft.websiteURL; status = draft.status.rawValue
+        id = draft.id?.uuidString.lowercased()
+        name = draft.name
+        slug = draft.slug
+        region = draft.region
+        shortDescription = draft.shortDescription
+        websiteURL = draft.websiteURL
+        status = draft.status.rawValue
         sortOrder = draft.sortOrder
     }
 
@@ -118,10 +123,21 @@ public struct EventFields: Codable, Sendable, Hashable {
     }
 
     public init(_ draft: Event.Draft) {
-        id = draft.id?.uuidString.lowercased(); name = draft.name; slug = draft.slug; description = draft.description
-        hostOrg = draft.hostOrg; startDate = draft.startDate?.description; endDate = draft.endDate?.description
-        startTime = draft.startTime; endTime = draft.endTime; location = draft.location; recurrence = draft.recurrence
-        websiteURL = draft.websiteURL; imageURL = draft.imageURL; keywords = draft.keywords; status = draft.status.rawValue
+        id = draft.id?.uuidString.lowercased()
+        name = draft.name
+        slug = draft.slug
+        description = draft.description
+        hostOrg = draft.hostOrg
+        startDate = draft.startDate?.description
+        endDate = draft.endDate?.description
+        startTime = draft.startTime
+        endTime = draft.endTime
+        location = draft.location
+        recurrence = draft.recurrence
+        websiteURL = draft.websiteURL
+        imageURL = draft.imageURL
+        keywords = draft.keywords
+        status = draft.status.rawValue
         sortOrder = draft.sortOrder
     }
 
@@ -152,9 +168,17 @@ public struct RouteFields: Codable, Sendable, Hashable {
     }
 
     public init(_ draft: Route.Draft) {
-        id = draft.id?.uuidString.lowercased(); name = draft.name; slug = draft.slug; gpxURL = draft.gpxURL
-        startPoint = draft.startPoint; endPoint = draft.endPoint; difficulty = draft.difficulty.rawValue; notes = draft.notes
-        status = draft.status.rawValue; durationMinutes = draft.durationMinutes; sortOrder = draft.sortOrder
+        id = draft.id?.uuidString.lowercased()
+        name = draft.name
+        slug = draft.slug
+        gpxURL = draft.gpxURL
+        startPoint = draft.startPoint
+        endPoint = draft.endPoint
+        difficulty = draft.difficulty.rawValue
+        notes = draft.notes
+        status = draft.status.rawValue
+        durationMinutes = draft.durationMinutes
+        sortOrder = draft.sortOrder
     }
 
     public func draft() throws(DomainError) -> Route.Draft {

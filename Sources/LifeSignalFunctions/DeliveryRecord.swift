@@ -21,12 +21,25 @@ public struct DeliveryRecord: Sendable, Hashable, Codable {
     public var createdAt: Date
     public var sentAt: Date?
 
-    public init(id: UUID, notificationID: UUID, userID: UserID?, channel: DeliveryChannel, address: String, kind: String, title: String,
-                status: DeliveryStatus, attempts: Int, nextAttemptAt: Date?, providerMessageID: String?, lastError: String?,
-                createdAt: Date, sentAt: Date?) {
-        self.id = id; self.notificationID = notificationID; self.userID = userID; self.channel = channel; self.address = address
-        self.kind = kind; self.title = title; self.status = status; self.attempts = attempts; self.nextAttemptAt = nextAttemptAt
-        self.providerMessageID = providerMessageID; self.lastError = lastError; self.createdAt = createdAt; self.sentAt = sentAt
+    public init(
+        id: UUID, notificationID: UUID, userID: UserID?, channel: DeliveryChannel, address: String, kind: String, title: String,
+        status: DeliveryStatus, attempts: Int, nextAttemptAt: Date?, providerMessageID: String?, lastError: String?,
+        createdAt: Date, sentAt: Date?
+    ) {
+        self.id = id
+        self.notificationID = notificationID
+        self.userID = userID
+        self.channel = channel
+        self.address = address
+        self.kind = kind
+        self.title = title
+        self.status = status
+        self.attempts = attempts
+        self.nextAttemptAt = nextAttemptAt
+        self.providerMessageID = providerMessageID
+        self.lastError = lastError
+        self.createdAt = createdAt
+        self.sentAt = sentAt
     }
 }
 

@@ -19,7 +19,10 @@ public struct UpdateEscalationSettingsRequest: Codable, Sendable {
 public struct UpdateContactTierRequest: Codable, Sendable {
     public var contactId: String
     public var tier: Int
-    public init(contactId: String, tier: Int) { self.contactId = contactId; self.tier = tier }
+    public init(contactId: String, tier: Int) {
+        self.contactId = contactId
+        self.tier = tier
+    }
 }
 
 /// `pause-check-ins`: until when (ISO 8601, after now, at most 30 days ahead).
@@ -63,7 +66,10 @@ public struct EscalationSettingsResponse: Codable, Sendable, Hashable {
         responders = overview.responders.map { Responder(contactId: $0.id.description, name: $0.name, tier: $0.tier) }
     }
 
-    public init(success: Bool, graceSeconds: Int, tierDelaySeconds: Int, repeatSeconds: Int, pausedUntil: String? = nil, nextCheckInTime: String? = nil, responders: [Responder]) {
+    public init(
+        success: Bool, graceSeconds: Int, tierDelaySeconds: Int, repeatSeconds: Int, pausedUntil: String? = nil, nextCheckInTime: String? = nil,
+        responders: [Responder]
+    ) {
         self.success = success
         self.graceSeconds = graceSeconds
         self.tierDelaySeconds = tierDelaySeconds

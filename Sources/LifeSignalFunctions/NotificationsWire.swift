@@ -27,8 +27,13 @@ public struct SendPushNotificationRequest: Codable, Sendable {
     }
 }
 
-public struct SendPushNotificationResponse: Codable, Sendable, Hashable { public var success: Bool; public var messageId: String
-    public init(success: Bool, messageId: String) { self.success = success; self.messageId = messageId }
+public struct SendPushNotificationResponse: Codable, Sendable, Hashable {
+    public var success: Bool
+    public var messageId: String
+    public init(success: Bool, messageId: String) {
+        self.success = success
+        self.messageId = messageId
+    }
 }
 
 /// Either some notifications by id, or `all: true`.
@@ -48,6 +53,11 @@ public struct ClearNotificationsRequest: Codable, Sendable {
     public init(types: [String]?) { self.types = types }
 }
 
-public struct CountResponse: Codable, Sendable, Hashable { public var success: Bool; public var count: Int
-    public init(success: Bool, count: Int) { self.success = success; self.count = count }
+public struct CountResponse: Codable, Sendable, Hashable {
+    public var success: Bool
+    public var count: Int
+    public init(success: Bool, count: Int) {
+        self.success = success
+        self.count = count
+    }
 }

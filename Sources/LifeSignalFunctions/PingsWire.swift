@@ -7,8 +7,13 @@ public struct DependentRequest: Codable, Sendable {
     public init(dependentId: String) { self.dependentId = dependentId }
 }
 
-public struct PingDependentResponse: Codable, Sendable, Hashable { public var success: Bool; public var pingId: String
-    public init(success: Bool, pingId: String) { self.success = success; self.pingId = pingId }
+public struct PingDependentResponse: Codable, Sendable, Hashable {
+    public var success: Bool
+    public var pingId: String
+    public init(success: Bool, pingId: String) {
+        self.success = success
+        self.pingId = pingId
+    }
 }
 
 /// `respond-to-ping`: the user id of the responder whose ping is answered.
@@ -17,6 +22,11 @@ public struct RespondToPingRequest: Codable, Sendable {
     public init(responderId: String) { self.responderId = responderId }
 }
 
-public struct RespondToAllPingsResponse: Codable, Sendable, Hashable { public var success: Bool; public var respondedCount: Int
-    public init(success: Bool, respondedCount: Int) { self.success = success; self.respondedCount = respondedCount }
+public struct RespondToAllPingsResponse: Codable, Sendable, Hashable {
+    public var success: Bool
+    public var respondedCount: Int
+    public init(success: Bool, respondedCount: Int) {
+        self.success = success
+        self.respondedCount = respondedCount
+    }
 }

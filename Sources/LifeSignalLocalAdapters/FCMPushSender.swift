@@ -1,9 +1,9 @@
-import LifeSignalAdapters
 import FirebaseREST
 import Foundation
+import LifeSignalAdapters
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 import Logging
 
 /// Delivers the backend's pushes through FCM HTTP v1, the sender `lifesignal serve` uses

@@ -1,15 +1,17 @@
-import LifeSignalAdapters
 import Foundation
+import LifeSignalAdapters
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
 
 extension LocalAdapters {
     /// SOS alerts on the embedded backend; the stream follows the change feed for my alerts
     /// and the responses to them.
     public var alertClient: AlertClient {
-        let alerts = backend.alerts, changes = backend.changes, clock = backend.clock
+        let alerts = backend.alerts
+        let changes = backend.changes
+        let clock = backend.clock
         return AlertClient(
             trigger: { try await alerts.trigger(caller: try await caller()) },
             triggerSharing: { location in
@@ -44,7 +46,8 @@ extension LocalAdapters {
     /// Pings on the embedded backend; what waits on either side is read from the contact
     /// list, and followed through its stream.
     public var pingClient: PingClient {
-        let pings = backend.pings, contacts = contactsClient
+        let pings = backend.pings
+        let contacts = contactsClient
         return PingClient(
             ping: { try await pings.ping(caller: try await caller(), dependent: $0) },
             respond: { try await pings.respond(caller: try await caller(), to: $0) },

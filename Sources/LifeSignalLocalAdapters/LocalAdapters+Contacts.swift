@@ -1,15 +1,16 @@
-import LifeSignalAdapters
 import Foundation
+import LifeSignalAdapters
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
 
 extension LocalAdapters {
     /// Contacts on the embedded backend, acting as the signed-in person; the stream follows
     /// the backend's change feed and reads the list again after each change that concerns it.
     public var contactsClient: ContactsClient {
-        let contacts = backend.contacts, changes = backend.changes
+        let contacts = backend.contacts
+        let changes = backend.changes
         return ContactsClient(
             contacts: { try await contacts.contacts(caller: try await caller()) },
             lookUpQRCode: { try await contacts.lookUpQRCode(caller: try await caller(), qrCodeID: $0) },

@@ -1,9 +1,9 @@
-import LifeSignalAdapters
 import Foundation
+import LifeSignalAdapters
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
 
 extension LocalAdapters {
     /// Documents on the embedded backend; a listener follows the backend's change feed for
@@ -12,7 +12,8 @@ extension LocalAdapters {
     /// contacts, `qr_lookup`) is read again on each change to the tables it is made from,
     /// whoever made it: a contact's check-in changes my contact documents.
     public var documentsClient: DocumentsClient {
-        let documents = backend.documents, changes = backend.changes
+        let documents = backend.documents
+        let changes = backend.changes
         let adapters = self
         return DocumentsClient(
             getDocument: { try await documents.get(caller: try await adapters.caller(), path: $0) },
@@ -40,8 +41,11 @@ extension LocalAdapters {
                 let events = changes.subscribe(projected ? ChangeFeed.Filter() : ChangeFeed.Filter(table: DocumentService.table, ownerID: me))
                 let start = try await documents.query(caller: caller, query)
                 return Rereading.listening(following: events, from: start) { event, _ in
-                    guard projected ? DocumentService.projectionSources.contains(event.table)
-                        : (try? DocumentPath(event.rowID))?.parent == query.collection else { return nil }
+                    guard
+                        projected
+                            ? DocumentService.projectionSources.contains(event.table)
+                            : (try? DocumentPath(event.rowID))?.parent == query.collection
+                    else { return nil }
                     return try await documents.query(caller: try await adapters.caller(), query)
                 }
             })

@@ -1,8 +1,8 @@
-import LifeSignalAdapters
 import Foundation
+import LifeSignalAdapters
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 
 extension CheckInEscalation {
     /// The clients' view of the backend's overview: the same fields the escalation functions

@@ -1,15 +1,17 @@
-import LifeSignalAdapters
 import Foundation
+import LifeSignalAdapters
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
 
 extension LocalAdapters {
     /// Files in the embedded backend's buckets. Public URLs point at ``publicURL``, where
     /// `lifesignal serve` over the same data answers them.
     public var fileStorageClient: FileStorageClient {
-        let files = backend.files, publicURL = self.publicURL, sessions = self.sessions
+        let files = backend.files
+        let publicURL = self.publicURL
+        let sessions = self.sessions
         let adapters = self
         /// Reading a public bucket needs no session; with one, the person reads as themselves.
         @Sendable func reader() async throws -> Caller {

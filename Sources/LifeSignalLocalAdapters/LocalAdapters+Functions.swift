@@ -1,9 +1,9 @@
-import LifeSignalAdapters
 import Foundation
+import LifeSignalAdapters
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
 
 extension LocalAdapters {
     /// Cloud functions called in-process, as the signed-in person: the same registry

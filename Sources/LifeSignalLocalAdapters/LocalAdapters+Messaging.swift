@@ -1,9 +1,9 @@
-import LifeSignalAdapters
 import Foundation
+import LifeSignalAdapters
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
 
 extension LocalAdapters {
     /// This device's messaging on the embedded backend, as a new device (see
@@ -14,7 +14,8 @@ extension LocalAdapters {
     /// its message stream wakes on the backend's change feed (each `device_messages` insert of
     /// the device's owner) and reads the inbox after its cursor.
     public func messagingClient(device: MessagingDevice) -> MessagingClient {
-        let adapters = self, backend = self.backend
+        let adapters = self
+        let backend = self.backend
         return MessagingRoute(
             me: { try await adapters.caller().requireUser() },
             register: { token in try await backend.notifications.registerPushToken(caller: try await adapters.caller(), token: token, platform: .fcm) },

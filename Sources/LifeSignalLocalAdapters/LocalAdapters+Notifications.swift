@@ -1,15 +1,17 @@
-import LifeSignalAdapters
 import Foundation
+import LifeSignalAdapters
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
 
 extension LocalAdapters {
     /// Notifications on the embedded backend; the stream follows the backend's change feed,
     /// and pushes go through its notification service, so they are stored and pushed alike.
     public var notificationClient: NotificationClient {
-        let notifications = backend.notifications, changes = backend.changes, deliveries = backend.deliveries
+        let notifications = backend.notifications
+        let changes = backend.changes
+        let deliveries = backend.deliveries
         return NotificationClient(
             notifications: { try await notifications.notifications(caller: try await caller()) },
             markRead: { try await notifications.markRead(caller: try await caller(), ids: $0) },

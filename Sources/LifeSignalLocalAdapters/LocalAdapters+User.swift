@@ -1,15 +1,16 @@
-import LifeSignalAdapters
 import Foundation
+import LifeSignalAdapters
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
 
 extension LocalAdapters {
     /// The profile on the embedded backend; avatars go to its `avatars` bucket, and the
     /// stream follows the backend's change feed for my `users` row.
     public var userClient: UserClient {
-        let backend = self.backend, publicURL = self.publicURL
+        let backend = self.backend
+        let publicURL = self.publicURL
         return UserClient(
             profile: { try await backend.profiles.profile(caller: try await caller()) },
             update: { try await backend.profiles.update(caller: try await caller(), $0) },

@@ -1,10 +1,10 @@
-import LifeSignalAdapters
 import Dependencies
 import Foundation
+import LifeSignalAdapters
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// Clients filled by ``LifeSignalBackend`` in-process: the embedded default, offline, no
 /// server.
@@ -20,8 +20,10 @@ public struct LocalAdapters: Sendable {
     /// Set when another provider owns the sign-in (``delegateRefreshes(to:)``).
     let refreshHandler = LockIsolated<(@Sendable () async throws -> AuthSession?)?>(nil)
 
-    public init(backend: LifeSignalBackend, sessions: SessionStore = SessionStore(),
-                publicURL: URL = URL(string: "http://127.0.0.1:54321") ?? URL(fileURLWithPath: "/")) {
+    public init(
+        backend: LifeSignalBackend, sessions: SessionStore = SessionStore(),
+        publicURL: URL = URL(string: "http://127.0.0.1:54321") ?? URL(fileURLWithPath: "/")
+    ) {
         self.backend = backend
         self.sessions = sessions
         self.publicURL = publicURL
@@ -109,8 +111,9 @@ public struct LocalAdapters: Sendable {
             history: { limit in try await backend.checkIns.history(caller: try await caller(), limit: limit) },
             escalation: { CheckInEscalation(try await backend.checkIns.escalation(caller: try await caller())) },
             updateEscalation: { grace, delay, repeats in
-                CheckInEscalation(try await backend.checkIns.updateEscalation(
-                    caller: try await caller(), graceSeconds: grace, tierDelaySeconds: delay, repeatSeconds: repeats))
+                CheckInEscalation(
+                    try await backend.checkIns.updateEscalation(
+                        caller: try await caller(), graceSeconds: grace, tierDelaySeconds: delay, repeatSeconds: repeats))
             },
             setResponderTier: { responder, tier in
                 CheckInEscalation(try await backend.checkIns.updateTier(caller: try await caller(), responder: responder, tier: tier))

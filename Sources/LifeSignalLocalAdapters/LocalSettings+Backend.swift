@@ -1,8 +1,8 @@
 import Foundation
 import LifeSignalAdapters
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 
 extension LocalSettings {
     /// The backend's configuration: the secret, the codes, and FCM pushes when configured.

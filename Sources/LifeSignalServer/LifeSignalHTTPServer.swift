@@ -101,20 +101,24 @@ public enum LifeSignalHTTPServer {
                 return JSONResponse.make(.serviceUnavailable, ["status": "starting", "message": "Realtime is not receiving database changes yet"])
             }
             if let postgres, !(await postgres.isReachable()) {
-                return JSONResponse.make(.serviceUnavailable, ["status": "unavailable", "message": "The database cannot be reached"],
-                                         headers: DatabaseError.retryAfterHeaders)
+                return JSONResponse.make(
+                    .serviceUnavailable, ["status": "unavailable", "message": "The database cannot be reached"],
+                    headers: DatabaseError.retryAfterHeaders)
             }
             return JSONResponse.make(.ok, ["status": "ready"])
         }
-        AuthRoutes<LifeSignalRequestContext>(backend: backend, bodyLimit: configuration.bodyLimit,
-                                             addresses: ClientAddressResolver(trustedProxies: configuration.clientLimits.trustedProxies)).register(on: router)
+        AuthRoutes<LifeSignalRequestContext>(
+            backend: backend, bodyLimit: configuration.bodyLimit,
+            addresses: ClientAddressResolver(trustedProxies: configuration.clientLimits.trustedProxies)
+        ).register(on: router)
         FunctionRoutes<LifeSignalRequestContext>(backend: backend, bodyLimit: configuration.bodyLimit).register(on: router)
         StorageRoutes<LifeSignalRequestContext>(backend: backend).register(on: router)
         ResponderPageRoutes<LifeSignalRequestContext>(backend: backend, publicURL: configuration.publicURL).register(on: router)
         RESTRoutes<LifeSignalRequestContext>(backend: backend, schema: schema, bodyLimit: configuration.bodyLimit, limits: configuration.queryLimits)
             .register(on: router)
-        let realtime = RealtimeRoutes<LifeSignalRequestContext>(hub: hub, backend: backend, schema: schema, logger: logger,
-                                                                addresses: ClientAddressResolver(trustedProxies: configuration.clientLimits.trustedProxies))
+        let realtime = RealtimeRoutes<LifeSignalRequestContext>(
+            hub: hub, backend: backend, schema: schema, logger: logger,
+            addresses: ClientAddressResolver(trustedProxies: configuration.clientLimits.trustedProxies))
         realtime.register(on: router)
         TwilioStatusRoutes<LifeSignalRequestContext>(backend: backend, callback: configuration.twilioStatusCallback).register(on: router)
         // Scrapers carry no API key (the gateway middleware lets this path through).
@@ -122,24 +126,28 @@ public enum LifeSignalHTTPServer {
         router.get("metrics") { _, _ in
             metrics.setRealtime(connections: await hub.connectionCount, channels: await hub.channelCount)
             if let summary = await deliverySummary.current() { metrics.setDeliveries(summary) }
-            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-                            body: .init(byteBuffer: ByteBuffer(string: metrics.render())))
+            return Response(
+                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: metrics.render())))
         }
         var services: [any Service] = [
-            RealtimeDispatcher(hub: hub, backend: backend, schema: schema, pollInterval: configuration.realtimePollInterval, logger: logger),
+            RealtimeDispatcher(hub: hub, backend: backend, schema: schema, pollInterval: configuration.realtimePollInterval, logger: logger)
         ]
         services.append(SchemaReloader(schema: schema, database: backend.database, signal: configuration.reloadSignal, logger: logger))
         if let interval = configuration.sweepInterval {
-            services.append(SweepScheduler(backend: backend, interval: interval, tickTimeout: configuration.sweepTimeout,
-                                           monitor: SweepMonitor(registry: metrics.registry), logger: logger))
+            services.append(
+                SweepScheduler(
+                    backend: backend, interval: interval, tickTimeout: configuration.sweepTimeout,
+                    monitor: SweepMonitor(registry: metrics.registry), logger: logger))
         }
         if let interval = configuration.deliveryInterval {
             services.append(DeliveryWorker(backend: backend, interval: interval, logger: logger))
         }
         return Application(
             router: router,
-            server: .guardedHTTP1WebSocketUpgrade(webSocketRouter: realtime.webSocketRouter(), webSocket: realtime.webSocketConfiguration,
-                                                  limits: configuration.connectionLimits),
+            server: .guardedHTTP1WebSocketUpgrade(
+                webSocketRouter: realtime.webSocketRouter(), webSocket: realtime.webSocketConfiguration,
+                limits: configuration.connectionLimits),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "LifeSignal"),
             services: services,
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? configuration.port) },

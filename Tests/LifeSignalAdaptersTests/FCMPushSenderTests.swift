@@ -1,13 +1,13 @@
-import _CryptoExtras
 import Crypto
 import FirebaseREST
 import Foundation
 import LifeSignalAdapters
-import LifeSignalLocalAdapters
 import LifeSignalBackend
 import LifeSignalDomain
 import LifeSignalFunctions
+import LifeSignalLocalAdapters
 import Testing
+import _CryptoExtras
 
 /// Replays answers by URL and keeps every request, so the wire can be asserted exactly.
 final class ReplayTransport: FirebaseHTTPTransport, @unchecked Sendable {
@@ -30,8 +30,9 @@ struct FCMPushSenderTests {
     // A fresh key per run; generating one cannot fail for a supported size.
     static let key: _RSA.Signing.PrivateKey = { try! _RSA.Signing.PrivateKey(keySize: .bits2048) }()
     static var account: ServiceAccount {
-        ServiceAccount(projectID: "lifesignal-test", clientEmail: "push@lifesignal-test.iam.gserviceaccount.com",
-                       privateKey: key.pemRepresentation, tokenURI: "https://oauth2.example.test/token")
+        ServiceAccount(
+            projectID: "lifesignal-test", clientEmail: "push@lifesignal-test.iam.gserviceaccount.com",
+            privateKey: key.pemRepresentation, tokenURI: "https://oauth2.example.test/token")
     }
 
     static func transport(unregistered: Set<String> = []) -> ReplayTransport {
@@ -41,7 +42,11 @@ struct FCMPushSenderTests {
             }
             let body = String(decoding: request.body ?? Data(), as: UTF8.self)
             if unregistered.contains(where: { body.contains($0) }) {
-                return FirebaseHTTPResponse(status: 404, body: Data(#"{"error":{"code":404,"message":"Requested entity was not found.","status":"NOT_FOUND","details":[{"@type":"type.googleapis.com/google.firebase.fcm.v1.FcmError","errorCode":"UNREGISTERED"}]}}"#.utf8))
+                return FirebaseHTTPResponse(
+                    status: 404,
+                    body: Data(
+                        #"{"error":{"code":404,"message":"Requested entity was not found.","status":"NOT_FOUND","details":[{"@type":"type.googleapis.com/google.firebase.fcm.v1.FcmError","errorCode":"UNREGISTERED"}]}}"#
+                            .utf8))
             }
             return FirebaseHTTPResponse(status: 200, body: Data(#"{"name":"projects/lifesignal-test/messages/1"}"#.utf8))
         }
@@ -109,11 +114,13 @@ struct FCMPushSenderTests {
         }
         // On the wire, a channel joins an `android.notification` object given beside it rather than replacing it.
         let transport = Self.transport()
-        let client = FCMClient(projectID: "lifesignal-test", accessTokenProvider: ServiceAccountTokenProvider(account: Self.account, transport: transport),
-                               options: FirebaseHTTPOptions(transport: transport))
+        let client = FCMClient(
+            projectID: "lifesignal-test", accessTokenProvider: ServiceAccountTokenProvider(account: Self.account, transport: transport),
+            options: FirebaseHTTPOptions(transport: transport))
         try await client.send(FCMMessage(target: .token("t"), android: .init(priority: "HIGH", notification: ["tag": "missed-ann"], channelID: "alerts")))
         let sent = try #require(transport.requests.last)
-        let android = try #require(((try JSONSerialization.jsonObject(with: sent.body ?? Data()) as? [String: Any])?["message"] as? [String: Any])?["android"] as? [String: Any])
+        let android = try #require(
+            ((try JSONSerialization.jsonObject(with: sent.body ?? Data()) as? [String: Any])?["message"] as? [String: Any])?["android"] as? [String: Any])
         #expect(android["priority"] as? String == "HIGH")
         #expect(android["notification"] as? [String: String] == ["tag": "missed-ann", "channel_id": "alerts"])
     }

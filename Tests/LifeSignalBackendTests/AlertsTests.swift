@@ -1,7 +1,7 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
@@ -11,7 +11,8 @@ struct AlertsTests {
     func trigger(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
         let ann = try await test.person("+15550000001", "Ann")
-        let bob = try await test.person("+15550000002", "Bob"), cat = try await test.person("+15550000003", "Cat")
+        let bob = try await test.person("+15550000002", "Bob")
+        let cat = try await test.person("+15550000003", "Cat")
         let dan = try await test.person("+15550000004", "Dan")
         try await test.link(responder: bob, dependent: ann)
         try await test.link(responder: cat, dependent: ann)
@@ -32,7 +33,8 @@ struct AlertsTests {
     @Test("cancelling ends the alert and tells responders; with none active it is not found", arguments: Engine.allCases)
     func cancel(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
-        let ann = try await test.person("+15550000001", "Ann"), bob = try await test.person("+15550000002", "Bob")
+        let ann = try await test.person("+15550000001", "Ann")
+        let bob = try await test.person("+15550000002", "Bob")
         try await test.link(responder: bob, dependent: ann)
         await #expect(throws: DomainError.notFound("Active alert")) { try await test.call("cancel-alert", ann) }
         let alert = try await test.backend.alerts.trigger(caller: ann)
@@ -54,14 +56,17 @@ struct AlertsTests {
     @Test("responders acknowledge; the history keeps who and when; others are refused", arguments: Engine.allCases)
     func respond(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
-        let ann = try await test.person("+15550000001", "Ann"), bob = try await test.person("+15550000002", "Bob")
+        let ann = try await test.person("+15550000001", "Ann")
+        let bob = try await test.person("+15550000002", "Bob")
         let eve = try await test.person("+15550000009", "Eve")
         try await test.link(responder: bob, dependent: ann)
         let alert = try await test.backend.alerts.trigger(caller: ann)
         test.clock.advance(by: 30)
         let reply = try await test.call("respond-to-alert", bob, ["alertId": alert.id.uuidString])
         #expect(reply["respondedAt"] as? String == Timestamp.format(test.clock.now))
-        await #expect(throws: DomainError.alreadyExists("Your response to this alert")) { try await test.backend.alerts.respond(caller: bob, alertID: alert.id) }
+        await #expect(throws: DomainError.alreadyExists("Your response to this alert")) {
+            try await test.backend.alerts.respond(caller: bob, alertID: alert.id)
+        }
         await #expect(throws: DomainError.forbidden("Only a responder of this person may respond to their alert")) {
             try await test.backend.alerts.respond(caller: eve, alertID: alert.id)
         }
@@ -104,7 +109,8 @@ struct AlertsTests {
     func restPolicies(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
         let (annSession, bobSession, eveSession) = (
-            try await test.signIn("+15550000001"), try await test.signIn("+15550000002"), try await test.signIn("+15550000009"))
+            try await test.signIn("+15550000001"), try await test.signIn("+15550000002"), try await test.signIn("+15550000009")
+        )
         let (ann, bob) = (Caller.user(annSession.user.id), Caller.user(bobSession.user.id))
         try await test.link(responder: bob, dependent: ann)
         let alert = try await test.backend.alerts.trigger(caller: ann)
@@ -122,9 +128,11 @@ struct AlertsTests {
         #expect(try await rows("contacts?select=contact_id", eveSession) == 0)
         #expect(try await rows("notifications?select=id", eveSession) == 0)
         #expect(try await rows("notifications?select=id,type", bobSession) == 2)
-        let write = try await server.json("POST", "/rest/v1/alerts", bearer: eveSession.accessToken, [
-            "id": UUID().uuidString, "user_id": annSession.user.id.description, "status": "active", "activated_at": "2027-01-01T00:00:00Z",
-        ])
+        let write = try await server.json(
+            "POST", "/rest/v1/alerts", bearer: eveSession.accessToken,
+            [
+                "id": UUID().uuidString, "user_id": annSession.user.id.description, "status": "active", "activated_at": "2027-01-01T00:00:00Z",
+            ])
         #expect(write.status == 401 || write.status == 403)
         let patch = try await server.json("PATCH", "/rest/v1/notifications?user_id=eq.\(bobSession.user.id)", bearer: bobSession.accessToken, ["is_read": true])
         #expect(patch.status == 401 || patch.status == 403)

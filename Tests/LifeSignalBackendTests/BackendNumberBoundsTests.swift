@@ -1,7 +1,7 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
@@ -14,7 +14,9 @@ struct BackendNumberBoundsTests {
         let test = try await TestDatabases.backend(engine)
         for seconds in [1e15, -1e15, 1e300, Double.infinity, 9.1e12] {
             let far = Date(timeIntervalSince1970: seconds)
-            let row = try await test.backend.database.query(engine == .postgres ? "SELECT \(SQLValue.timestamp(far))::timestamptz AS far" : "SELECT \(SQLValue.timestamp(far)) AS far").first
+            let row = try await test.backend.database.query(
+                engine == .postgres ? "SELECT \(SQLValue.timestamp(far))::timestamptz AS far" : "SELECT \(SQLValue.timestamp(far)) AS far"
+            ).first
             let stored = try #require(row).optionalDate("far")
             if engine == .postgres {
                 // Both ends are PostgreSQL's infinities, read back as dates beyond any deadline.
@@ -45,8 +47,9 @@ struct BackendNumberBoundsTests {
 
     @Test("an integer column holding a REAL reads as no integer when Int cannot hold it")
     func realsInIntegerColumns() throws {
-        let row = SQLRow(columns: ["huge", "tiny", "nan", "inf", "fraction", "max"],
-                         values: [.double(1e300), .double(-1e300), .double(.nan), .double(.infinity), .double(2.7), .double(9.3e18)])
+        let row = SQLRow(
+            columns: ["huge", "tiny", "nan", "inf", "fraction", "max"],
+            values: [.double(1e300), .double(-1e300), .double(.nan), .double(.infinity), .double(2.7), .double(9.3e18)])
         #expect(row.optionalInt("huge") == nil && row.optionalInt("tiny") == nil)
         #expect(row.optionalInt("nan") == nil && row.optionalInt("inf") == nil && row.optionalInt("max") == nil)
         #expect(row.optionalInt("fraction") == 2)
@@ -89,13 +92,17 @@ struct BackendNumberBoundsTests {
                 _ = try await test.backend.functions.call("list-content", caller: .anonymous, body: Data(body.utf8))
                 Issue.record("accepted \(body)")
             } catch BackendFunctions.Failure.badRequest(let why) {
-                #expect(["Invalid value for offset: 1e+300 is not a whole number from \(Int.min) to \(Int.max)",
-                          "Invalid value for limit: 1.5 is not a whole number from \(Int.min) to \(Int.max)",
-                          "Invalid value for offset: Expected to decode Int but found a string instead."].contains(why), "\(why)")
+                #expect(
+                    [
+                        "Invalid value for offset: 1e+300 is not a whole number from \(Int.min) to \(Int.max)",
+                        "Invalid value for limit: 1.5 is not a whole number from \(Int.min) to \(Int.max)",
+                        "Invalid value for offset: Expected to decode Int but found a string instead.",
+                    ].contains(why), "\(why)")
             }
         }
-        let page = try await test.backend.functions.call("list-content", caller: .anonymous,
-                                                         body: Data(#"{"table":"locations","offset":1000000,"limit":1000}"#.utf8))
+        let page = try await test.backend.functions.call(
+            "list-content", caller: .anonymous,
+            body: Data(#"{"table":"locations","offset":1000000,"limit":1000}"#.utf8))
         #expect(String(decoding: page, as: UTF8.self) == #"{"records":[]}"#)
     }
 
@@ -115,7 +122,9 @@ struct BackendNumberBoundsTests {
         }
         // Set through the profile document, the same field and the same words.
         let path = try DocumentPath("users/\(session.user.id)")
-        await #expect(throws: DomainError.invalidArgument("checkInInterval must be between 1 hour and 7 days (3600 to 604800 seconds), not 9.223372036854776e+18")) {
+        await #expect(
+            throws: DomainError.invalidArgument("checkInInterval must be between 1 hour and 7 days (3600 to 604800 seconds), not 9.223372036854776e+18")
+        ) {
             try await test.backend.documents.update(caller: ann, path: path, fields: ["checkInInterval": .integer(.max)])
         }
         #expect(try await test.backend.profiles.profile(caller: ann).checkInIntervalSeconds == 86_400)

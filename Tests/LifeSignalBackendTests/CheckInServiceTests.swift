@@ -1,7 +1,7 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
@@ -45,7 +45,7 @@ struct CheckInServiceTests {
         let test = try await TestDatabases.backend(engine)
         await #expect(throws: DomainError.unauthenticated) { try await test.backend.checkIns.checkIn(caller: .anonymous) }
         await #expect(throws: DomainError.notFound("User \(UserID(UUID(uuid: (0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1))))")) {
-            try await test.backend.checkIns.checkIn(caller: .user(UserID(UUID(uuid: (0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1)))))
+            try await test.backend.checkIns.checkIn(caller: .user(UserID(UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)))))
         }
         #expect(try await test.count("check_ins") == 0)
     }

@@ -1,7 +1,7 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
@@ -51,7 +51,8 @@ struct ContactsTests {
     @Test("adding by QR creates a mirrored pair: my responder sees me as their dependent", arguments: Engine.allCases)
     func addByQR(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
-        let ann = try await test.person("+15550000001", "Ann"), bob = try await test.person("+15550000002", "Bob")
+        let ann = try await test.person("+15550000001", "Ann")
+        let bob = try await test.person("+15550000002", "Bob")
         let added = try await test.backend.contacts.addContact(caller: ann, qrCodeID: try await test.qr(bob), roles: .responder)
         #expect(added.id == bob.userID)
         #expect(added.name == "Bob Tester")
@@ -67,7 +68,8 @@ struct ContactsTests {
     @Test("self-adds, duplicates, unknown codes and empty roles are refused and write nothing", arguments: Engine.allCases)
     func refusals(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
-        let ann = try await test.person("+15550000001", "Ann"), bob = try await test.person("+15550000002", "Bob")
+        let ann = try await test.person("+15550000001", "Ann")
+        let bob = try await test.person("+15550000002", "Bob")
         await #expect(throws: DomainError.invalidArgument("You cannot add yourself as a contact")) {
             try await test.backend.contacts.addContact(caller: ann, qrCodeID: try await test.qr(ann), roles: .both)
         }
@@ -98,7 +100,8 @@ struct ContactsTests {
     @Test("a QR code can be looked up, and reset so the old one stops working", arguments: Engine.allCases)
     func qrCodes(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
-        let ann = try await test.person("+15550000001", "Ann"), bob = try await test.person("+15550000002", "Bob")
+        let ann = try await test.person("+15550000001", "Ann")
+        let bob = try await test.person("+15550000002", "Bob")
         let old = try await test.qr(bob)
         let reply = try await test.call("lookup-qr-code", ann, ["qrCodeId": old.uuidString])
         #expect(reply["userId"] as? String == bob.userID.description)
@@ -114,7 +117,8 @@ struct ContactsTests {
     @Test("role changes keep both sides mirrored and cancel pings the new roles forbid", arguments: Engine.allCases)
     func roleChanges(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
-        let ann = try await test.person("+15550000001", "Ann"), bob = try await test.person("+15550000002", "Bob")
+        let ann = try await test.person("+15550000001", "Ann")
+        let bob = try await test.person("+15550000002", "Bob")
         let carl = try await test.person("+15550000003", "Carl")
         try await test.link(responder: bob, dependent: ann)
         try await test.backend.pings.ping(caller: bob, dependent: ann.userID)
@@ -138,7 +142,8 @@ struct ContactsTests {
     @Test("removing a contact removes both sides; removing again is not found", arguments: Engine.allCases)
     func removal(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
-        let ann = try await test.person("+15550000001", "Ann"), bob = try await test.person("+15550000002", "Bob")
+        let ann = try await test.person("+15550000001", "Ann")
+        let bob = try await test.person("+15550000002", "Bob")
         try await test.link(responder: bob, dependent: ann)
         try await test.backend.pings.ping(caller: bob, dependent: ann.userID)
         _ = try await test.call("remove-contact", bob, ["contactId": ann.userID.description])
@@ -153,7 +158,8 @@ struct ContactsTests {
     @Test("get-contacts shows a dependent's check-in, alert and pings, in the seeds' shape", arguments: Engine.allCases)
     func dependentStatus(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
-        let ann = try await test.person("+15550000001", "Ann"), bob = try await test.person("+15550000002", "Bob")
+        let ann = try await test.person("+15550000001", "Ann")
+        let bob = try await test.person("+15550000002", "Bob")
         try await test.link(responder: bob, dependent: ann)
         let checkIn = try await test.backend.checkIns.checkIn(caller: ann)
         var seen = try #require(try await test.contact(ann.userID, of: bob))
@@ -181,7 +187,8 @@ struct ContactsTests {
     @Test("racing reciprocal adds create exactly one whole pair", arguments: Engine.allCases)
     func racingAdds(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
-        let ann = try await test.person("+15550000001", "Ann"), bob = try await test.person("+15550000002", "Bob")
+        let ann = try await test.person("+15550000001", "Ann")
+        let bob = try await test.person("+15550000002", "Bob")
         let (annQR, bobQR) = (try await test.qr(ann), try await test.qr(bob))
         let successes = await withTaskGroup(of: Bool.self) { group in
             for index in 0..<8 {
@@ -198,7 +205,9 @@ struct ContactsTests {
         await withTaskGroup(of: Void.self) { group in
             for index in 0..<6 {
                 group.addTask {
-                    if index == 3 { try? await test.backend.contacts.removeContact(caller: bob, contact: ann.userID) } else {
+                    if index == 3 {
+                        try? await test.backend.contacts.removeContact(caller: bob, contact: ann.userID)
+                    } else {
                         _ = try? await test.backend.contacts.updateRoles(
                             caller: index.isMultiple(of: 2) ? ann : bob, contact: index.isMultiple(of: 2) ? bob.userID : ann.userID,
                             roles: index.isMultiple(of: 4) ? .responder : .dependent)
@@ -208,10 +217,12 @@ struct ContactsTests {
         }
         #expect(try await test.count("contacts") == 0)
         #expect(try await test.count("contact_role_requests") == 0, "a request outlived the relation")
-        let halves = try await test.backend.database.query("""
+        let halves = try await test.backend.database.query(
+            """
             SELECT count(*) AS n FROM contacts c WHERE NOT EXISTS (SELECT 1 FROM contacts r WHERE r.user_id = c.contact_id
               AND r.contact_id = c.user_id AND r.is_responder = c.is_dependent AND r.is_dependent = c.is_responder)
-            """).first?.int("n")
+            """
+        ).first?.int("n")
         #expect(halves == 0)
     }
 }
@@ -252,7 +263,8 @@ struct InvitationTests {
     @Test("declining, duplicates, self-invites and bad input", arguments: Engine.allCases)
     func refusals(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
-        let ann = try await test.person("+15550000001", "Ann"), bob = try await test.person("+15550000002", "Bob")
+        let ann = try await test.person("+15550000001", "Ann")
+        let bob = try await test.person("+15550000002", "Bob")
         let invitation = try await test.backend.contacts.invite(caller: ann, phone: "+15550000002", roles: .both)
         #expect(try await test.notifications(bob, .system).count == 1)
         await #expect(throws: DomainError.alreadyExists("A pending invitation to +15550000002")) {

@@ -1,7 +1,7 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
@@ -9,15 +9,18 @@ import Testing
 /// and `get-content`, which the ContentClient contract suite does not reach.
 @Suite("Content functions")
 struct ContentFunctionsTests {
-    @Test("records travel as PostgREST rows; editors read drafts and creators, everyone else published records without them; only editors write, each their own",
-          arguments: [Engine.sqlite, .postgres])
+    @Test(
+        "records travel as PostgREST rows; editors read drafts and creators, everyone else published records without them; only editors write, each their own",
+        arguments: [Engine.sqlite, .postgres])
     func wireAndAccess(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
         defer { Task { try? await test.backend.close() } }
-        let ann = try await test.person("+15550000001", "Ann"), bob = try await test.person("+15550000002", "Bob")
+        let ann = try await test.person("+15550000001", "Ann")
+        let bob = try await test.person("+15550000002", "Bob")
         let cat = try await test.person("+15550000003", "Cat")
         for editor in [ann, bob] { _ = try await test.backend.auth.updateAppMetadata(of: editor.userID, merging: #"{"role":"editor"}"#) }
-        let saved = try await test.content("save-content", ann, #"{"table":"events","record":{"name":" Harvest Fair ","start_date":"2027-09-18","keywords":["wine"],"sort_order":2}}"#)
+        let saved = try await test.content(
+            "save-content", ann, #"{"table":"events","record":{"name":" Harvest Fair ","start_date":"2027-09-18","keywords":["wine"],"sort_order":2}}"#)
         let id = try #require(saved["id"] as? String)
         #expect(id == id.lowercased() && saved["created_by"] as? String == ann.userID.description)
         #expect(saved["name"] as? String == "Harvest Fair" && saved["slug"] as? String == "harvest-fair")
@@ -30,7 +33,9 @@ struct ContentFunctionsTests {
             await #expect(throws: DomainError.self) { try await test.call("get-content", reader, ["table": "events", "id": id]) }
             #expect((try await test.call("list-content", reader, ["table": "events"])["records"] as? [[String: Any]])?.isEmpty == true)
         }
-        _ = try await test.content("save-content", ann, #"{"table":"events","record":{"id":"\#(id)","name":"Harvest Fair","start_date":"2027-09-18","keywords":["wine"],"status":"published"}}"#)
+        _ = try await test.content(
+            "save-content", ann,
+            #"{"table":"events","record":{"id":"\#(id)","name":"Harvest Fair","start_date":"2027-09-18","keywords":["wine"],"status":"published"}}"#)
         let read = try await test.call("get-content", .anonymous, ["table": "events", "id": id])
         #expect(read["name"] as? String == "Harvest Fair" && read["keywords"] as? [String] == ["wine"])
         #expect(read["created_by"] == nil || read["created_by"] is NSNull, "the creator is an editor's to see")
@@ -98,9 +103,11 @@ struct ContentFunctionsTests {
             ("delete-content", #"{"table":"locations","id":"x"}"#),
         ]
         for (name, body) in refused {
-            await #expect("\(name) \(body)", performing: { try await test.content(name, ann, body) }, throws: { error in
-                (error as? DomainError)?.code == "invalid_argument"
-            })
+            await #expect(
+                "\(name) \(body)", performing: { try await test.content(name, ann, body) },
+                throws: { error in
+                    (error as? DomainError)?.code == "invalid_argument"
+                })
         }
         // A record without a name does not decode at all: the wire's bad request.
         await #expect(throws: BackendFunctions.Failure.self) { try await test.content("save-content", ann, #"{"table":"locations","record":{}}"#) }

@@ -1,10 +1,11 @@
-@testable import LifeSignalBackendPostgres
-@testable import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 import Logging
 import Synchronization
 import Testing
+
+@testable import LifeSignalBackend
+@testable import LifeSignalBackendPostgres
 
 /// The server's own view of whether PostgreSQL answers (`DatabaseAvailability`), with its
 /// check replaced by a scripted one: a unit test of that one type. The outage itself, with a
@@ -29,8 +30,9 @@ struct DatabaseAvailabilityTests {
     }
 
     static func availability(_ probe: ScriptedProbe) -> DatabaseAvailability {
-        DatabaseAvailability(leaseTimeout: .seconds(1), logger: Logger(label: "test"),
-                             probe: { _ in probe.check() }, onRecovered: {})
+        DatabaseAvailability(
+            leaseTimeout: .seconds(1), logger: Logger(label: "test"),
+            probe: { _ in probe.check() }, onRecovered: {})
     }
 
     @Test("one failed check followed by a passing one is not an outage")

@@ -1,7 +1,7 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
@@ -43,7 +43,8 @@ struct DocumentsTests {
     func access(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
         defer { Task { try? await test.backend.close() } }
-        let ann = try await test.person("+15550000001", "Ann"), bob = try await test.person("+15550000002", "Bob")
+        let ann = try await test.person("+15550000001", "Ann")
+        let bob = try await test.person("+15550000002", "Bob")
         let documents = test.backend.documents
         let path = try Self.path(ann, "notes/n")
         try await documents.set(caller: ann, path: path, data: ["n": 1])
@@ -63,7 +64,8 @@ struct DocumentsTests {
     func query(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
         defer { Task { try? await test.backend.close() } }
-        let ann = try await test.person("+15550000001", "Ann"), bob = try await test.person("+15550000002", "Bob")
+        let ann = try await test.person("+15550000001", "Ann")
+        let bob = try await test.person("+15550000002", "Bob")
         let documents = test.backend.documents
         for (id, age) in [("a", 3), ("b", 1), ("c", 2)] {
             try await documents.set(caller: ann, path: try Self.path(ann, "kids/\(id)"), data: ["age": .integer(Int64(age))])
@@ -97,18 +99,30 @@ struct DocumentsTests {
         #expect((listed["documents"] as? [Any])?.count == 1)
 
         let refusals: [(String, String, String)] = [
-            ("get-document", #"{"path":"users/\#(me)/notes"}"#,
-             "path: \"users/\(me)/notes\" is a collection, not a document: a document path has an even number of segments"),
+            (
+                "get-document", #"{"path":"users/\#(me)/notes"}"#,
+                "path: \"users/\(me)/notes\" is a collection, not a document: a document path has an even number of segments"
+            ),
             ("set-document", #"{"path":"users/\#(me)//a","data":{}}"#, "path: The path \"users/\(me)//a\" has an empty segment"),
-            ("set-document", #"{"path":"users/\#(me)/notes/b","data":{"n":{"integer":"x"}}}"#, "Invalid value for data.n.integer: \"x\" is not a 64-bit integer"),
-            ("set-document", #"{"path":"users/\#(me)/notes/b","data":{"n":{"integer":"1","double":1}}}"#,
-             "Invalid value for data.n: A value is an object with exactly one of the keys null, boolean, integer, double, string, timestamp, bytes, array, map"),
-            ("set-document", #"{"path":"users/\#(me)/notes/b","data":{"__x__":{"null":null}}}"#, "The field name \"__x__\" is reserved (names may not start and end with __)"),
+            (
+                "set-document", #"{"path":"users/\#(me)/notes/b","data":{"n":{"integer":"x"}}}"#,
+                "Invalid value for data.n.integer: \"x\" is not a 64-bit integer"
+            ),
+            (
+                "set-document", #"{"path":"users/\#(me)/notes/b","data":{"n":{"integer":"1","double":1}}}"#,
+                "Invalid value for data.n: A value is an object with exactly one of the keys null, boolean, integer, double, string, timestamp, bytes, array, map"
+            ),
+            (
+                "set-document", #"{"path":"users/\#(me)/notes/b","data":{"__x__":{"null":null}}}"#,
+                "The field name \"__x__\" is reserved (names may not start and end with __)"
+            ),
             ("update-document", #"{"path":"users/\#(me)/notes/a","fields":{}}"#, "An update needs at least one field"),
             ("update-document", #"{"path":"users/\#(me)/notes/a","fields":{"a..b":{"integer":"1"}}}"#, "The field path \"a..b\" has an empty segment"),
             ("query-documents", #"{"collection":"users/\#(me)/notes","limit":5000}"#, "limit must be between 1 and 1000, not 5000"),
-            ("query-documents", #"{"collection":"users/\#(me)/notes","filters":[{"field":"n","op":"in","value":{"integer":"1"}}]}"#,
-             "An in filter on n takes an array of 1 to 30 values"),
+            (
+                "query-documents", #"{"collection":"users/\#(me)/notes","filters":[{"field":"n","op":"in","value":{"integer":"1"}}]}"#,
+                "An in filter on n takes an array of 1 to 30 values"
+            ),
         ]
         for (name, body, message) in refusals {
             do {
@@ -128,7 +142,8 @@ struct DocumentsTests {
     func changes(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
         defer { Task { try? await test.backend.close() } }
-        let ann = try await test.person("+15550000001", "Ann"), bob = try await test.person("+15550000002", "Bob")
+        let ann = try await test.person("+15550000001", "Ann")
+        let bob = try await test.person("+15550000002", "Bob")
         let annEvents = test.backend.changes.subscribe(.init(table: "documents", ownerID: ann.userID))
         let bobEvents = test.backend.changes.subscribe(.init(table: "documents", ownerID: bob.userID))
         let path = try Self.path(ann, "notes/a")
@@ -146,7 +161,9 @@ struct DocumentsTests {
         var bobIterator = bobEvents.makeAsyncIterator()
         #expect(await bobIterator.next()?.rowID == "users/\(bob.userID)/notes/b")
         if engine == .sqlite {
-            #expect(try await test.backend.database.query("SELECT count(*) AS n FROM lifesignal_realtime_changes WHERE table_name = 'documents'").first?.int("n") == 4)
+            #expect(
+                try await test.backend.database.query("SELECT count(*) AS n FROM lifesignal_realtime_changes WHERE table_name = 'documents'").first?.int("n")
+                    == 4)
         }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
@@ -38,7 +38,8 @@ struct EscalationTests {
     @Test("a grace period: the person is told at the deadline when responders will be told, responders at its end, once", arguments: Engine.allCases)
     func grace(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
-        let ann = try await test.person("+15550000001", "Ann"), bob = try await test.person("+15550000002", "Bob")
+        let ann = try await test.person("+15550000001", "Ann")
+        let bob = try await test.person("+15550000002", "Bob")
         try await test.link(responder: bob, dependent: ann)
         let settings = try await test.call("update-escalation-settings", ann, ["graceSeconds": 1800])
         #expect(settings["graceSeconds"] as? Int == 1800 && settings["tierDelaySeconds"] as? Int == 7200 && settings["repeatSeconds"] as? Int == 0)
@@ -48,7 +49,10 @@ struct EscalationTests {
         #expect(report["graceNotices"] as? Int == 1 && report["escalations"] as? Int == 0)
         let told = Timestamp.format(test.clock.now.addingTimeInterval(1800))
         let time = String(told.dropFirst(11).prefix(5))
-        #expect(try await test.received(ann, .nonResponsiveSelf) == ["Your check-in has expired. Your responders will be told at \(time) UTC unless you check in before then."])
+        #expect(
+            try await test.received(ann, .nonResponsiveSelf) == [
+                "Your check-in has expired. Your responders will be told at \(time) UTC unless you check in before then."
+            ])
         #expect(try await test.heardNothing(bob))
         #expect(try await test.backend.alerts.activeAlert(caller: bob, of: ann.userID) == nil)
         test.clock.advance(by: 1799)
@@ -70,7 +74,8 @@ struct EscalationTests {
     @Test("a check-in during the grace period: nobody was told, nobody hears anything", arguments: Engine.allCases)
     func checkInDuringGrace(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
-        let ann = try await test.person("+15550000001", "Ann"), bob = try await test.person("+15550000002", "Bob")
+        let ann = try await test.person("+15550000001", "Ann")
+        let bob = try await test.person("+15550000002", "Bob")
         try await test.link(responder: bob, dependent: ann)
         _ = try await test.call("update-escalation-settings", ann, ["graceSeconds": 3600])
         _ = try await test.backend.checkIns.checkIn(caller: ann)
@@ -90,7 +95,8 @@ struct EscalationTests {
     private func tiered(_ engine: Engine) async throws -> (TestBackend, Caller, [Caller]) {
         let test = try await TestDatabases.backend(engine)
         let ann = try await test.person("+15550000001", "Ann")
-        let bob = try await test.person("+15550000002", "Bob"), cat = try await test.person("+15550000003", "Cat")
+        let bob = try await test.person("+15550000002", "Bob")
+        let cat = try await test.person("+15550000003", "Cat")
         let dan = try await test.person("+15550000004", "Dan")
         for responder in [bob, cat, dan] { try await test.link(responder: responder, dependent: ann) }
         try await test.setTier(cat, 2, for: ann)
@@ -189,7 +195,8 @@ struct EscalationTests {
     func repeats(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
         let ann = try await test.person("+15550000001", "Ann")
-        let bob = try await test.person("+15550000002", "Bob"), cat = try await test.person("+15550000003", "Cat")
+        let bob = try await test.person("+15550000002", "Bob")
+        let cat = try await test.person("+15550000003", "Cat")
         try await test.link(responder: bob, dependent: ann)
         try await test.link(responder: cat, dependent: ann)
         try await test.setTier(cat, 2, for: ann)

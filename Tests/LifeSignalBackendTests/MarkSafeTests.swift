@@ -1,7 +1,7 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
@@ -11,7 +11,8 @@ struct MarkSafeTests {
     func sos(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
         let ann = try await test.person("+15550000001", "Ann")
-        let bob = try await test.person("+15550000002", "Bob"), cat = try await test.person("+15550000003", "Cat")
+        let bob = try await test.person("+15550000002", "Bob")
+        let cat = try await test.person("+15550000003", "Cat")
         let eve = try await test.person("+15550000009", "Eve")
         try await test.link(responder: bob, dependent: ann)
         try await test.link(responder: cat, dependent: ann)

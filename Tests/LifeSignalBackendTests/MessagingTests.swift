@@ -1,7 +1,7 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
@@ -12,7 +12,8 @@ struct MessagingTests {
     @Test("a push lands in the inbox of each of the recipient's devices, read in order after a cursor", arguments: Engine.allCases)
     func inbox(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
-        let ann = try await test.person("+15550000001", "Ann"), bob = try await test.person("+15550000002", "Bob")
+        let ann = try await test.person("+15550000001", "Ann")
+        let bob = try await test.person("+15550000002", "Bob")
         try await test.link(responder: bob, dependent: ann)
         try await test.backend.notifications.registerPushToken(caller: ann, token: "ann-phone")
         try await test.backend.notifications.registerPushToken(caller: ann, token: "ann-tablet")
@@ -57,7 +58,8 @@ struct MessagingTests {
     @Test("topics: subscribed devices get the backend's topic messages; people cannot send them; bad names are refused", arguments: Engine.allCases)
     func topics(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
-        let ann = try await test.person("+15550000001", "Ann"), bob = try await test.person("+15550000002", "Bob")
+        let ann = try await test.person("+15550000001", "Ann")
+        let bob = try await test.person("+15550000002", "Bob")
         try await test.backend.notifications.registerPushToken(caller: ann, token: "ann-phone")
         try await test.backend.notifications.registerPushToken(caller: bob, token: "bob-phone")
         _ = try await test.call("subscribe-topic", ann, ["token": "ann-phone", "topic": "weather-alerts.EU~1%"])
@@ -82,9 +84,11 @@ struct MessagingTests {
         }
         #expect(try await test.count("device_messages") == 0)
 
-        let sent = try await test.call("send-topic-message", .service, [
-            "topic": "weather-alerts.EU~1%", "title": "Storm", "body": "Stay in", "data": ["level": "red"],
-        ])
+        let sent = try await test.call(
+            "send-topic-message", .service,
+            [
+                "topic": "weather-alerts.EU~1%", "title": "Storm", "body": "Stay in", "data": ["level": "red"],
+            ])
         #expect(sent["count"] as? Int == 1)
         let message = try #require(try await test.backend.messaging.messages(caller: ann, token: "ann-phone").messages.first)
         #expect(message.title == "Storm" && message.topic == "weather-alerts.EU~1%" && message.data == ["level": "red", "topic": "weather-alerts.EU~1%"])
@@ -103,7 +107,8 @@ struct MessagingTests {
     @Test("a token registered by someone else starts empty; unregistering removes its topics and inbox", arguments: Engine.allCases)
     func ownership(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
-        let ann = try await test.person("+15550000001", "Ann"), bob = try await test.person("+15550000002", "Bob")
+        let ann = try await test.person("+15550000001", "Ann")
+        let bob = try await test.person("+15550000002", "Bob")
         try await test.backend.notifications.registerPushToken(caller: ann, token: "shared-phone")
         try await test.backend.messaging.subscribe(caller: ann, token: "shared-phone", topic: "news")
         try await test.backend.messaging.sendToTopic(caller: .service, topic: "news", title: "For Ann", body: "")

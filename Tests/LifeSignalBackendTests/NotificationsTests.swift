@@ -1,7 +1,7 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
@@ -10,7 +10,8 @@ struct NotificationsTests {
     @Test("every device of a person gets the push; none when notifications are off, but the row stays", arguments: Engine.allCases)
     func pushTokens(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
-        let ann = try await test.person("+15550000001", "Ann"), bob = try await test.person("+15550000002", "Bob")
+        let ann = try await test.person("+15550000001", "Ann")
+        let bob = try await test.person("+15550000002", "Bob")
         try await test.link(responder: bob, dependent: ann)
         _ = try await test.call("register-push-token", bob, ["token": "bob-phone"])
         _ = try await test.call("register-push-token", bob, ["token": "bob-tablet", "platform": "apns"])
@@ -36,7 +37,8 @@ struct NotificationsTests {
     @Test("mark read by id or all, clear by type; someone else's ids are not found", arguments: Engine.allCases)
     func readState(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
-        let ann = try await test.person("+15550000001", "Ann"), bob = try await test.person("+15550000002", "Bob")
+        let ann = try await test.person("+15550000001", "Ann")
+        let bob = try await test.person("+15550000002", "Bob")
         try await test.link(responder: bob, dependent: ann)
         try await test.backend.pings.ping(caller: bob, dependent: ann.userID)
         _ = try await test.backend.alerts.trigger(caller: ann)
@@ -63,7 +65,8 @@ struct NotificationsTests {
     @Test("send-push-notification reaches contacts only, or anyone with the service role", arguments: Engine.allCases)
     func sendPush(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
-        let ann = try await test.person("+15550000001", "Ann"), bob = try await test.person("+15550000002", "Bob")
+        let ann = try await test.person("+15550000001", "Ann")
+        let bob = try await test.person("+15550000002", "Bob")
         let eve = try await test.person("+15550000009", "Eve")
         try await test.link(responder: bob, dependent: ann)
         try await test.backend.notifications.registerPushToken(caller: ann, token: "ann-phone")
@@ -79,21 +82,25 @@ struct NotificationsTests {
             try await test.backend.notifications.send(caller: .service, to: nobody, title: "x", body: "")
         }
         await #expect(throws: DomainError.self) { try await test.backend.notifications.send(caller: bob, to: ann.userID, title: " ", body: "") }
-        await #expect(throws: DomainError.unauthenticated) { try await test.backend.notifications.send(caller: .anonymous, to: ann.userID, title: "x", body: "") }
+        await #expect(throws: DomainError.unauthenticated) {
+            try await test.backend.notifications.send(caller: .anonymous, to: ann.userID, title: "x", body: "")
+        }
         #expect(try await test.notifications(ann, .system).count == 1)
     }
 
     @Test("the change feed streams committed rows to the owner's subscription only", arguments: Engine.allCases)
     func changeFeed(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
-        let ann = try await test.person("+15550000001", "Ann"), bob = try await test.person("+15550000002", "Bob")
+        let ann = try await test.person("+15550000001", "Ann")
+        let bob = try await test.person("+15550000002", "Bob")
         let stream = test.backend.changes.subscribe(.init(table: "notifications", ownerID: bob.userID))
         try await test.link(responder: bob, dependent: ann)
         // A refused change publishes nothing.
         _ = try? await test.backend.contacts.addContact(caller: ann, qrCodeID: try await test.qr(bob), roles: .both)
         _ = try await test.backend.alerts.trigger(caller: ann)
         var iterator = stream.makeAsyncIterator()
-        let first = await iterator.next(), second = await iterator.next()
+        let first = await iterator.next()
+        let second = await iterator.next()
         let rows = try await test.notifications(bob).map { $0.id.uuidString.lowercased() }
         #expect(Set([first?.rowID, second?.rowID].compactMap { $0 }) == Set(rows))
         #expect(first?.kind == .insert && first?.ownerID == bob.userID)
@@ -103,7 +110,8 @@ struct NotificationsTests {
     @Test("retention: notifications go after 7 days, answered pings after 24 hours, a batch at a time", arguments: Engine.allCases)
     func retention(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
-        let ann = try await test.person("+15550000001", "Ann"), bob = try await test.person("+15550000002", "Bob")
+        let ann = try await test.person("+15550000001", "Ann")
+        let bob = try await test.person("+15550000002", "Bob")
         try await test.link(responder: bob, dependent: ann)
         try await test.backend.pings.ping(caller: bob, dependent: ann.userID)
         try await test.backend.pings.respond(caller: ann, to: bob.userID)

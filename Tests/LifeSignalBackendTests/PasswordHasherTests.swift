@@ -1,8 +1,9 @@
 import Foundation
-@testable import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 import Testing
+
+@testable import LifeSignalBackend
 
 @Suite("Password hashing")
 struct PasswordHasherTests {
@@ -11,11 +12,14 @@ struct PasswordHasherTests {
         // RFC 7914 §11 (PBKDF2-HMAC-SHA256, "passwd"/"salt", 1 round) and the widely
         // published "password"/"salt" vectors for 1 and 4096 rounds.
         let hex = { (data: Data) in data.map { String(format: "%02x", $0) }.joined() }
-        #expect(hex(PasswordHasher.pbkdf2(password: Data("passwd".utf8), salt: Data("salt".utf8), iterations: 1, length: 64))
+        #expect(
+            hex(PasswordHasher.pbkdf2(password: Data("passwd".utf8), salt: Data("salt".utf8), iterations: 1, length: 64))
                 == "55ac046e56e3089fec1691c22544b605f94185216dde0465e68b9d57c20dacbc49ca9cccf179b645991664b39d77ef317c71b845b1e30bd509112041d3a19783")
-        #expect(hex(PasswordHasher.pbkdf2(password: Data("password".utf8), salt: Data("salt".utf8), iterations: 1, length: 32))
+        #expect(
+            hex(PasswordHasher.pbkdf2(password: Data("password".utf8), salt: Data("salt".utf8), iterations: 1, length: 32))
                 == "120fb6cffcf8b32c43e7225256c4f837a86548c92ccc35480805987cb70be17b")
-        #expect(hex(PasswordHasher.pbkdf2(password: Data("password".utf8), salt: Data("salt".utf8), iterations: 4096, length: 32))
+        #expect(
+            hex(PasswordHasher.pbkdf2(password: Data("password".utf8), salt: Data("salt".utf8), iterations: 4096, length: 32))
                 == "c5e478d59288c841aa530db6845c4c8d962893a001ce4e11a4963873aa98134a")
     }
 

@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 import Testing
 
 /// The pool every password hash runs on: a bounded number at once, a bounded line, and a
@@ -22,7 +22,12 @@ struct PasswordHashingPoolTests {
     func boundedLine() async throws {
         let pool = PasswordHashingPool(maximumInFlight: 1, maximumWaiting: 1)
         let gate = DispatchSemaphore(value: 0)
-        let first = Task { try await pool.run { gate.wait(); return 1 } }
+        let first = Task {
+            try await pool.run {
+                gate.wait()
+                return 1
+            }
+        }
         try await Self.eventually { pool.statistics.inFlight == 1 }
         let second = Task { try await pool.run { 2 } }
         try await Self.eventually { pool.statistics.waited == 1 }
@@ -43,7 +48,12 @@ struct PasswordHashingPoolTests {
     func cancelledWaiter() async throws {
         let pool = PasswordHashingPool(maximumInFlight: 1, maximumWaiting: 1)
         let gate = DispatchSemaphore(value: 0)
-        let first = Task { try await pool.run { gate.wait(); return 1 } }
+        let first = Task {
+            try await pool.run {
+                gate.wait()
+                return 1
+            }
+        }
         try await Self.eventually { pool.statistics.inFlight == 1 }
         let waiting = Task { try await pool.run { 2 } }
         try await Self.eventually { pool.statistics.waited == 1 }

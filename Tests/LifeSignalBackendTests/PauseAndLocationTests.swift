@@ -1,7 +1,7 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
@@ -10,7 +10,8 @@ struct PauseAndLocationTests {
     @Test("paused: no reminder and no escalation; responders told until when; the time passing starts a fresh interval", arguments: Engine.allCases)
     func pause(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
-        let ann = try await test.person("+15550000001", "Ann"), bob = try await test.person("+15550000002", "Bob")
+        let ann = try await test.person("+15550000001", "Ann")
+        let bob = try await test.person("+15550000002", "Bob")
         try await test.link(responder: bob, dependent: ann)
         _ = try await test.backend.checkIns.checkIn(caller: ann)
         let until = test.clock.now.addingTimeInterval(3 * 24 * 3600)
@@ -34,10 +35,13 @@ struct PauseAndLocationTests {
         #expect(try await test.notifications(bob, .nonResponsiveDependent).count == 1)
     }
 
-    @Test("resuming early starts a fresh interval and tells responders; pausing ends an escalated miss with the all-clear; bad times refused", arguments: Engine.allCases)
+    @Test(
+        "resuming early starts a fresh interval and tells responders; pausing ends an escalated miss with the all-clear; bad times refused",
+        arguments: Engine.allCases)
     func resumeAndRefusals(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
-        let ann = try await test.person("+15550000001", "Ann"), bob = try await test.person("+15550000002", "Bob")
+        let ann = try await test.person("+15550000001", "Ann")
+        let bob = try await test.person("+15550000002", "Bob")
         try await test.link(responder: bob, dependent: ann)
         await #expect(throws: DomainError.failedPrecondition("Check-ins are not paused")) { try await test.call("resume-check-ins", ann) }
         for until in [test.clock.now, test.clock.now.addingTimeInterval(30 * 24 * 3600 + 1)] {
@@ -67,10 +71,13 @@ struct PauseAndLocationTests {
         #expect(try await test.notifications(bob, .checkInsUnpaused).first?.title == "Ann Tester resumed check-ins")
     }
 
-    @Test("an SOS with a location: owner and responders read it, strangers nothing; without one none; bad ones refused with nothing written", arguments: Engine.allCases)
+    @Test(
+        "an SOS with a location: owner and responders read it, strangers nothing; without one none; bad ones refused with nothing written",
+        arguments: Engine.allCases)
     func location(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
-        let ann = try await test.person("+15550000001", "Ann"), bob = try await test.person("+15550000002", "Bob")
+        let ann = try await test.person("+15550000001", "Ann")
+        let bob = try await test.person("+15550000002", "Bob")
         let eve = try await test.person("+15550000009", "Eve")
         try await test.link(responder: bob, dependent: ann)
         let bad: [([String: any Sendable], String)] = [
@@ -84,7 +91,9 @@ struct PauseAndLocationTests {
         for (location, message) in bad {
             await #expect(throws: DomainError.invalidArgument(message)) { try await test.call("trigger-alert", ann, ["location": location]) }
         }
-        await #expect(throws: BackendFunctions.Failure.self) { try await test.call("trigger-alert", ann, ["location": ["latitude": "north"] as [String: any Sendable]]) }
+        await #expect(throws: BackendFunctions.Failure.self) {
+            try await test.call("trigger-alert", ann, ["location": ["latitude": "north"] as [String: any Sendable]])
+        }
         #expect(try await test.count("alerts") == 0)
         #expect(try await test.heardNothing(bob))
 
@@ -112,7 +121,8 @@ struct PauseAndLocationTests {
     func sosDuringMissedCheckIn(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
         let ann = try await test.person("+15550000001", "Ann")
-        let bob = try await test.person("+15550000002", "Bob"), cat = try await test.person("+15550000003", "Cat")
+        let bob = try await test.person("+15550000002", "Bob")
+        let cat = try await test.person("+15550000003", "Cat")
         try await test.link(responder: bob, dependent: ann)
         try await test.link(responder: cat, dependent: ann)
         try await test.setTier(cat, 2, for: ann)
@@ -139,7 +149,8 @@ struct PauseAndLocationTests {
     @Test("settings and tiers out of range are refused by field, nothing changed; a tier only for one's own responder", arguments: Engine.allCases)
     func settingsRanges(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
-        let ann = try await test.person("+15550000001", "Ann"), bob = try await test.person("+15550000002", "Bob")
+        let ann = try await test.person("+15550000001", "Ann")
+        let bob = try await test.person("+15550000002", "Bob")
         try await test.link(responder: bob, dependent: ann)
         let refusals: [([String: any Sendable], String)] = [
             (["graceSeconds": -1], "graceSeconds must be from 0 to 86400 (24 hours), not -1"),

@@ -1,7 +1,7 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
@@ -15,7 +15,8 @@ struct PhoneCredentialTests {
     func move(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
         defer { Task { try? await test.backend.close() } }
-        let ann = try await test.signIn(Self.ann), bob = try await test.signIn(Self.bob)
+        let ann = try await test.signIn(Self.ann)
+        let bob = try await test.signIn(Self.bob)
         let auth = test.backend.auth
 
         try await auth.requestCode(phone: Self.new)

@@ -1,7 +1,7 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
@@ -10,7 +10,8 @@ struct PingsTests {
     @Test("only a responder pings a dependent; both sides see the ping; a repeat is a duplicate", arguments: Engine.allCases)
     func ping(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
-        let ann = try await test.person("+15550000001", "Ann"), bob = try await test.person("+15550000002", "Bob")
+        let ann = try await test.person("+15550000001", "Ann")
+        let bob = try await test.person("+15550000002", "Bob")
         let eve = try await test.person("+15550000009", "Eve")
         try await test.link(responder: bob, dependent: ann)
         let reply = try await test.call("ping-dependent", bob, ["dependentId": ann.userID.description])
@@ -36,7 +37,8 @@ struct PingsTests {
     func respondToAll(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
         let ann = try await test.person("+15550000001", "Ann")
-        let bob = try await test.person("+15550000002", "Bob"), cat = try await test.person("+15550000003", "Cat")
+        let bob = try await test.person("+15550000002", "Bob")
+        let cat = try await test.person("+15550000003", "Cat")
         try await test.link(responder: bob, dependent: ann)
         try await test.link(responder: cat, dependent: ann)
         try await test.backend.pings.ping(caller: bob, dependent: ann.userID)
@@ -56,7 +58,8 @@ struct PingsTests {
     func respondAndClear(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
         let ann = try await test.person("+15550000001", "Ann")
-        let bob = try await test.person("+15550000002", "Bob"), cat = try await test.person("+15550000003", "Cat")
+        let bob = try await test.person("+15550000002", "Bob")
+        let cat = try await test.person("+15550000003", "Cat")
         try await test.link(responder: bob, dependent: ann)
         try await test.link(responder: cat, dependent: ann)
         await #expect(throws: DomainError.notFound("Pending ping")) { try await test.backend.pings.respond(caller: ann, to: bob.userID) }
@@ -73,7 +76,8 @@ struct PingsTests {
         // Only the sender can clear: Ann cannot clear Bob's new ping as if she had sent it.
         try await test.backend.pings.ping(caller: bob, dependent: ann.userID)
         await #expect(throws: DomainError.notFound("Pending ping")) { try await test.backend.pings.clear(caller: ann, dependent: bob.userID) }
-        #expect(try await test.backend.database.query("SELECT status FROM pings ORDER BY sent_at, status").map { try $0.string("status") }
+        #expect(
+            try await test.backend.database.query("SELECT status FROM pings ORDER BY sent_at, status").map { try $0.string("status") }
                 .sorted() == ["cancelled", "pending", "responded"])
     }
 }

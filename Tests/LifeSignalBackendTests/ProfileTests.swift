@@ -1,7 +1,7 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
@@ -11,10 +11,12 @@ struct ProfileTests {
     func profileRules(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
         let ann = Caller.user(try await test.signIn("+15550000001").user.id)
-        let reply = try await test.call("update-user-profile", ann, [
-            "firstName": " Anne-Marie ", "lastName": "O'Neil", "emergencyNote": "Allergic to penicillin",
-            "avatarUrl": "https://cdn.example.com/a.png",
-        ])
+        let reply = try await test.call(
+            "update-user-profile", ann,
+            [
+                "firstName": " Anne-Marie ", "lastName": "O'Neil", "emergencyNote": "Allergic to penicillin",
+                "avatarUrl": "https://cdn.example.com/a.png",
+            ])
         #expect(reply["firstName"] as? String == "Anne-Marie" && reply["lastName"] as? String == "O'Neil")
         #expect(reply["checkInInterval"] as? Int == 86400 && reply["reminderLead"] as? String == "30_minutes")
         let rejected: [[String: any Sendable]] = [
@@ -42,8 +44,10 @@ struct ProfileTests {
         let reply = try await test.call("update-check-in-settings", ann, ["checkInInterval": 7200, "reminderLead": "none"])
         #expect(reply["checkInInterval"] as? Int == 7200 && reply["reminderLead"] as? String == "none")
         #expect(reply["nextCheckInTime"] as? String == Timestamp.format(checkIn.checkedInAt.addingTimeInterval(7200)))
-        for body: [String: any Sendable] in [["checkInInterval": 3599], ["checkInInterval": 604_801], ["reminderLead": "1_hour"],
-                                             ["reminderLead": "2_hours"]] {
+        for body: [String: any Sendable] in [
+            ["checkInInterval": 3599], ["checkInInterval": 604_801], ["reminderLead": "1_hour"],
+            ["reminderLead": "2_hours"],
+        ] {
             await #expect(throws: DomainError.self) { try await test.call("update-check-in-settings", ann, body) }
         }
         let week = try await test.backend.profiles.updateCheckInSettings(caller: ann, interval: try .hours(168), reminderLead: .twoHours)
@@ -57,7 +61,8 @@ struct ProfileTests {
     @Test("deleting the account removes the person, both sides of every relation, and their tokens", arguments: Engine.allCases)
     func deleteAccount(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
-        let ann = try await test.person("+15550000001", "Ann"), bob = try await test.person("+15550000002", "Bob")
+        let ann = try await test.person("+15550000001", "Ann")
+        let bob = try await test.person("+15550000002", "Bob")
         let cat = try await test.person("+15550000003", "Cat")
         try await test.link(responder: bob, dependent: ann)
         try await test.link(responder: ann, dependent: cat)

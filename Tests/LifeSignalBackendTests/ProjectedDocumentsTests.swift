@@ -1,7 +1,7 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
@@ -43,13 +43,17 @@ struct ProjectedDocumentsTests {
     func profileWrites(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
         defer { Task { try? await test.backend.close() } }
-        let ann = try await test.person("+15550000001", "Ann"), bob = try await test.person("+15550000002", "Bob")
-        let documents = test.backend.documents, path = try Self.user(ann)
+        let ann = try await test.person("+15550000001", "Ann")
+        let bob = try await test.person("+15550000002", "Bob")
+        let documents = test.backend.documents
+        let path = try Self.user(ann)
 
-        let updated = try await documents.update(caller: ann, path: path, fields: [
-            "firstName": "Annie", "note": "Diabetic", "notify2HoursBefore": true, "checkInInterval": 28_800,
-            "notificationEnabled": false, "profileImageURL": "https://x.test/p.png",
-        ])
+        let updated = try await documents.update(
+            caller: ann, path: path,
+            fields: [
+                "firstName": "Annie", "note": "Diabetic", "notify2HoursBefore": true, "checkInInterval": 28_800,
+                "notificationEnabled": false, "profileImageURL": "https://x.test/p.png",
+            ])
         let profile = try await test.backend.profiles.profile(caller: ann)
         #expect(profile.firstName == "Annie" && profile.emergencyNote == "Diabetic" && profile.reminderLead == .twoHours)
         #expect(profile.checkInIntervalSeconds == 28_800 && !profile.notificationsEnabled && profile.avatarURL == "https://x.test/p.png")
@@ -64,9 +68,10 @@ struct ProjectedDocumentsTests {
             ("manualAlertActive", ["manualAlertActive": false]), ("uid", ["uid": "someone"]), ("name.first", ["name.first": "Zed"]),
         ]
         for (field, fields) in refused {
-            await #expect(throws: DomainError.forbidden(
-                "\(field) of \(path) is kept by LifeSignal and cannot be written; an owner may change only checkInInterval, emergencyNote, "
-                    + "firstName, lastName, name, note, notificationEnabled, notify2HoursBefore, notify30MinBefore, phoneNumber, profileImageURL")
+            await #expect(
+                throws: DomainError.forbidden(
+                    "\(field) of \(path) is kept by LifeSignal and cannot be written; an owner may change only checkInInterval, emergencyNote, "
+                        + "firstName, lastName, name, note, notificationEnabled, notify2HoursBefore, notify30MinBefore, phoneNumber, profileImageURL")
             ) { try await documents.update(caller: ann, path: path, fields: fields) }
         }
         await #expect(throws: DomainError.forbidden("\(path) cannot be replaced or deleted: update or merge the fields an owner may change")) {
@@ -92,7 +97,8 @@ struct ProjectedDocumentsTests {
     func contactReadsProfile(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
         defer { Task { try? await test.backend.close() } }
-        let ann = try await test.person("+15550000001", "Ann"), bob = try await test.person("+15550000002", "Bob")
+        let ann = try await test.person("+15550000001", "Ann")
+        let bob = try await test.person("+15550000002", "Bob")
         let eve = try await test.person("+15550000003", "Eve")
         try await test.link(responder: bob, dependent: ann)
         _ = try await test.backend.checkIns.checkIn(caller: ann)
@@ -101,8 +107,11 @@ struct ProjectedDocumentsTests {
         // Bob is Ann's responder: he sees her check-in, never her code or settings.
         let annSeen = try await documents.get(caller: bob, path: try Self.user(ann)).data
         let annContact = try #require(try await test.contact(ann.userID, of: bob))
-        #expect(Set(annSeen.keys) == ["uid", "name", "phoneNumber", "emergencyNote", "note", "profileImageURL", "lastCheckedIn",
-                                      "expirationTimestamp", "checkInInterval", "manualAlertActive", "manualAlertTimestamp"])
+        #expect(
+            Set(annSeen.keys) == [
+                "uid", "name", "phoneNumber", "emergencyNote", "note", "profileImageURL", "lastCheckedIn",
+                "expirationTimestamp", "checkInInterval", "manualAlertActive", "manualAlertTimestamp",
+            ])
         #expect(annSeen["lastCheckedIn"] == .timestamp(DocumentTimestamp.truncated(try #require(annContact.lastCheckIn))))
         // Ann is Bob's dependent only: she sees who he is, not his check-in.
         let bobSeen = try await documents.get(caller: ann, path: try Self.user(bob)).data
@@ -117,7 +126,8 @@ struct ProjectedDocumentsTests {
     func contactsCollection(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
         defer { Task { try? await test.backend.close() } }
-        let ann = try await test.person("+15550000001", "Ann"), bob = try await test.person("+15550000002", "Bob")
+        let ann = try await test.person("+15550000001", "Ann")
+        let bob = try await test.person("+15550000002", "Bob")
         let cat = try await test.person("+15550000004", "Cat")
         try await test.link(responder: bob, dependent: ann)
         try await test.link(responder: ann, dependent: cat)
@@ -154,7 +164,8 @@ struct ProjectedDocumentsTests {
     func qrLookup(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
         defer { Task { try? await test.backend.close() } }
-        let ann = try await test.person("+15550000001", "Ann"), bob = try await test.person("+15550000002", "Bob")
+        let ann = try await test.person("+15550000001", "Ann")
+        let bob = try await test.person("+15550000002", "Bob")
         let documents = test.backend.documents
         let lookup = try CollectionPath("qr_lookup")
         let code = try await test.qr(ann).uuidString.lowercased()

@@ -1,7 +1,7 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
@@ -11,7 +11,8 @@ struct ReadFunctionsTests {
     @Test("profile, notifications and check-in history: the caller's own, newest first, limits checked")
     func reads() async throws {
         let test = try await TestDatabases.backend(.sqlite)
-        let ann = try await test.person("+15550000001", "Ann"), bob = try await test.person("+15550000002", "Bob")
+        let ann = try await test.person("+15550000001", "Ann")
+        let bob = try await test.person("+15550000002", "Bob")
 
         let profile = try await test.call("get-user-profile", ann)
         #expect(profile["userId"] as? String == ann.userID.description && profile["firstName"] as? String == "Ann")

@@ -1,9 +1,10 @@
 import Foundation
-@testable import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
+
+@testable import LifeSignalBackend
 
 /// The session rules inside the backend: which tokens name an active session, what the
 /// session cache may remember, and when a stored password hash is due for more rounds.
@@ -31,7 +32,8 @@ struct SessionPolicyTests {
 
     @Test("the cache trusts an active session only for its staleness, an ended one for good")
     func cache() {
-        let session = UUID(), user = UUID()
+        let session = UUID()
+        let user = UUID()
         let fresh = SessionCache(staleness: 3600)
         #expect(fresh.lookup(session, user: user) == nil)
         fresh.remember(session, user: user)

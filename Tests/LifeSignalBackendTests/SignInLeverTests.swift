@@ -1,7 +1,7 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
@@ -33,8 +33,9 @@ struct SignInLeverTests {
             return await group.reduce(into: [String: Int]()) { $0[$1, default: 0] += 1 }
         }
         #expect(outcomes == ["wrong": AuthService.passwordFailureLimit, "refused": 30 - AuthService.passwordFailureLimit])
-        #expect(auth.passwordHashing.statistics.completed - hashedBefore == AuthService.passwordFailureLimit,
-                "only the attempts within the limit reach the hash")
+        #expect(
+            auth.passwordHashing.statistics.completed - hashedBefore == AuthService.passwordFailureLimit,
+            "only the attempts within the limit reach the hash")
         await #expect(throws: DomainError.rateLimited(retryAfter: AuthService.passwordFailureWindow)) {
             _ = try await auth.signIn(email: "ann@example.com", phone: nil, password: "correct horse")
         }
@@ -44,7 +45,10 @@ struct SignInLeverTests {
 
     @Test("an attempt the hashing pool refuses is given back: load alone locks nobody out", arguments: [Engine.sqlite])
     func refusedHashIsNotCounted(engine: Engine) async throws {
-        let test = try await TestDatabases.backend(engine) { $0.signInLimits.passwordHashConcurrency = 1; $0.signInLimits.passwordHashWaiting = 0 }
+        let test = try await TestDatabases.backend(engine) {
+            $0.signInLimits.passwordHashConcurrency = 1
+            $0.signInLimits.passwordHashWaiting = 0
+        }
         let auth = test.backend.auth
         _ = try await auth.signUp(email: "ann@example.com", password: "correct horse")
         let gate = DispatchSemaphore(value: 0)
@@ -79,7 +83,7 @@ struct SignInLeverTests {
             try await auth.requestPhoneChange(user: bob.user.id, phone: "+15550007777")
         }
         #expect(await test.sms.sent.filter { $0.phone.e164 == "+15550007777" }.count == 3)
-        try await auth.requestCode(phone: "+15550009999")   // other numbers are not affected
+        try await auth.requestCode(phone: "+15550009999")  // other numbers are not affected
 
         test.clock.advance(by: SignInLimits.codeNumberWindow - elapsed)
         try await auth.requestCode(phone: "+15550007777")

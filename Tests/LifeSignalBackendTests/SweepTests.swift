@@ -1,7 +1,7 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
@@ -39,7 +39,8 @@ struct SweepTests {
     @Test("a reminder at deadline − lead, exactly once, never before", arguments: Engine.allCases)
     func reminders(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
-        let ann = try await test.person("+15550000001", "Ann"), bob = try await test.person("+15550000002", "Bob")
+        let ann = try await test.person("+15550000001", "Ann")
+        let bob = try await test.person("+15550000002", "Bob")
         _ = try await test.backend.profiles.updateCheckInSettings(caller: bob, interval: nil, reminderLead: .twoHours)
         let carl = try await test.person("+15550000003", "Carl")
         _ = try await test.backend.profiles.updateCheckInSettings(caller: carl, interval: nil, reminderLead: ReminderLead.none)
@@ -63,7 +64,8 @@ struct SweepTests {
     func escalation(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
         let ann = try await test.person("+15550000001", "Ann")
-        let bob = try await test.person("+15550000002", "Bob"), cat = try await test.person("+15550000003", "Cat")
+        let bob = try await test.person("+15550000002", "Bob")
+        let cat = try await test.person("+15550000003", "Cat")
         try await test.link(responder: bob, dependent: ann)
         try await test.link(responder: cat, dependent: ann)
         try await test.backend.database.query("UPDATE contacts SET notify_on_expiry = \(false) WHERE user_id = \(SQLValue(cat.userID.rawValue))")
@@ -136,10 +138,12 @@ struct SweepTests {
             return try await group.reduce(into: [SweepReport]()) { $0.append($1) }
         }
         #expect(reports.map(\.escalations).reduce(0, +) == due.count)
-        let counts = try await test.backend.database.query("""
+        let counts = try await test.backend.database.query(
+            """
             SELECT type, count(*) AS n, count(DISTINCT user_id) AS people FROM notifications
             WHERE type IN ('non_responsive_self', 'non_responsive_dependent') GROUP BY type ORDER BY type
-            """).map { [try $0.string("type"), String(try $0.int("n")), String(try $0.int("people"))] }
+            """
+        ).map { [try $0.string("type"), String(try $0.int("n")), String(try $0.int("people"))] }
         #expect(counts == [["non_responsive_dependent", "24", "24"], ["non_responsive_self", "24", "24"]])
     }
 

@@ -38,7 +38,9 @@ struct MessagingClientValuesTests {
 
     @Test("installed under \\.messagingClient")
     func dependency() async throws {
-        let client = withDependencies { $0.messagingClient = .previewValue } operation: {
+        let client = withDependencies {
+            $0.messagingClient = .previewValue
+        } operation: {
             @Dependency(\.messagingClient) var messaging
             return messaging
         }

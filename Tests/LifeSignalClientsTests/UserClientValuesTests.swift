@@ -48,8 +48,9 @@ struct UserClientValuesTests {
         let store = SessionStore()
         var changes = await store.changes().makeAsyncIterator()
         #expect(await changes.next() == .some(nil))
-        let session = AuthSession(userID: UserID(UUID()), phone: try PhoneNumber("+15550100009"), accessToken: "a", refreshToken: "r",
-                                  expiresAt: Date(timeIntervalSince1970: 0), isNewUser: true)
+        let session = AuthSession(
+            userID: UserID(UUID()), phone: try PhoneNumber("+15550100009"), accessToken: "a", refreshToken: "r",
+            expiresAt: Date(timeIntervalSince1970: 0), isNewUser: true)
         await store.set(session)
         #expect(await changes.next() == .some(session))
         await store.set(nil)

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import LifeSignalTestSupport
 import Testing
+
 @testable import LifeSignalDelivery
 
 /// ``APNsClient`` against a stand-in for APNs (`Tests/Compatibility/apns_standin.py`): Python's
@@ -47,8 +48,10 @@ struct APNsClientTests {
 
     /// Runs `body` with a client and always shuts the client down, also when `body` throws.
     @discardableResult
-    static func withClient<T>(_ configuration: APNsConfiguration, clock: Clock = Clock(),
-                              _ body: (APNsClient) async throws -> T) async throws -> T {
+    static func withClient<T>(
+        _ configuration: APNsConfiguration, clock: Clock = Clock(),
+        _ body: (APNsClient) async throws -> T
+    ) async throws -> T {
         let client = try APNsClient(configuration: configuration, now: { clock.now })
         do {
             let result = try await body(client)
@@ -111,9 +114,11 @@ struct APNsClientTests {
         let setup = try await Self.start()
         defer { setup.standIn.stop() }
         try await Self.withClient(try Self.configuration(setup)) { client in
-            try await client.send(APNsNotification(title: "SOS from Ann", body: "Ann raised an SOS.", interruptionLevel: .critical), to: Self.device(), id: UUID())
-            try await client.send(APNsNotification(title: "Reminder", body: "Check in soon.", sound: nil, interruptionLevel: .passive, priority: 5, timeToLive: nil),
-                                  to: Self.device(), id: UUID())
+            try await client.send(
+                APNsNotification(title: "SOS from Ann", body: "Ann raised an SOS.", interruptionLevel: .critical), to: Self.device(), id: UUID())
+            try await client.send(
+                APNsNotification(title: "Reminder", body: "Check in soon.", sound: nil, interruptionLevel: .passive, priority: 5, timeToLive: nil),
+                to: Self.device(), id: UUID())
         }
         let critical = try await setup.standIn.nextMessage()
         #expect(critical["status"] as? Int == 200)
@@ -237,7 +242,8 @@ struct APNsClientTests {
             }
             #expect(await client.providerTokensIssued == 3)
         }
-        let refused = try await setup.standIn.nextMessage(), retried = try await setup.standIn.nextMessage()
+        let refused = try await setup.standIn.nextMessage()
+        let retried = try await setup.standIn.nextMessage()
         #expect(refused["status"] as? Int == 403 && retried["status"] as? Int == 200)
         #expect((refused["jwt"] as? String) != (retried["jwt"] as? String))
         // The retry is the same notification: the same apns-id.

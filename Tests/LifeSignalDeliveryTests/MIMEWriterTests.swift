@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import LifeSignalDelivery
 
 /// How an email is written down: 7-bit clean, lines within limits, nothing a person's data can

@@ -2,6 +2,7 @@ import Foundation
 import LifeSignalTestSupport
 import NIOSSL
 import Testing
+
 @testable import LifeSignalDelivery
 
 /// ``SMTPClient`` against a real SMTP server process (aiosmtpd, `Tests/Compatibility/smtp_server.py`)
@@ -20,12 +21,15 @@ struct SMTPClientTests {
             html: "<p>Grandpa Joe did not check in by <b>09:00</b>.</p>")
     }
 
-    static func configuration(_ server: StandInProcess, security: SMTPConfiguration.Security = .startTLS,
-                              credentials: SMTPConfiguration.Credentials? = credentials, trusted: Bool = true) throws -> SMTPConfiguration {
+    static func configuration(
+        _ server: StandInProcess, security: SMTPConfiguration.Security = .startTLS,
+        credentials: SMTPConfiguration.Credentials? = credentials, trusted: Bool = true
+    ) throws -> SMTPConfiguration {
         var tls = TLSConfiguration.makeClientConfiguration()
         if trusted { tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(server.certificatePath)) }
-        return SMTPConfiguration(host: "localhost", port: server.port, security: security, credentials: credentials, tls: tls,
-                                 timeout: .seconds(60))
+        return SMTPConfiguration(
+            host: "localhost", port: server.port, security: security, credentials: credentials, tls: tls,
+            timeout: .seconds(60))
     }
 
     @Test("STARTTLS, AUTH, then the message arrives whole: headers, both parts, the dot line, UTF-8")

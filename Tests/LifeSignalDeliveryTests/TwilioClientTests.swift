@@ -1,6 +1,7 @@
 import Foundation
 import LifeSignalTestSupport
 import Testing
+
 @testable import LifeSignalDelivery
 
 /// ``TwilioClient`` against a stand-in speaking Twilio's Messages API over 127.0.0.1
@@ -12,9 +13,10 @@ struct TwilioClientTests {
 
     static func client(_ standIn: StandInProcess, token: String = token, sender: TwilioConfiguration.Sender = .number("+15550001000")) throws -> TwilioClient {
         let base = try #require(URL(string: "http://127.0.0.1:\(standIn.port)"))
-        return TwilioClient(configuration: TwilioConfiguration(
-            accountSID: sid, authToken: token, sender: sender,
-            statusCallback: URL(string: "https://lifesignal.example/deliveries/twilio?x=1"), baseURL: base, timeout: .seconds(60)))
+        return TwilioClient(
+            configuration: TwilioConfiguration(
+                accountSID: sid, authToken: token, sender: sender,
+                statusCallback: URL(string: "https://lifesignal.example/deliveries/twilio?x=1"), baseURL: base, timeout: .seconds(60)))
     }
 
     @Test("a message is a form POST with Basic auth; the sid comes back; + and spaces survive the form encoding")
@@ -41,8 +43,10 @@ struct TwilioClientTests {
         let standIn = try await StandInProcess.start("twilio_standin.py", arguments: [Self.sid, Self.token])
         defer { standIn.stop() }
         let client = try Self.client(standIn)
-        let cases: [(String, Int, Bool)] = [("+15559990000", 21211, false), ("+15559990001", 21610, false),
-                                            ("+15559990002", 20429, true), ("+15559990003", 20500, true)]
+        let cases: [(String, Int, Bool)] = [
+            ("+15559990000", 21211, false), ("+15559990001", 21610, false),
+            ("+15559990002", 20429, true), ("+15559990003", 20500, true),
+        ]
         for (number, code, transient) in cases {
             await #expect {
                 _ = try await client.send(to: number, body: "hello")
@@ -73,13 +77,18 @@ struct TwilioClientTests {
         }
         let url = "https://lifesignal.example/deliveries/twilio?x=1"
         let parameters = [("MessageStatus", "delivered"), ("MessageSid", "SM123"), ("ErrorCode", ""), ("To", "+15550002000")]
-        let result = try await ChildProcess.run(python, arguments: ["-c", """
-            import base64, hashlib, hmac, sys
-            url, token = sys.argv[1], sys.argv[2]
-            pairs = sorted(zip(sys.argv[3::2], sys.argv[4::2]))
-            text = url + "".join(k + v for k, v in pairs)
-            print(base64.b64encode(hmac.new(token.encode(), text.encode(), hashlib.sha1).digest()).decode())
-            """, url, Self.token] + parameters.flatMap { [$0.0, $0.1] }, within: .seconds(120))
+        let result = try await ChildProcess.run(
+            python,
+            arguments: [
+                "-c",
+                """
+                import base64, hashlib, hmac, sys
+                url, token = sys.argv[1], sys.argv[2]
+                pairs = sorted(zip(sys.argv[3::2], sys.argv[4::2]))
+                text = url + "".join(k + v for k, v in pairs)
+                print(base64.b64encode(hmac.new(token.encode(), text.encode(), hashlib.sha1).digest()).decode())
+                """, url, Self.token,
+            ] + parameters.flatMap { [$0.0, $0.1] }, within: .seconds(120))
         let oracle = result.output.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(!oracle.isEmpty)
         #expect(TwilioSignature.expected(url: url, parameters: parameters, authToken: Self.token) == oracle)

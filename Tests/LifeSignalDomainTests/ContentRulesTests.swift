@@ -68,7 +68,8 @@ struct ContentRulesTests {
     @Test("the event window: from keeps start or end on/after it or undated; to keeps start on/before it")
     func eventWindow() throws {
         let day = { (text: String) in try CalendarDay(text) }
-        let from = try day("2027-01-01"), to = try day("2027-01-31")
+        let from = try day("2027-01-01")
+        let to = try day("2027-01-31")
         #expect(ContentRules.eventInWindow(start: try day("2027-01-01"), end: nil, from: from, to: nil))
         #expect(ContentRules.eventInWindow(start: try day("2026-12-01"), end: try day("2027-01-01"), from: from, to: nil))
         #expect(!ContentRules.eventInWindow(start: try day("2026-12-01"), end: try day("2026-12-31"), from: from, to: nil))
@@ -107,10 +108,11 @@ struct DomainErrorWireTests {
         for error in errors {
             // The wire carries the sentence; a client that sends the bare payload is read too.
             #expect(DomainError(code: error.code, message: error.message) == error, "\(error)")
-            let payload: String? = switch error {
-            case .invalidPhone(let text), .internal(let text): text
-            default: nil
-            }
+            let payload: String? =
+                switch error {
+                case .invalidPhone(let text), .internal(let text): text
+                default: nil
+                }
             if let payload { #expect(DomainError(code: error.code, message: payload) == error, "\(error) from its payload") }
         }
         #expect(DomainError(code: "not_found", message: "Gone") == .notFound("Gone"))

@@ -10,8 +10,10 @@ struct DocumentDomainTests {
         #expect(path.id == "c1" && path.parent.rawValue == "users/u1/contacts" && path.parent.parent?.rawValue == "users/u1")
         #expect(try path.collection("notes").document("n").rawValue == "users/u1/contacts/c1/notes/n")
         #expect(try CollectionPath("users").parent == nil)
-        let bad = ["", "users", "users/u1/contacts", "/users/u1", "users/u1/", "users//u1/c", "users/./x/y", "users/../x/y",
-                   "users/__u__", "users/a\u{0}b", "users/" + String(repeating: "x", count: 1500) + "/c/" + String(repeating: "y", count: 10)]
+        let bad = [
+            "", "users", "users/u1/contacts", "/users/u1", "users/u1/", "users//u1/c", "users/./x/y", "users/../x/y",
+            "users/__u__", "users/a\u{0}b", "users/" + String(repeating: "x", count: 1500) + "/c/" + String(repeating: "y", count: 10),
+        ]
         for text in bad {
             #expect(throws: DomainError.self, "\(text.prefix(30))") { _ = try DocumentPath(text) }
         }
@@ -36,11 +38,15 @@ struct DocumentDomainTests {
         #expect(text.contains(#""t":{"timestamp":"2026-01-01T00:00:00.123456Z"}"#))
         #expect(text.contains(#""inf":{"double":"Infinity"}"#))
         #expect(try DocumentJSON.decode(text) == fields)
-        if case .double(let nan)? = try DocumentJSON.decode(#"{"v":{"double":"NaN"}}"#)["v"] { #expect(nan.isNaN) } else {
+        if case .double(let nan)? = try DocumentJSON.decode(#"{"v":{"double":"NaN"}}"#)["v"] {
+            #expect(nan.isNaN)
+        } else {
             Issue.record("NaN did not decode")
         }
-        for broken in [#"{"v":{}}"#, #"{"v":{"integer":1}}"#, #"{"v":{"integer":"1.5"}}"#, #"{"v":{"string":"a","null":null}}"#,
-                       #"{"v":{"timestamp":"yesterday"}}"#, #"{"v":{"date":"x"}}"#] {
+        for broken in [
+            #"{"v":{}}"#, #"{"v":{"integer":1}}"#, #"{"v":{"integer":"1.5"}}"#, #"{"v":{"string":"a","null":null}}"#,
+            #"{"v":{"timestamp":"yesterday"}}"#, #"{"v":{"date":"x"}}"#,
+        ] {
             #expect(throws: DecodingError.self, "\(broken)") { _ = try DocumentJSON.decode(broken) }
         }
     }

@@ -38,8 +38,10 @@ struct DomainErrorEnumsTests {
         #expect(SupabaseError(DomainError.invalidArgument("limit must be between 1 and 500, not 0")) == .badRequest)
         #expect(SupabaseError(DomainError.failedPrecondition("An alert is already active")) == .badRequest)
         #expect(SupabaseError(DomainError.checkInTooSoon(retryAfter: 30)) == .badRequest)
-        for other: DomainError in [.invalidOTP, .otpExpired, .forbidden("no"), .alreadyExists("Contact x"),
-                                   .tooManyAttempts, .rateLimited(retryAfter: 1), .internal("boom")] {
+        for other: DomainError in [
+            .invalidOTP, .otpExpired, .forbidden("no"), .alreadyExists("Contact x"),
+            .tooManyAttempts, .rateLimited(retryAfter: 1), .internal("boom"),
+        ] {
             #expect(SupabaseError(other) == .serverError, "\(other.code)")
         }
         #expect(SupabaseError(SupabaseError.badRequest as any Error) == .badRequest)
@@ -86,8 +88,10 @@ struct DomainErrorEnumsTests {
             (.notFound("Alert \(UUID().uuidString)"), .notActive),
             (.failedPrecondition("The alert is no longer active"), .notActive),
             (.internal("INSERT returned no row"), .processingFailed),
-            (.forbidden("Only a responder of this person may see their alerts"),
-             .unknown(.forbidden("Only a responder of this person may see their alerts"))),
+            (
+                .forbidden("Only a responder of this person may see their alerts"),
+                .unknown(.forbidden("Only a responder of this person may see their alerts"))
+            ),
             (.alreadyExists("Your response to this alert"), .unknown(.alreadyExists("Your response to this alert"))),
         ]
         for (refusal, expected) in cases {
@@ -138,7 +142,8 @@ struct DomainErrorEnumsTests {
             #expect(NotificationError(refusal) == expected, "\(refusal)")
             #expect(NotificationError(Self.overWire(refusal)) == expected, "\(refusal) over the wire")
         }
-        #expect(NotificationError.unknown(.forbidden("You can only notify your contacts")).description
+        #expect(
+            NotificationError.unknown(.forbidden("You can only notify your contacts")).description
                 == "You can only notify your contacts")
         #expect(NotificationError.sendFailed.localizedDescription == "The notification could not be sent; try again")
     }
@@ -196,10 +201,14 @@ struct DomainErrorEnumsTests {
             (.alreadyExists("Contact +15550001111"), .unknown(.alreadyExists("Contact +15550001111"))),
             (.invalidArgument("You cannot invite yourself"), .unknown(.invalidArgument("You cannot invite yourself"))),
             (.notFound("QR code"), .unknown(.notFound("QR code"))),
-            (.forbidden("This invitation was sent to another phone number"),
-             .unknown(.forbidden("This invitation was sent to another phone number"))),
-            (.failedPrecondition("The invitation was already accepted"),
-             .unknown(.failedPrecondition("The invitation was already accepted"))),
+            (
+                .forbidden("This invitation was sent to another phone number"),
+                .unknown(.forbidden("This invitation was sent to another phone number"))
+            ),
+            (
+                .failedPrecondition("The invitation was already accepted"),
+                .unknown(.failedPrecondition("The invitation was already accepted"))
+            ),
         ]
         for (refusal, expected) in cases {
             #expect(ContactError(refusal) == expected, "\(refusal)")
@@ -221,8 +230,10 @@ struct DomainErrorEnumsTests {
             (.otpExpired, .codeExpired),
             (.tooManyAttempts, .tooManyAttempts),
             (.internal("account was not created"), .unknown("Internal error: account was not created")),
-            (.forbidden("Refresh token already used; the session was revoked"),
-             .unknown("Refresh token already used; the session was revoked")),
+            (
+                .forbidden("Refresh token already used; the session was revoked"),
+                .unknown("Refresh token already used; the session was revoked")
+            ),
         ]
         for (refusal, expected) in cases {
             #expect(AuthenticationError(refusal) == expected, "\(refusal)")
@@ -230,7 +241,8 @@ struct DomainErrorEnumsTests {
         for (refusal, expected) in cases {
             #expect(AuthenticationError(Self.overWire(refusal)) == expected, "\(refusal) over the wire")
         }
-        if case .invalidPhone = AuthenticationError(Self.overWire(.invalidPhone("+1"))) {} else {
+        if case .invalidPhone = AuthenticationError(Self.overWire(.invalidPhone("+1"))) {
+        } else {
             Issue.record("invalid_phone over the wire is not invalidPhone")
         }
         #expect(AuthenticationError.unknown("User is nil after sign in").description == "User is nil after sign in")

@@ -64,8 +64,10 @@ struct DomainRulesTests {
 
     @Test("errors keep their codes across the wire")
     func errorCodes() {
-        let errors: [DomainError] = [.invalidPhone("x"), .invalidOTP, .otpExpired, .tooManyAttempts, .checkInTooSoon(retryAfter: 12),
-                                     .unauthenticated, .forbidden("f"), .notFound("n"), .invalidArgument("a"), .alreadyExists("e")]
+        let errors: [DomainError] = [
+            .invalidPhone("x"), .invalidOTP, .otpExpired, .tooManyAttempts, .checkInTooSoon(retryAfter: 12),
+            .unauthenticated, .forbidden("f"), .notFound("n"), .invalidArgument("a"), .alreadyExists("e"),
+        ]
         for error in errors {
             let rebuilt = DomainError(code: error.code, message: error.message, retryAfter: error.retryAfter)
             #expect(rebuilt.code == error.code)

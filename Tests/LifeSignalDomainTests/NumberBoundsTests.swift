@@ -11,8 +11,10 @@ struct NumberBoundsTests {
         #expect(try CalendarDay("0001-01-01").description == "0001-01-01")
         #expect(try CalendarDay("9999-12-31").description == "9999-12-31")
         #expect(try CalendarDay("2024-02-29").description == "2024-02-29")
-        for bad in ["0000-01-01", "+999-01-01", "2026-+1-01", "2026-01-+1", "2026--1-01", "-001-01-01", "99999-01-01",
-                    "9223372036854775807-01-01", "２０２６-01-01", "2026-0١-01", "2026-01-01 ", ""] {
+        for bad in [
+            "0000-01-01", "+999-01-01", "2026-+1-01", "2026-01-+1", "2026--1-01", "-001-01-01", "99999-01-01",
+            "9223372036854775807-01-01", "２０２６-01-01", "2026-0١-01", "2026-01-01 ", "",
+        ] {
             #expect(throws: DomainError.invalidArgument("\"\(bad)\" is not a day in YYYY-MM-DD form")) { try CalendarDay(bad) }
         }
         #expect(throws: DomainError.self) { try CalendarDay(year: Int.max, month: 1, day: 1) }
@@ -92,8 +94,10 @@ struct NumberBoundsTests {
     @Test("document values: integers past Int64 and timestamps outside years 1…9999 are refused")
     func documentValues() throws {
         let decoder = JSONDecoder()
-        for bad in [#"{"integer":"9223372036854775808"}"#, #"{"integer":"-9223372036854775809"}"#, #"{"integer":"1e300"}"#,
-                    #"{"integer":"1.5"}"#, #"{"timestamp":"99999-01-01T00:00:00Z"}"#, #"{"timestamp":"+999-01-01T00:00:00Z"}"#] {
+        for bad in [
+            #"{"integer":"9223372036854775808"}"#, #"{"integer":"-9223372036854775809"}"#, #"{"integer":"1e300"}"#,
+            #"{"integer":"1.5"}"#, #"{"timestamp":"99999-01-01T00:00:00Z"}"#, #"{"timestamp":"+999-01-01T00:00:00Z"}"#,
+        ] {
             #expect(throws: DecodingError.self) { try decoder.decode(DocumentValue.self, from: Data(bad.utf8)) }
         }
         #expect(try decoder.decode(DocumentValue.self, from: Data(#"{"integer":"9223372036854775807"}"#.utf8)) == .integer(.max))

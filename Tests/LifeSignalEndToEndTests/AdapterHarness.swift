@@ -1,10 +1,10 @@
 import Foundation
 import LifeSignalAdapters
-import LifeSignalLocalAdapters
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
+import LifeSignalLocalAdapters
 import LifeSignalTestSupport
 import SupabaseREST
 import Testing
@@ -54,19 +54,21 @@ struct AdapterHarness: Sendable {
         case .local:
             let alice = try await local(test, phone: alicePhone, code: "111111")
             let bob = try await local(test, phone: bobPhone, code: "222222")
-            return AdapterHarness(test: test, server: nil, alice: alice.content, bob: bob.content,
-                                  visitor: LocalAdapters(backend: test.backend).contentClient, aliceID: alice.id, bobID: bob.id,
-                                  aliceContacts: alice.contacts, bobContacts: bob.contacts,
-                                  visitorContacts: LocalAdapters(backend: test.backend).contactsClient,
-                                  aliceClients: alice, bobClients: bob)
+            return AdapterHarness(
+                test: test, server: nil, alice: alice.content, bob: bob.content,
+                visitor: LocalAdapters(backend: test.backend).contentClient, aliceID: alice.id, bobID: bob.id,
+                aliceContacts: alice.contacts, bobContacts: bob.contacts,
+                visitorContacts: LocalAdapters(backend: test.backend).contactsClient,
+                aliceClients: alice, bobClients: bob)
         case .supabaseSQLite, .supabasePostgres:
             let server = try await TestServer.start(test.backend)
             let alice = try await supabase(server, phone: alicePhone, code: "111111")
             let bob = try await supabase(server, phone: bobPhone, code: "222222")
             let visitor = SupabaseAdapters(client: makeClient(server))
-            return AdapterHarness(test: test, server: server, alice: alice.content, bob: bob.content, visitor: visitor.contentClient,
-                                  aliceID: alice.id, bobID: bob.id, aliceContacts: alice.contacts, bobContacts: bob.contacts,
-                                  visitorContacts: visitor.contactsClient, aliceClients: alice, bobClients: bob)
+            return AdapterHarness(
+                test: test, server: server, alice: alice.content, bob: bob.content, visitor: visitor.contentClient,
+                aliceID: alice.id, bobID: bob.id, aliceContacts: alice.contacts, bobContacts: bob.contacts,
+                visitorContacts: visitor.contactsClient, aliceClients: alice, bobClients: bob)
         case .firebase:
             return try await startFirebase(test)
         }
@@ -109,16 +111,18 @@ struct AdapterHarness: Sendable {
         try await adapters.authClient.sendCode(try PhoneNumber(phone))
         let session = try await adapters.authClient.verifyCode(try PhoneNumber(phone), try OneTimeCode(code))
         try await makeEditor(test, session.userID)
-        return Person(id: session.userID.rawValue, content: adapters.contentClient, contacts: adapters.contactsClient,
-                      alerts: adapters.alertClient, pings: adapters.pingClient, checkIns: adapters.checkInClient,
-                      notifications: adapters.notificationClient, user: adapters.userClient, auth: adapters.authClient,
-                      functions: adapters.cloudFunctionClient, files: adapters.fileStorageClient)
+        return Person(
+            id: session.userID.rawValue, content: adapters.contentClient, contacts: adapters.contactsClient,
+            alerts: adapters.alertClient, pings: adapters.pingClient, checkIns: adapters.checkInClient,
+            notifications: adapters.notificationClient, user: adapters.userClient, auth: adapters.authClient,
+            functions: adapters.cloudFunctionClient, files: adapters.fileStorageClient)
     }
 
     private static func makeClient(_ server: TestServer) -> SupabaseClient {
-        SupabaseClient(supabaseURL: server.baseURL, supabaseKey: server.anonKey,
-                       // A 30 s Realtime limit: a bound against a hang, not a speed check.
-                       options: SupabaseClientOptions(auth: .init(storage: InMemoryAuthStorage()), realtime: .init(timeoutInterval: .seconds(30))))
+        SupabaseClient(
+            supabaseURL: server.baseURL, supabaseKey: server.anonKey,
+            // A 30 s Realtime limit: a bound against a hang, not a speed check.
+            options: SupabaseClientOptions(auth: .init(storage: InMemoryAuthStorage()), realtime: .init(timeoutInterval: .seconds(30))))
     }
 
     private static func supabase(_ server: TestServer, phone: String, code: String) async throws -> Person {
@@ -132,10 +136,11 @@ struct AdapterHarness: Sendable {
         try await server.makeEditor(first.userID.rawValue.uuidString.lowercased())
         try await adapters.authClient.sendCode(try PhoneNumber(phone))
         let session = try await adapters.authClient.verifyCode(try PhoneNumber(phone), try OneTimeCode(code))
-        return Person(id: session.userID.rawValue, content: adapters.contentClient, contacts: adapters.contactsClient,
-                      alerts: adapters.alertClient, pings: adapters.pingClient, checkIns: adapters.checkInClient,
-                      notifications: adapters.notificationClient, user: adapters.userClient, auth: adapters.authClient,
-                      functions: adapters.cloudFunctionClient, files: adapters.fileStorageClient)
+        return Person(
+            id: session.userID.rawValue, content: adapters.contentClient, contacts: adapters.contactsClient,
+            alerts: adapters.alertClient, pings: adapters.pingClient, checkIns: adapters.checkInClient,
+            notifications: adapters.notificationClient, user: adapters.userClient, auth: adapters.authClient,
+            functions: adapters.cloudFunctionClient, files: adapters.fileStorageClient)
     }
 
     /// The stored row of a record, deleted or not, read behind the adapters' backs.

@@ -7,9 +7,11 @@ import Testing
 struct ChildProcessTests {
     @Test("exit codes, both streams in full (past a pipe's 64 KiB), and exactly the environment given")
     func runToTheEnd() async throws {
-        let result = try await ChildProcess.run("/bin/sh", arguments: [
-            "-c", "head -c 300000 /dev/zero | tr '\\0' a; echo; echo \"to stderr $GREETING\" >&2; exit 7",
-        ], environment: ["GREETING": "hello", "PATH": "/usr/bin:/bin"])
+        let result = try await ChildProcess.run(
+            "/bin/sh",
+            arguments: [
+                "-c", "head -c 300000 /dev/zero | tr '\\0' a; echo; echo \"to stderr $GREETING\" >&2; exit 7",
+            ], environment: ["GREETING": "hello", "PATH": "/usr/bin:/bin"])
         #expect(result.status == 7 && !result.timedOut)
         #expect(result.output.count == 300_001 && result.output.allSatisfy { $0 == "a" || $0 == "\n" })
         #expect(result.error == "to stderr hello\n")
@@ -30,8 +32,9 @@ struct ChildProcessTests {
 
     @Test("input through a pipe, output line by line as it comes, no other descriptor inherited")
     func pipesAndDescriptors() async throws {
-        let child = try ChildProcess("/bin/sh", arguments: ["-c", "while read line; do echo \"got $line\"; done; ls /proc/self/fd"],
-                                     input: .pipe)
+        let child = try ChildProcess(
+            "/bin/sh", arguments: ["-c", "while read line; do echo \"got $line\"; done; ls /proc/self/fd"],
+            input: .pipe)
         var lines = child.outputLines.makeAsyncIterator()
         child.writeInput(Data("one\n".utf8))
         #expect(await lines.next() == "got one")

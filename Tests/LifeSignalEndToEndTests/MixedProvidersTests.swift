@@ -1,12 +1,12 @@
 import Dependencies
 import Foundation
 import LifeSignalAdapters
-import LifeSignalLocalAdapters
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
 import LifeSignalFeatures
+import LifeSignalFunctions
+import LifeSignalLocalAdapters
 import LifeSignalTestSupport
 import SupabaseREST
 import Testing
@@ -40,9 +40,10 @@ struct MixedProvidersTests {
         let test = try await TestDatabases.backend(engine, testOTPs: try TestOTPs(parsing: "\(phone)=271828"))
         let server = try await TestServer.start(test.backend)
         defer { Task { await server.stop() } }
-        let supabase = SupabaseAdapters(client: SupabaseClient(
-            supabaseURL: server.baseURL, supabaseKey: server.anonKey,
-            options: SupabaseClientOptions(auth: .init(storage: InMemoryAuthStorage()))))
+        let supabase = SupabaseAdapters(
+            client: SupabaseClient(
+                supabaseURL: server.baseURL, supabaseKey: server.anonKey,
+                options: SupabaseClientOptions(auth: .init(storage: InMemoryAuthStorage()))))
         let local = LocalAdapters(backend: test.backend)
         let clients = try AdapterFactory(local: local, supabase: supabase)
             .clients(ProviderSelection(default: .supabase, overrides: [.content: .local]))

@@ -1,10 +1,10 @@
 import Foundation
 import LifeSignalAdapters
-import LifeSignalLocalAdapters
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
+import LifeSignalLocalAdapters
 import LifeSignalTestSupport
 import SupabaseREST
 import Testing
@@ -17,18 +17,21 @@ struct MixedRefreshTests {
     /// over them. The backend's clock starts at the real time, so the Supabase client (which
     /// reads the real clock) and the server agree on when a token was issued.
     static func providers(_ engine: Engine, phone: String) async throws
-        -> (test: TestBackend, clock: ManualClock, server: TestServer, local: LocalAdapters, supabase: SupabaseAdapters) {
+        -> (test: TestBackend, clock: ManualClock, server: TestServer, local: LocalAdapters, supabase: SupabaseAdapters)
+    {
         let clock = ManualClock(Date())
         let test = try await TestDatabases.backend(engine, testOTPs: try TestOTPs(parsing: "\(phone)=271828"), clock: clock)
         let server = try await TestServer.start(test.backend)
-        let supabase = SupabaseAdapters(client: SupabaseClient(
-            supabaseURL: server.baseURL, supabaseKey: server.anonKey,
-            options: SupabaseClientOptions(auth: .init(storage: InMemoryAuthStorage()))))
+        let supabase = SupabaseAdapters(
+            client: SupabaseClient(
+                supabaseURL: server.baseURL, supabaseKey: server.anonKey,
+                options: SupabaseClientOptions(auth: .init(storage: InMemoryAuthStorage()))))
         return (test, clock, server, LocalAdapters(backend: test.backend), supabase)
     }
 
-    @Test("after the in-process owner refreshed, the Supabase client's refresh takes the owner's session and nobody is signed out",
-          arguments: Engine.allCases)
+    @Test(
+        "after the in-process owner refreshed, the Supabase client's refresh takes the owner's session and nobody is signed out",
+        arguments: Engine.allCases)
     func supabaseFollowsTheOwner(engine: Engine) async throws {
         let phone = "+15550004014"
         let (test, clock, server, local, supabase) = try await Self.providers(engine, phone: phone)
@@ -57,8 +60,9 @@ struct MixedRefreshTests {
         #expect(try await test.count("auth_sessions") == 1, "the session was not revoked")
     }
 
-    @Test("a Supabase owner refreshes; the in-process adopter takes its session when its own expires",
-          arguments: [Engine.sqlite])
+    @Test(
+        "a Supabase owner refreshes; the in-process adopter takes its session when its own expires",
+        arguments: [Engine.sqlite])
     func localFollowsTheOwner(engine: Engine) async throws {
         let phone = "+15550004015"
         let (test, clock, server, local, supabase) = try await Self.providers(engine, phone: phone)

@@ -1,13 +1,14 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import LifeSignalBackend
 import LifeSignalDomain
 import LifeSignalFunctions
 import LifeSignalTestSupport
 import SupabaseREST
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 // Seed 000's `SupabaseBaseAdapter`, compiled against SupabaseREST with only the import
 // changed, except where the seed is not supabase-swift:
@@ -36,9 +37,11 @@ private final class SupabaseBaseAdapter: Sendable {
 
     func callFunction<Request: Encodable, Response: Decodable>(name: String, request: Request) async throws -> Response {
         guard let token = try? await authProvider.getIdToken() else { throw SupabaseError.unauthorized }
-        let headers = ["Authorization": "Bearer \(token)", "Content-Type": "application/json",
-                       // Supabase's gateway also wants the project key; the seed leaves it out.
-                       "apikey": supabaseClient.supabaseKey]
+        let headers = [
+            "Authorization": "Bearer \(token)", "Content-Type": "application/json",
+            // Supabase's gateway also wants the project key; the seed leaves it out.
+            "apikey": supabaseClient.supabaseKey,
+        ]
         let jsonData = try JSONEncoder().encode(request)
         let endpoint = "\(supabaseClient.functionsURL)/\(name)"
         guard let url = URL(string: endpoint) else { throw SupabaseError.badRequest }

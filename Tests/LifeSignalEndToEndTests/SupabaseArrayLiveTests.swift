@@ -40,8 +40,9 @@ struct SupabaseArrayLiveTests {
         }
         let events = { client.from("events").select() }
         #expect(try await slugs(events().contains("keywords", value: ["music"])) == ["choir", "gig"])
-        #expect(try await slugs(events().contains("keywords", value: ["free, {weekly}", "NULL"])) == ["choir"],
-                "quoted elements, and the string \"NULL\" is not SQL NULL")
+        #expect(
+            try await slugs(events().contains("keywords", value: ["free, {weekly}", "NULL"])) == ["choir"],
+            "quoted elements, and the string \"NULL\" is not SQL NULL")
         #expect(try await slugs(events().contains("keywords", value: [#"say "hi""#])) == ["gig"])
         #expect(try await slugs(events().containedBy("keywords", value: ["outdoor", "free", "music"])) == ["walk"])
         #expect(try await slugs(events().overlaps("keywords", value: ["free", #"say "hi""#])) == ["gig", "walk"])

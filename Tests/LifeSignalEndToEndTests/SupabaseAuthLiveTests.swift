@@ -16,8 +16,9 @@ struct SupabaseAuthLiveTests {
     }
 
     static func client(_ server: TestServer, storage: any AuthLocalStorage, refreshMargin: Duration = .seconds(60)) -> SupabaseClient {
-        SupabaseClient(supabaseURL: server.baseURL, supabaseKey: server.anonKey,
-                       options: SupabaseClientOptions(auth: .init(storage: storage, refreshMargin: refreshMargin)))
+        SupabaseClient(
+            supabaseURL: server.baseURL, supabaseKey: server.anonKey,
+            options: SupabaseClientOptions(auth: .init(storage: storage, refreshMargin: refreshMargin)))
     }
 
     @Test("email and password: sign up, user, update, sign out, typed refusals, sign in, session kept in a file", arguments: Engine.allCases)

@@ -109,7 +109,10 @@ struct SupabaseBuilderLiveTests {
             try await names(places().or(tree))
                 == ["Lyon, Part-Dieu", "Marseille (Vieux-Port)", #"Back\slash"#, "Star*Field"])
         // Two `or` parameters are ANDed.
-        #expect(try await names(places().or("sort_order.lt.3,sort_order.gt.7").or("status.eq.published")) == ["Lyon, Part-Dieu", "Marseille (Vieux-Port)", "Café Ünïcode"])
+        #expect(
+            try await names(places().or("sort_order.lt.3,sort_order.gt.7").or("status.eq.published")) == [
+                "Lyon, Part-Dieu", "Marseille (Vieux-Port)", "Café Ünïcode",
+            ])
 
         #expect(try await names(places().match(["status": "published", "sort_order": 6])) == ["100% Pure"])
         #expect(try await names(places().filter("sort_order", operator: "not.in", value: "(1,2,3,4,5,6,7)")) == ["Café Ünïcode"])
@@ -146,7 +149,8 @@ struct SupabaseBuilderLiveTests {
         let nullsLast: [Place] = try await client.from("locations").select().order("region").limit(5).execute().value
         #expect(nullsLast.count == 5 && nullsLast.allSatisfy { $0.region != nil })
 
-        let page = try await client.from("locations").select("id", count: .exact).order("sort_order").range(from: 2, to: 4)
+        let page =
+            try await client.from("locations").select("id", count: .exact).order("sort_order").range(from: 2, to: 4)
             .execute() as PostgrestResponse<[[String: AnyJSON]]>
         #expect(page.value.count == 3)
         #expect(page.count == 8)
@@ -159,7 +163,10 @@ struct SupabaseBuilderLiveTests {
         let viaOptions = try await client.from("locations").select().execute(options: FetchOptions(head: true, count: .exact))
         #expect(viaOptions.count == 8)
 
-        struct Label: Decodable { var label: String; var sort_order: Int }
+        struct Label: Decodable {
+            var label: String
+            var sort_order: Int
+        }
         let one: Label = try await client.from("locations").select("label:name, sort_order").eq("sort_order", value: 2).single().execute().value
         #expect(one.label == "Marseille (Vieux-Port)" && one.sort_order == 2)
 
@@ -185,7 +192,8 @@ struct SupabaseBuilderLiveTests {
     func mutations(engine: Engine) async throws {
         let fixture = try await Self.fixture(engine, seed: false)
         defer { Task { await fixture.server.stop() } }
-        let client = fixture.client, me = fixture.me
+        let client = fixture.client
+        let me = fixture.me
 
         // Array insert with differing keys: `columns=` carries the union, and a key missing
         // from one object is NULL there (as in PostgREST), so only a nullable column differs.
@@ -212,7 +220,8 @@ struct SupabaseBuilderLiveTests {
         #expect(try await fixture.test.count("locations") == 3)
 
         // Update with a count; `single()` on a two-row update is refused and rolled back.
-        let updated = try await client.from("locations").update(["status": "published"], count: .exact)
+        let updated =
+            try await client.from("locations").update(["status": "published"], count: .exact)
             .in("slug", values: ["one", "two"]).execute() as PostgrestResponse<[Place]>
         #expect(updated.value.count == 2 && updated.count == 2)
         await #expect {

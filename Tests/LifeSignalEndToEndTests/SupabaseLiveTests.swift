@@ -1,13 +1,14 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import LifeSignalBackend
 import LifeSignalDomain
 import LifeSignalFunctions
 import LifeSignalTestSupport
 import SupabaseREST
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// SupabaseREST against a real `lifesignal` server on both engines: the seed-004 queries, the
 /// builder's filters and transforms, storage, and errors as typed values.
@@ -46,8 +47,9 @@ struct SupabaseLiveTests {
     }
 
     static func client(_ test: TestBackend, _ server: TestServer) async throws -> (SupabaseClient, UUID) {
-        let client = SupabaseClient(supabaseURL: server.baseURL, supabaseKey: server.anonKey,
-                                    options: SupabaseClientOptions(auth: .init(storage: InMemoryAuthStorage())))
+        let client = SupabaseClient(
+            supabaseURL: server.baseURL, supabaseKey: server.anonKey,
+            options: SupabaseClientOptions(auth: .init(storage: InMemoryAuthStorage())))
         try await client.auth.signInWithOTP(phone: "+15550001111")
         let response = try await client.auth.verifyOTP(phone: "+15550001111", token: "123456", type: .sms)
         let session = try #require(response.session)
@@ -107,7 +109,8 @@ struct SupabaseLiveTests {
             Event(name: "Undated", slug: "undated", startDate: nil, endDate: nil, createdBy: me),
         ]
         try await client.from("events").insert(events).execute()
-        let from = "2024-06-01", to = "2024-06-30"
+        let from = "2024-06-01"
+        let to = "2024-06-30"
         let found: [Event] = try await client.from("events").select()
             .is("deleted_at", value: nil)
             .or("start_date.gte.\(from),end_date.gte.\(from),and(start_date.is.null,end_date.is.null)")
@@ -130,8 +133,9 @@ struct SupabaseLiveTests {
         let (client, me) = try await Self.client(test, server)
         await #expect { try await client.from("nowhere").select().execute() } throws: { ($0 as? PostgrestError)?.code == "PGRST205" }
         try await client.from("locations").insert(Location(name: "A", slug: "a", createdBy: me)).execute()
-        await #expect { try await client.from("locations").insert(Location(name: "B", slug: "a", createdBy: me)).execute() }
-            throws: { ($0 as? PostgrestError)?.code == "23505" }
+        await #expect { try await client.from("locations").insert(Location(name: "B", slug: "a", createdBy: me)).execute() } throws: {
+            ($0 as? PostgrestError)?.code == "23505"
+        }
         _ = try await client.functions.invoke("check-in") as CheckInResponse
         await #expect {
             let _: CheckInResponse = try await client.functions.invoke("check-in")
@@ -139,11 +143,10 @@ struct SupabaseLiveTests {
             guard case FunctionsError.httpError(let code, let data) = error else { return false }
             return code == 400 && String(decoding: data, as: UTF8.self).contains("check_in_too_soon")
         }
-        await #expect { try await client.auth.verifyOTP(phone: "+15550002222", token: "000000", type: .sms) }
-            throws: { error in
-                guard case AuthError.api(let code, _, let status) = error else { return false }
-                return code == "otp_expired" && status == 403
-            }
+        await #expect { try await client.auth.verifyOTP(phone: "+15550002222", token: "000000", type: .sms) } throws: { error in
+            guard case AuthError.api(let code, _, let status) = error else { return false }
+            return code == "otp_expired" && status == 403
+        }
     }
 
     @Test("functions: JSON and text bodies, decoded replies, httpError with the function's own body", arguments: Engine.allCases)
@@ -203,12 +206,14 @@ struct SupabaseLiveTests {
         try await client.storage.from("avatars").upload(path, data: second, options: FileOptions(contentType: "image/png", upsert: true))
         #expect(try await client.storage.from("avatars").download(path: path) == second)
         let third = TestImages.jpeg
-        #expect(try await client.storage.from("avatars").update(path, data: third, options: FileOptions(contentType: "image/jpeg")).fullPath == "avatars/\(path)")
+        #expect(
+            try await client.storage.from("avatars").update(path, data: third, options: FileOptions(contentType: "image/jpeg")).fullPath == "avatars/\(path)")
         #expect(try await client.storage.from("avatars").download(path: path) == third)
         // Markup sent as a picture is refused in Storage's shape, and the picture stays.
         let svg = Data(#"<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>"#.utf8)
-        await #expect { try await client.storage.from("avatars").update(path, data: svg, options: FileOptions(contentType: "image/png")) }
-            throws: { ($0 as? StorageError)?.statusCode == "415" && ($0 as? StorageError)?.error == "invalid_mime_type" }
+        await #expect { try await client.storage.from("avatars").update(path, data: svg, options: FileOptions(contentType: "image/png")) } throws: {
+            ($0 as? StorageError)?.statusCode == "415" && ($0 as? StorageError)?.error == "invalid_mime_type"
+        }
         #expect(try await client.storage.from("avatars").download(path: path) == third)
 
         #expect(try await client.storage.from("avatars").remove(paths: [path]) == [path])

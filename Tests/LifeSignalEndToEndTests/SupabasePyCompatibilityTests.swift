@@ -42,8 +42,10 @@ struct SupabasePyCompatibilityTests {
 
         let run = try await PythonScript.run(
             python, PythonScript.check,
-            arguments: ["--url", server.baseURL.absoluteString, "--anon-key", server.anonKey,
-                        "--phone", Self.phone, "--code", Self.code, "--tag", tag, "--timeout", "30"],
+            arguments: [
+                "--url", server.baseURL.absoluteString, "--anon-key", server.anonKey,
+                "--phone", Self.phone, "--code", Self.code, "--tag", tag, "--timeout", "30",
+            ],
             timeout: .seconds(240))
         #expect(!run.timedOut, "supabase_py_check.py was stopped after 240 s\n\(run.transcript)")
         #expect(run.status == 0, "supabase_py_check.py exited with \(run.status)\n\(run.transcript)")
@@ -63,9 +65,11 @@ struct SupabasePyCompatibilityTests {
         let label = { (name: String) in "\(name) \(tag.uppercased())" }
 
         func rows(_ table: String) async throws -> [String: SQLRow] {
-            let found = try await database.query(SQL("""
-                SELECT name, slug, status, sort_order, created_by, deleted_at FROM \(table) WHERE slug LIKE $1
-                """, bindings: [.text("%-\(tag)")]))
+            let found = try await database.query(
+                SQL(
+                    """
+                    SELECT name, slug, status, sort_order, created_by, deleted_at FROM \(table) WHERE slug LIKE $1
+                    """, bindings: [.text("%-\(tag)")]))
             #expect(found.allSatisfy { $0.optionalUUID("created_by") == user }, "\(table) rows not created by the signed-in user")
             return Dictionary(found.map { ($0.optionalString("slug") ?? "", $0) }, uniquingKeysWith: { first, _ in first })
         }
@@ -96,8 +100,11 @@ struct SupabasePyCompatibilityTests {
         #expect(routes["paris-loop-\(tag)"]?.optionalString("name") == label("Paris Loop") + " (renamed)")
         #expect(routes["creek-walk-\(tag)"]?.optionalDate("deleted_at") != nil, "the soft-deleted route has no deleted_at")
         #expect(routes["ridge-paris-trail-\(tag)"]?.optionalDate("deleted_at") == nil)
-        let route = try #require(try await database.query(SQL(
-            "SELECT difficulty, duration_minutes FROM routes WHERE slug = $1", bindings: [.text("ridge-paris-trail-\(tag)")])).first)
+        let route = try #require(
+            try await database.query(
+                SQL(
+                    "SELECT difficulty, duration_minutes FROM routes WHERE slug = $1", bindings: [.text("ridge-paris-trail-\(tag)")])
+            ).first)
         #expect(route.optionalString("difficulty") == "moderate")
         #expect(route.optionalInt("duration_minutes") == 90)
 
@@ -105,13 +112,19 @@ struct SupabasePyCompatibilityTests {
         #expect(events.count == 5, "events: \(events.keys.sorted())")
         #expect(events["past-\(tag)"]?.optionalDate("deleted_at") != nil, "the soft-deleted event has no deleted_at")
         #expect(events["june-\(tag)"]?.optionalString("status") == "archived")
-        let june = try #require(try await database.query(SQL(
-            "SELECT CAST(start_date AS text) AS start_date, CAST(end_date AS text) AS end_date FROM events WHERE slug = $1",
-            bindings: [.text("june-\(tag)")])).first)
+        let june = try #require(
+            try await database.query(
+                SQL(
+                    "SELECT CAST(start_date AS text) AS start_date, CAST(end_date AS text) AS end_date FROM events WHERE slug = $1",
+                    bindings: [.text("june-\(tag)")])
+            ).first)
         #expect(june.optionalString("start_date") == "2024-06-10")
         #expect(june.optionalString("end_date") == "2024-06-12")
-        let undated = try #require(try await database.query(SQL(
-            "SELECT start_date, end_date, host_org FROM events WHERE slug = $1", bindings: [.text("undated-\(tag)")])).first)
+        let undated = try #require(
+            try await database.query(
+                SQL(
+                    "SELECT start_date, end_date, host_org FROM events WHERE slug = $1", bindings: [.text("undated-\(tag)")])
+            ).first)
         #expect(undated["start_date"] == .null && undated["end_date"] == .null)
         #expect(undated.optionalString("host_org") == "Fiddletown")
 
@@ -143,17 +156,19 @@ enum PythonScript {
     static func interpreter() throws -> URL {
         let environment = ProcessInfo.processInfo.environment
         guard let path = environment[interpreterVariable], !path.isEmpty else {
-            throw MissingPython(description: """
-                This test runs supabase-py, and \(interpreterVariable) is not set. Run the tests with \
-                `scripts/test`, which installs the pinned supabase package into .build/python-venv \
-                (Tests/Compatibility/python-venv) and exports \(interpreterVariable)=<venv>/bin/python.
-                """)
+            throw MissingPython(
+                description: """
+                    This test runs supabase-py, and \(interpreterVariable) is not set. Run the tests with \
+                    `scripts/test`, which installs the pinned supabase package into .build/python-venv \
+                    (Tests/Compatibility/python-venv) and exports \(interpreterVariable)=<venv>/bin/python.
+                    """)
         }
         guard FileManager.default.isExecutableFile(atPath: path) else {
-            throw MissingPython(description: """
-                \(interpreterVariable) is \(path), which is not an executable file. \
-                Recreate the venv with `Tests/Compatibility/python-venv` (or run `scripts/test`).
-                """)
+            throw MissingPython(
+                description: """
+                    \(interpreterVariable) is \(path), which is not an executable file. \
+                    Recreate the venv with `Tests/Compatibility/python-venv` (or run `scripts/test`).
+                    """)
         }
         guard FileManager.default.fileExists(atPath: check.path) else {
             throw MissingPython(description: "the compatibility script is missing at \(check.path)")
@@ -176,8 +191,9 @@ enum PythonScript {
     static func run(_ python: URL, _ script: URL, arguments: [String], timeout: Duration) async throws -> Outcome {
         var environment = ProcessInfo.processInfo.environment
         environment["PYTHONDONTWRITEBYTECODE"] = "1"
-        let result = try await ChildProcess.run(python.path, arguments: ["-u", script.path] + arguments,
-                                                environment: environment, within: timeout)
+        let result = try await ChildProcess.run(
+            python.path, arguments: ["-u", script.path] + arguments,
+            environment: environment, within: timeout)
         return Outcome(status: result.status, timedOut: result.timedOut, stdout: result.output, stderr: result.error)
     }
 }

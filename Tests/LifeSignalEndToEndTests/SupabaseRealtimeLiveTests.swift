@@ -33,8 +33,9 @@ struct SupabaseRealtimeLiveTests {
 
     /// A client signed in as `phone` with its test code.
     static func client(_ server: TestServer, phone: String = "+15550001111", code: String = "123456") async throws -> (SupabaseClient, UUID) {
-        let client = SupabaseClient(supabaseURL: server.baseURL, supabaseKey: server.anonKey,
-                                    options: SupabaseClientOptions(auth: .init(storage: InMemoryAuthStorage()), realtime: .init(timeoutInterval: .seconds(30))))
+        let client = SupabaseClient(
+            supabaseURL: server.baseURL, supabaseKey: server.anonKey,
+            options: SupabaseClientOptions(auth: .init(storage: InMemoryAuthStorage()), realtime: .init(timeoutInterval: .seconds(30))))
         try await client.auth.signInWithOTP(phone: phone)
         let session = try #require(try await client.auth.verifyOTP(phone: phone, token: code, type: .sms).session)
         // Content is written by editors only (docs/security.md, "Content"): the service role
@@ -154,8 +155,11 @@ struct SupabaseRealtimeLiveTests {
         let anonymous = SupabaseClient(supabaseURL: server.baseURL, supabaseKey: server.anonKey)
         let notifications = anonymous.channel("notifications")
         _ = notifications.postgresChange(InsertAction.self, table: "notifications")
-        await #expect(throws: RealtimeError.joinRefused(topic: "realtime:notifications",
-                                                        reason: "permission denied for table notifications")) {
+        await #expect(
+            throws: RealtimeError.joinRefused(
+                topic: "realtime:notifications",
+                reason: "permission denied for table notifications")
+        ) {
             try await notifications.subscribeWithError()
         }
 

@@ -2,12 +2,12 @@ import Clocks
 import Dependencies
 import Foundation
 import LifeSignalAdapters
-import LifeSignalLocalAdapters
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
 import LifeSignalFeatures
+import LifeSignalFunctions
+import LifeSignalLocalAdapters
 import LifeSignalTestSupport
 import SupabaseREST
 import Testing

@@ -17,9 +17,11 @@ struct CloudFunctionsTests {
 
     @Test("the typed entries carry the names the list holds")
     func typedEntriesAreListed() {
-        let typed = [CloudFunctions.checkIn.name, CloudFunctions.getContacts.name, CloudFunctions.triggerAlert.name,
-                     CloudFunctions.listContent(reply: Data.self).name, CloudFunctions.saveContent(LocationFields.self, reply: Data.self).name,
-                     CloudFunctions.getDocument.name, CloudFunctions.getEscalationSettings.name]
+        let typed = [
+            CloudFunctions.checkIn.name, CloudFunctions.getContacts.name, CloudFunctions.triggerAlert.name,
+            CloudFunctions.listContent(reply: Data.self).name, CloudFunctions.saveContent(LocationFields.self, reply: Data.self).name,
+            CloudFunctions.getDocument.name, CloudFunctions.getEscalationSettings.name,
+        ]
         #expect(typed == ["check-in", "get-contacts", "trigger-alert", "list-content", "save-content", "get-document", "get-escalation-settings"])
         #expect(Set(typed).isSubset(of: Set(CloudFunctions.names)))
     }

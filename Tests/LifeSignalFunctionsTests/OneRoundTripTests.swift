@@ -8,8 +8,9 @@ import Testing
 struct OneRoundTripTests {
     @Test("check-in's reply carries the time, the deadline and the interval, and reads back as the same result")
     func checkInReplyRoundTrips() throws {
-        let result = CheckInResult(checkedInAt: Date(timeIntervalSince1970: 1_800_000_000), deadline: Date(timeIntervalSince1970: 1_800_007_200),
-                                   interval: try CheckInInterval(seconds: 7200))
+        let result = CheckInResult(
+            checkedInAt: Date(timeIntervalSince1970: 1_800_000_000), deadline: Date(timeIntervalSince1970: 1_800_007_200),
+            interval: try CheckInInterval(seconds: 7200))
         let wire = try JSONDecoder().decode(CheckInResponse.self, from: try JSONEncoder().encode(CheckInResponse(result)))
         #expect(wire.checkInInterval == 7200)
         #expect(try wire.result() == result)

@@ -27,8 +27,9 @@ struct AnswerTimeoutTests {
         var waiting = locked.stream.makeAsyncIterator()
         _ = await waiting.next()
         let started = ContinuousClock.now
-        let stuck = try await server.json("POST", "/rest/v1/locations", bearer: alice.accessToken,
-                                          ["name": "late", "slug": "late", "created_by": alice.user.id.description])
+        let stuck = try await server.json(
+            "POST", "/rest/v1/locations", bearer: alice.accessToken,
+            ["name": "late", "slug": "late", "created_by": alice.user.id.description])
         let waited = started.duration(to: .now)
         #expect(stuck.status == 503, "\(stuck.status) \(stuck.text)")
         #expect(stuck.header("retry-after") == "1")

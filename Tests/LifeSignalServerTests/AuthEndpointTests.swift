@@ -45,8 +45,9 @@ struct AuthEndpointTests {
         defer { Task { await server.stop() } }
         let otp = try await server.json("POST", "/auth/v1/otp", headers: Self.version, ["phone": "+15550001111"])
         #expect(otp.status == 200)
-        let verify = try await server.json("POST", "/auth/v1/verify", headers: Self.version,
-                                           ["type": "sms", "phone": "+15550001111", "token": "123456"])
+        let verify = try await server.json(
+            "POST", "/auth/v1/verify", headers: Self.version,
+            ["type": "sms", "phone": "+15550001111", "token": "123456"])
         #expect(verify.status == 200)
         let session = try #require(verify.json)
         #expect(session["token_type"] as? String == "bearer")

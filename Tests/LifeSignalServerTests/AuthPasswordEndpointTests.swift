@@ -1,7 +1,7 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
@@ -16,8 +16,9 @@ struct AuthPasswordEndpointTests {
         let server = try await TestServer.start(test.backend)
         defer { Task { await server.stop() } }
 
-        let signup = try await server.json("POST", "/auth/v1/signup", headers: Self.version,
-                                           ["email": " Ada@Example.org ", "password": "lovelace1815", "data": ["display": "Ada"]])
+        let signup = try await server.json(
+            "POST", "/auth/v1/signup", headers: Self.version,
+            ["email": " Ada@Example.org ", "password": "lovelace1815", "data": ["display": "Ada"]])
         #expect(signup.status == 200)
         let user = try #require(signup.json?["user"] as? [String: any Sendable])
         #expect(user["email"] as? String == "ada@example.org")
@@ -32,22 +33,26 @@ struct AuthPasswordEndpointTests {
         #expect(try Self.amrMethods(try #require(refreshed.json?["access_token"] as? String)) == ["password"], "a refresh keeps how the session began")
         #expect(try await server.request("GET", "/rest/v1/users?select=id", bearer: token).jsonArray?.count == 1)
 
-        let signin = try await server.json("POST", "/auth/v1/token?grant_type=password", headers: Self.version,
-                                           ["email": "ada@example.org", "password": "lovelace1815"])
+        let signin = try await server.json(
+            "POST", "/auth/v1/token?grant_type=password", headers: Self.version,
+            ["email": "ada@example.org", "password": "lovelace1815"])
         #expect(signin.status == 200)
         let second = try #require(signin.json?["access_token"] as? String)
 
-        let updated = try await server.json("PUT", "/auth/v1/user", bearer: second, headers: Self.version,
-                                            ["password": "analytical-engine", "data": ["display": NSNull(), "city": "London"] as [String: any Sendable]])
+        let updated = try await server.json(
+            "PUT", "/auth/v1/user", bearer: second, headers: Self.version,
+            ["password": "analytical-engine", "data": ["display": NSNull(), "city": "London"] as [String: any Sendable]])
         #expect(updated.status == 200)
         #expect((updated.json?["user_metadata"] as? [String: any Sendable])?["city"] as? String == "London")
         #expect((updated.json?["user_metadata"] as? [String: any Sendable])?["display"] == nil)
-        let old = try await server.json("POST", "/auth/v1/token?grant_type=password", headers: Self.version,
-                                        ["email": "ada@example.org", "password": "lovelace1815"])
+        let old = try await server.json(
+            "POST", "/auth/v1/token?grant_type=password", headers: Self.version,
+            ["email": "ada@example.org", "password": "lovelace1815"])
         #expect(old.status == 400)
         #expect(old.json?["code"] as? String == "invalid_credentials")
-        let new = try await server.json("POST", "/auth/v1/token?grant_type=password", headers: Self.version,
-                                        ["email": "ada@example.org", "password": "analytical-engine"])
+        let new = try await server.json(
+            "POST", "/auth/v1/token?grant_type=password", headers: Self.version,
+            ["email": "ada@example.org", "password": "analytical-engine"])
         #expect(new.status == 200)
     }
 
@@ -59,21 +64,25 @@ struct AuthPasswordEndpointTests {
         let session = try await test.signIn("+15550002222")
         #expect(try Self.amrMethods(session.accessToken) == ["otp"])
 
-        let before = try await server.json("POST", "/auth/v1/token?grant_type=password", headers: Self.version, ["phone": "15550002222", "password": "anything-at-all"])
+        let before = try await server.json(
+            "POST", "/auth/v1/token?grant_type=password", headers: Self.version, ["phone": "15550002222", "password": "anything-at-all"])
         #expect(before.status == 400, "a phone account without a password cannot sign in with one")
         #expect(before.json?["code"] as? String == "invalid_credentials")
 
-        let set = try await server.json("PUT", "/auth/v1/user", bearer: session.accessToken, headers: Self.version,
-                                        ["password": "a-long-pass", "email": "Phone.Person@Example.org"])
+        let set = try await server.json(
+            "PUT", "/auth/v1/user", bearer: session.accessToken, headers: Self.version,
+            ["password": "a-long-pass", "email": "Phone.Person@Example.org"])
         #expect(set.status == 200)
         #expect(set.json?["email"] as? String == "phone.person@example.org")
         #expect(set.json?["phone"] as? String == "15550002222")
         for phone in ["+15550002222", "15550002222"] {
-            let signin = try await server.json("POST", "/auth/v1/token?grant_type=password", headers: Self.version, ["phone": phone, "password": "a-long-pass"])
+            let signin = try await server.json(
+                "POST", "/auth/v1/token?grant_type=password", headers: Self.version, ["phone": phone, "password": "a-long-pass"])
             #expect(signin.status == 200, "\(phone)")
             #expect(try Self.amrMethods(try #require(signin.json?["access_token"] as? String)) == ["password"])
         }
-        let byEmail = try await server.json("POST", "/auth/v1/token?grant_type=password", headers: Self.version, ["email": "phone.person@example.org", "password": "a-long-pass"])
+        let byEmail = try await server.json(
+            "POST", "/auth/v1/token?grant_type=password", headers: Self.version, ["email": "phone.person@example.org", "password": "a-long-pass"])
         #expect(byEmail.status == 200)
 
         // Another account cannot take that phone number; it learns so only with the code sent
@@ -139,7 +148,8 @@ struct AuthPasswordEndpointTests {
         #expect((weak.json?["weak_password"] as? [String: any Sendable])?["reasons"] as? [String] == ["length"])
         let badEmail = try await server.json("POST", "/auth/v1/signup", headers: Self.version, ["email": "a@b", "password": "long enough"])
         #expect(badEmail.json?["message"] as? String == "Unable to validate email address: invalid format")
-        let wrong = try await server.json("POST", "/auth/v1/token?grant_type=password", headers: Self.version, ["email": "grace@example.org", "password": "wrong-one"])
+        let wrong = try await server.json(
+            "POST", "/auth/v1/token?grant_type=password", headers: Self.version, ["email": "grace@example.org", "password": "wrong-one"])
         #expect(wrong.json?["message"] as? String == "Invalid login credentials")
         let grant = try await server.json("POST", "/auth/v1/token?grant_type=magic", headers: Self.version, [:])
         #expect(grant.json?["message"] as? String == "unsupported_grant_type")

@@ -1,7 +1,7 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
@@ -63,7 +63,8 @@ struct AuthReauthenticationEndpointTests {
             let refused = try await server.json("PUT", "/auth/v1/user", bearer: token, headers: Sessions.version, change)
             #expect(refused.status == 400, "\(change)")
             #expect(refused.json?["code"] as? String == "reauthentication_needed", "\(change)")
-            #expect(refused.json?["message"] as? String
+            #expect(
+                refused.json?["message"] as? String
                     == (change["password"] != nil ? "Password update requires reauthentication" : "Email or phone update requires reauthentication"))
         }
         let legacy = try await server.json("PUT", "/auth/v1/user", bearer: token, ["password": "a new password"])
@@ -72,8 +73,11 @@ struct AuthReauthenticationEndpointTests {
         #expect(legacy.header("x-sb-error-code") == "reauthentication_needed")
         #expect(await test.sms.lastCode(for: try PhoneNumber("+15550003333")) == nil, "no phone-change code went out")
         #expect(try await server.json("PUT", "/auth/v1/user", bearer: token, headers: Sessions.version, ["data": ["city": "York"]]).status == 200)
-        #expect(try await server.json("PUT", "/auth/v1/user", bearer: token, headers: Sessions.version,
-                                      ["phone": "15550001111"]).status == 200, "the number it already has is no change")
+        #expect(
+            try await server.json(
+                "PUT", "/auth/v1/user", bearer: token, headers: Sessions.version,
+                ["phone": "15550001111"]
+            ).status == 200, "the number it already has is no change")
 
         let noCode = try await server.json("PUT", "/auth/v1/user", bearer: token, headers: Sessions.version, ["password": "a new password", "nonce": "123456"])
         #expect(noCode.status == 422, "a nonce when none was sent")
@@ -95,8 +99,9 @@ struct AuthReauthenticationEndpointTests {
         let weak = try await server.json("PUT", "/auth/v1/user", bearer: token, headers: Sessions.version, ["password": "short", "nonce": code])
         #expect(weak.json?["code"] as? String == "weak_password", "a weak password is refused before the nonce is spent")
 
-        let accepted = try await server.json("PUT", "/auth/v1/user", bearer: token, headers: Sessions.version,
-                                             ["password": "a new password", "email": "Ada@Example.org", "nonce": code])
+        let accepted = try await server.json(
+            "PUT", "/auth/v1/user", bearer: token, headers: Sessions.version,
+            ["password": "a new password", "email": "Ada@Example.org", "nonce": code])
         #expect(accepted.status == 200)
         #expect(accepted.json?["email"] as? String == "ada@example.org")
         #expect(try await Sessions.signIn(server, email: "ada@example.org", password: "a new password").userID == session.user.id.description)
@@ -125,8 +130,9 @@ struct AuthReauthenticationEndpointTests {
         let unreachable = try await server.request("GET", "/auth/v1/reauthenticate", bearer: old.access, headers: Sessions.version)
         #expect(unreachable.status == 422)
         #expect(unreachable.json?["code"] as? String == "reauthentication_not_valid")
-        #expect(try await server.json("PUT", "/auth/v1/user", bearer: old.access, headers: Sessions.version, ["password": "brand new one"])
-            .json?["code"] as? String == "reauthentication_needed")
+        #expect(
+            try await server.json("PUT", "/auth/v1/user", bearer: old.access, headers: Sessions.version, ["password": "brand new one"])
+                .json?["code"] as? String == "reauthentication_needed")
         let recent = try await Sessions.signIn(server, email: "grace@example.org")
         #expect(try await server.json("PUT", "/auth/v1/user", bearer: recent.access, headers: Sessions.version, ["password": "brand new one"]).status == 200)
         #expect(try await Sessions.userStatus(server, old.access) == 403, "and the old session ended with the password change")

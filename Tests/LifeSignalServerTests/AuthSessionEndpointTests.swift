@@ -1,7 +1,7 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
@@ -101,7 +101,8 @@ struct AuthSessionEndpointTests {
             #expect(try await Sessions.refresh(server, ended.refresh).status == 400)
         }
         #expect(try await Sessions.sessionCount(test, user: one.userID) == 0)
-        let orphans = try await test.backend.database.query("""
+        let orphans = try await test.backend.database.query(
+            """
             SELECT count(*) AS n FROM auth_refresh_tokens t LEFT JOIN auth_sessions s ON s.id = t.session_id WHERE s.id IS NULL
             """)
         #expect(try orphans.first?.int("n") == 0, "refresh tokens go with their sessions")

@@ -1,7 +1,7 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
@@ -67,13 +67,15 @@ struct AuthSessionLifetimeEndpointTests {
         defer { Task { await server.stop() } }
         let session = try await Sessions.signUp(server, "ada@example.org", password: "lovelace1815")
         func stored() async throws -> String {
-            try await test.backend.database.query("SELECT encrypted_password FROM auth_users WHERE email = 'ada@example.org'").first?.string("encrypted_password") ?? ""
+            try await test.backend.database.query("SELECT encrypted_password FROM auth_users WHERE email = 'ada@example.org'").first?.string(
+                "encrypted_password") ?? ""
         }
         #expect(try await stored().hasPrefix("pbkdf2-sha256$2000$"))
         let old = PasswordHasher(iterations: 1000).hash("lovelace1815")
         try await test.backend.database.query("UPDATE auth_users SET encrypted_password = \(old) WHERE id = \(SQLValue(UUID(uuidString: session.userID)))")
 
-        let wrong = try await server.json("POST", "/auth/v1/token?grant_type=password", headers: Sessions.version, ["email": "ada@example.org", "password": "babbage1791"])
+        let wrong = try await server.json(
+            "POST", "/auth/v1/token?grant_type=password", headers: Sessions.version, ["email": "ada@example.org", "password": "babbage1791"])
         #expect(wrong.status == 400)
         #expect(try await stored() == old, "a wrong password upgrades nothing")
         _ = try await Sessions.signIn(server, email: "ada@example.org", password: "lovelace1815")
@@ -100,7 +102,8 @@ struct AuthSessionLifetimeEndpointTests {
         #expect(taken.json?["phone"] as? String == free.json?["phone"] as? String)
 
         let code = try #require(await test.sms.lastCode(for: try PhoneNumber("+15550002222"))).value
-        let verify = try await server.json("POST", "/auth/v1/verify", headers: Sessions.version, ["type": "phone_change", "phone": "+15550002222", "token": code])
+        let verify = try await server.json(
+            "POST", "/auth/v1/verify", headers: Sessions.version, ["type": "phone_change", "phone": "+15550002222", "token": code])
         #expect(verify.status == 422)
         #expect(verify.json?["code"] as? String == "phone_exists")
         let owners = try await test.backend.database.query("SELECT count(*) AS n FROM auth_users WHERE phone = '15550002222'")

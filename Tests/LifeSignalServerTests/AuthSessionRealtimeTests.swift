@@ -12,8 +12,9 @@ import Testing
 struct AuthSessionRealtimeTests {
     static func join(_ socket: RealtimeTestSocket, topic: String, token: String, ref: String) async throws -> [String: any Sendable] {
         let binding: [String: any Sendable] = ["event": "*", "schema": "public", "table": "notifications"]
-        try socket.send(topic: topic, event: "phx_join",
-                        payload: ["config": ["postgres_changes": [binding]] as [String: any Sendable], "access_token": token], ref: ref, joinRef: ref)
+        try socket.send(
+            topic: topic, event: "phx_join",
+            payload: ["config": ["postgres_changes": [binding]] as [String: any Sendable], "access_token": token], ref: ref, joinRef: ref)
         let reply = try await socket.nextObject(where: { $0["event"] as? String == "phx_reply" && $0["ref"] as? String == ref })
         return try #require(reply["payload"] as? [String: any Sendable])
     }
@@ -52,10 +53,15 @@ struct AuthSessionRealtimeTests {
         #expect(closed["join_ref"] as? String == "2")
 
         // Bob's channel on the same socket still receives his changes, and Ada's no longer exists.
-        let row: [String: any Sendable] = ["user_id": bob.userID, "type": "system", "title": "still here", "body": "b",
-                                           "created_at": Timestamp.format(test.clock.now)]
-        #expect(try await server.request("POST", "/rest/v1/notifications", apiKey: .some(server.serviceKey), bearer: server.serviceKey,
-                                         body: try JSONSerialization.data(withJSONObject: row)).status == 201)
+        let row: [String: any Sendable] = [
+            "user_id": bob.userID, "type": "system", "title": "still here", "body": "b",
+            "created_at": Timestamp.format(test.clock.now),
+        ]
+        #expect(
+            try await server.request(
+                "POST", "/rest/v1/notifications", apiKey: .some(server.serviceKey), bearer: server.serviceKey,
+                body: try JSONSerialization.data(withJSONObject: row)
+            ).status == 201)
         let change = try await socket.nextObject(where: { $0["event"] as? String == "postgres_changes" })
         #expect(change["topic"] as? String == "realtime:bob")
         try socket.send(topic: "realtime:ada", event: "access_token", payload: ["access_token": ada.access], ref: "4", joinRef: "2")

@@ -45,8 +45,9 @@ struct AuthThrottleEndpointTests {
         let credentials: [String: any Sendable] = ["email": "ada@example.org", "password": "lovelace1815"]
         #expect(try await server.json("POST", "/auth/v1/signup", headers: Self.version, credentials).status == 200)
         for _ in 0..<AuthService.passwordFailureLimit {
-            let wrong = try await server.json("POST", "/auth/v1/token?grant_type=password", headers: Self.version,
-                                              ["email": "ada@example.org", "password": "babbage"])
+            let wrong = try await server.json(
+                "POST", "/auth/v1/token?grant_type=password", headers: Self.version,
+                ["email": "ada@example.org", "password": "babbage"])
             #expect(wrong.status == 400 && wrong.json?["code"] as? String == "invalid_credentials")
         }
         let refused = try await server.json("POST", "/auth/v1/token?grant_type=password", headers: Self.version, credentials)
@@ -78,8 +79,9 @@ struct AuthPasswordLeverTests {
         let replies = try await withThrowingTaskGroup(of: TestServer.Reply.self) { group in
             for _ in 0..<30 {
                 group.addTask {
-                    try await server.json("POST", "/auth/v1/token?grant_type=password", headers: Self.version,
-                                          ["email": "ada@example.org", "password": "babbage"])
+                    try await server.json(
+                        "POST", "/auth/v1/token?grant_type=password", headers: Self.version,
+                        ["email": "ada@example.org", "password": "babbage"])
                 }
             }
             return try await group.reduce(into: [TestServer.Reply]()) { $0.append($1) }

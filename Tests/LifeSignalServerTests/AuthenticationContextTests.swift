@@ -1,10 +1,11 @@
 import Foundation
 import LifeSignalBackend
 import LifeSignalDomain
-@testable import LifeSignalServer
 import LifeSignalTestSupport
 import Logging
 import Testing
+
+@testable import LifeSignalServer
 
 /// The caller in the request context, alone: what ``AuthenticationMiddleware`` stores for each
 /// kind of token, and how each API words a missing or refused one (its error type's
@@ -14,25 +15,34 @@ struct AuthenticationContextTests {
     @Test func theMiddlewareRecordsNoneVerifiedOrRefused() async throws {
         let test = try await TestDatabases.backend(.sqlite)
         let middleware = AuthenticationMiddleware<LifeSignalRequestContext>(auth: test.backend.auth)
-        guard case .none = await middleware.authenticate(nil) else { Issue.record("no token must be none"); return }
+        guard case .none = await middleware.authenticate(nil) else {
+            Issue.record("no token must be none")
+            return
+        }
 
         let session = try await test.signIn("+15550001111")
         guard case .verified(let claims, let caller) = await middleware.authenticate(session.accessToken) else {
-            Issue.record("a signed-in person's token must verify"); return
+            Issue.record("a signed-in person's token must verify")
+            return
         }
         #expect(caller == .user(session.user.id) && claims.sessionID != nil)
 
         guard case .verified(_, let anonymous) = await middleware.authenticate(await test.backend.auth.apiKey(role: .anon)) else {
-            Issue.record("the anon key must verify"); return
+            Issue.record("the anon key must verify")
+            return
         }
         #expect(anonymous == .anonymous)
 
-        guard case .refused(let garbage) = await middleware.authenticate("not.a.jwt") else { Issue.record("garbage must be refused"); return }
+        guard case .refused(let garbage) = await middleware.authenticate("not.a.jwt") else {
+            Issue.record("garbage must be refused")
+            return
+        }
         #expect(garbage is TokenError)
 
         test.clock.advance(by: TimeInterval(AuthService.accessTokenLifetime + 60))
         guard case .refused(let expired) = await middleware.authenticate(session.accessToken) else {
-            Issue.record("an expired token must be refused"); return
+            Issue.record("an expired token must be refused")
+            return
         }
         #expect(expired as? TokenError == .expired)
     }

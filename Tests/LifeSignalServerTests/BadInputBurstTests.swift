@@ -38,29 +38,39 @@ struct BadInputBurstTests {
             BadRequest(name: "negative limit", method: "GET", path: "/rest/v1/locations?limit=-1", status: 416, code: "PGRST103"),
             BadRequest(name: "expired JWT", method: "GET", path: "/rest/v1/locations", bearer: expired, status: 401, code: "PGRST303"),
             BadRequest(name: "forged JWT", method: "GET", path: "/rest/v1/locations", bearer: String(forged), status: 401, code: "PGRST301"),
-            BadRequest(name: "broken JSON", method: "POST", path: "/rest/v1/locations", bearer: user.accessToken,
-                       body: Data("{\"name\": ".utf8), status: 400, code: "PGRST102"),
-            BadRequest(name: "unknown column in body", method: "POST", path: "/rest/v1/locations", bearer: user.accessToken,
-                       body: Data("{\"name\":\"a\",\"slug\":\"a\",\"colour\":\"red\"}".utf8), status: 400, code: "PGRST204"),
-            BadRequest(name: "wrong type", method: "POST", path: "/rest/v1/locations", bearer: user.accessToken,
-                       body: Data("{\"name\":\"a\",\"slug\":\"a\",\"sort_order\":\"first\"}".utf8), status: 400, code: "22P02"),
-            BadRequest(name: "anonymous insert", method: "POST", path: "/rest/v1/locations",
-                       body: Data("{\"name\":\"a\",\"slug\":\"a\"}".utf8), status: 401, code: "42501"),
+            BadRequest(
+                name: "broken JSON", method: "POST", path: "/rest/v1/locations", bearer: user.accessToken,
+                body: Data("{\"name\": ".utf8), status: 400, code: "PGRST102"),
+            BadRequest(
+                name: "unknown column in body", method: "POST", path: "/rest/v1/locations", bearer: user.accessToken,
+                body: Data("{\"name\":\"a\",\"slug\":\"a\",\"colour\":\"red\"}".utf8), status: 400, code: "PGRST204"),
+            BadRequest(
+                name: "wrong type", method: "POST", path: "/rest/v1/locations", bearer: user.accessToken,
+                body: Data("{\"name\":\"a\",\"slug\":\"a\",\"sort_order\":\"first\"}".utf8), status: 400, code: "22P02"),
+            BadRequest(
+                name: "anonymous insert", method: "POST", path: "/rest/v1/locations",
+                body: Data("{\"name\":\"a\",\"slug\":\"a\"}".utf8), status: 401, code: "42501"),
             BadRequest(name: "unfiltered delete", method: "DELETE", path: "/rest/v1/locations", bearer: user.accessToken, status: 400, code: "21000"),
-            BadRequest(name: "oversized function body", method: "POST", path: "/functions/v1/check-in", bearer: user.accessToken,
-                       body: Data(repeating: UInt8(ascii: " "), count: 2 << 20), status: 413, code: nil),
-            BadRequest(name: "function broken JSON", method: "POST", path: "/functions/v1/update-check-in-settings", bearer: user.accessToken,
-                       body: Data("{".utf8), status: 400, code: nil),
+            BadRequest(
+                name: "oversized function body", method: "POST", path: "/functions/v1/check-in", bearer: user.accessToken,
+                body: Data(repeating: UInt8(ascii: " "), count: 2 << 20), status: 413, code: nil),
+            BadRequest(
+                name: "function broken JSON", method: "POST", path: "/functions/v1/update-check-in-settings", bearer: user.accessToken,
+                body: Data("{".utf8), status: 400, code: nil),
             BadRequest(name: "function without user", method: "POST", path: "/functions/v1/check-in", status: 401, code: nil),
             BadRequest(name: "unknown function", method: "POST", path: "/functions/v1/nope", bearer: user.accessToken, status: 404, code: nil),
-            BadRequest(name: "verify with a wrong code", method: "POST", path: "/auth/v1/verify", headers: gotrue,
-                       body: Data("{\"type\":\"sms\",\"phone\":\"+15550009999\",\"token\":\"000000\"}".utf8), status: 403, code: "otp_expired"),
-            BadRequest(name: "bad phone", method: "POST", path: "/auth/v1/otp", headers: gotrue,
-                       body: Data("{\"phone\":\"call me\"}".utf8), status: 400, code: "validation_failed"),
-            BadRequest(name: "user with a forged token", method: "GET", path: "/auth/v1/user", bearer: String(forged), headers: gotrue,
-                       status: 403, code: "bad_jwt"),
-            BadRequest(name: "refresh with an unknown token", method: "POST", path: "/auth/v1/token?grant_type=refresh_token", headers: gotrue,
-                       body: Data("{\"refresh_token\":\"nope\"}".utf8), status: 400, code: "refresh_token_not_found"),
+            BadRequest(
+                name: "verify with a wrong code", method: "POST", path: "/auth/v1/verify", headers: gotrue,
+                body: Data("{\"type\":\"sms\",\"phone\":\"+15550009999\",\"token\":\"000000\"}".utf8), status: 403, code: "otp_expired"),
+            BadRequest(
+                name: "bad phone", method: "POST", path: "/auth/v1/otp", headers: gotrue,
+                body: Data("{\"phone\":\"call me\"}".utf8), status: 400, code: "validation_failed"),
+            BadRequest(
+                name: "user with a forged token", method: "GET", path: "/auth/v1/user", bearer: String(forged), headers: gotrue,
+                status: 403, code: "bad_jwt"),
+            BadRequest(
+                name: "refresh with an unknown token", method: "POST", path: "/auth/v1/token?grant_type=refresh_token", headers: gotrue,
+                body: Data("{\"refresh_token\":\"nope\"}".utf8), status: 400, code: "refresh_token_not_found"),
         ]
     }
 
@@ -86,8 +96,9 @@ struct BadInputBurstTests {
             results += try await withThrowingTaskGroup(of: (String, Int, String?, Int, String?, String).self) { group in
                 for bad in cases {
                     group.addTask {
-                        let reply = try await server.request(bad.method, bad.path, apiKey: bad.apiKey, bearer: bad.bearer,
-                                                             headers: bad.headers, body: bad.body)
+                        let reply = try await server.request(
+                            bad.method, bad.path, apiKey: bad.apiKey, bearer: bad.bearer,
+                            headers: bad.headers, body: bad.body)
                         let code = (reply.json?["code"] as? String) ?? (reply.json?["error_code"] as? String)
                         return (bad.name, reply.status, code, bad.status, bad.code, String(reply.text.prefix(300)))
                     }
@@ -105,8 +116,9 @@ struct BadInputBurstTests {
         for table in tables { #expect(try await test.count(table) == before[table], "\(table) changed") }
 
         // Normal requests still work.
-        let made = try await server.json("POST", "/rest/v1/locations", bearer: user2.accessToken,
-                                         ["name": "Fine", "slug": "fine", "created_by": user2.user.id.description])
+        let made = try await server.json(
+            "POST", "/rest/v1/locations", bearer: user2.accessToken,
+            ["name": "Fine", "slug": "fine", "created_by": user2.user.id.description])
         #expect(made.status == 201)
         #expect(try await server.request("POST", "/functions/v1/check-in", bearer: user2.accessToken).status == 200)
         #expect(try await server.request("GET", "/health").status == 200)

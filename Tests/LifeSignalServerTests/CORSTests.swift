@@ -15,10 +15,12 @@ struct CORSTests {
         let server = try await TestServer.start(test.backend)
         defer { Task { await server.stop() } }
         for path in ["/rest/v1/locations", "/auth/v1/token?grant_type=password"] {
-            let reply = try await server.request("OPTIONS", path, apiKey: .some(nil), headers: [
-                "Origin": "https://app.example", "Access-Control-Request-Method": "POST",
-                "Access-Control-Request-Headers": "apikey, content-type, prefer",
-            ])
+            let reply = try await server.request(
+                "OPTIONS", path, apiKey: .some(nil),
+                headers: [
+                    "Origin": "https://app.example", "Access-Control-Request-Method": "POST",
+                    "Access-Control-Request-Headers": "apikey, content-type, prefer",
+                ])
             #expect(reply.status == 200, "\(path)")
             #expect(reply.header("Access-Control-Allow-Origin") == "https://app.example")
             #expect(reply.header("Access-Control-Allow-Methods") == "GET, POST, PATCH, PUT, DELETE, OPTIONS")

@@ -31,8 +31,9 @@ struct ClientAddressLimitTests {
         #expect(limited.header("Retry-After") == "1")
         // A forged or expired token is still anonymous: it cannot step round the limit.
         #expect(try await server.request("GET", "/rest/v1/locations", bearer: "not.a.token").status == 429)
-        let sign = try await server.json("POST", "/auth/v1/token?grant_type=password", headers: Self.version,
-                                         ["email": "ada@example.org", "password": "x"])
+        let sign = try await server.json(
+            "POST", "/auth/v1/token?grant_type=password", headers: Self.version,
+            ["email": "ada@example.org", "password": "x"])
         #expect(sign.status == 429, "sign-in is anonymous too")
 
         // Not limited: a signed-in person (their own limit), the service role, health checks,

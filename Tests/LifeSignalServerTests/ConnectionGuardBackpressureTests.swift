@@ -1,9 +1,10 @@
-@testable import LifeSignalServer
 import Logging
 import NIOCore
 import NIOEmbedded
 import NIOHTTP1
 import Testing
+
+@testable import LifeSignalServer
 
 /// The body deadline counts the client's delay, not the server's: while the server withholds
 /// reads (its request reader is full, as under heavy load), nothing the client sends can
@@ -26,7 +27,10 @@ struct ConnectionGuardBackpressureTests {
 
         func open() {
             holding = false
-            if held { held = false; context?.read() }
+            if held {
+                held = false
+                context?.read()
+            }
         }
     }
 

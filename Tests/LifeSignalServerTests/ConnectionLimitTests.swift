@@ -86,8 +86,9 @@ struct ConnectionLimitTests {
         defer { Task { await server.stop() } }
         let before = try await test.backend.database.query("SELECT count(*) AS n FROM locations").first?.int("n")
         let socket = try ConnectionTestSocket(port: server.port)
-        socket.send("POST /rest/v1/locations HTTP/1.1\r\nHost: 127.0.0.1\r\napikey: \(server.serviceKey)\r\nAuthorization: Bearer \(server.serviceKey)\r\n"
-                    + "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"name\":\"Half")
+        socket.send(
+            "POST /rest/v1/locations HTTP/1.1\r\nHost: 127.0.0.1\r\napikey: \(server.serviceKey)\r\nAuthorization: Bearer \(server.serviceKey)\r\n"
+                + "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"name\":\"Half")
         #expect(await socket.waitUntilClosed(), "a body that stops must be cut off")
         #expect(socket.text.hasPrefix("HTTP/1.1 408 "), "got \(socket.text.prefix(40))")
         let after = try await test.backend.database.query("SELECT count(*) AS n FROM locations").first?.int("n")
@@ -128,7 +129,8 @@ struct ConnectionLimitTests {
         let server = try await TestServer.start(test.backend)
         defer { Task { await server.stop() } }
         let before = try await test.backend.database.query("SELECT count(*) AS n FROM locations").first?.int("n")
-        let head = "POST /rest/v1/locations HTTP/1.1\r\nHost: 127.0.0.1\r\napikey: \(server.serviceKey)\r\nAuthorization: Bearer \(server.serviceKey)\r\n"
+        let head =
+            "POST /rest/v1/locations HTTP/1.1\r\nHost: 127.0.0.1\r\napikey: \(server.serviceKey)\r\nAuthorization: Bearer \(server.serviceKey)\r\n"
             + "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
 
         let badSize = try ConnectionTestSocket(port: server.port)

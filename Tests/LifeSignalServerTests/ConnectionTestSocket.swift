@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A bare TCP connection to the test server, for what no HTTP client will send: a head a byte
@@ -20,11 +21,11 @@ final class ConnectionTestSocket: @unchecked Sendable {
 
     init(port: Int) throws {
         #if canImport(Glibc)
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
-        descriptor = socket(AF_INET, SOCK_STREAM, 0)
-        var noSignal: Int32 = 1
-        setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &noSignal, socklen_t(MemoryLayout<Int32>.size))
+            descriptor = socket(AF_INET, SOCK_STREAM, 0)
+            var noSignal: Int32 = 1
+            setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &noSignal, socklen_t(MemoryLayout<Int32>.size))
         #endif
         guard descriptor >= 0 else { throw Failure(description: "socket() failed: \(errno)") }
         var address = sockaddr_in()
@@ -50,15 +51,21 @@ final class ConnectionTestSocket: @unchecked Sendable {
     @discardableResult
     func send(_ bytes: [UInt8]) -> Bool {
         #if canImport(Glibc)
-        let flags = Int32(MSG_NOSIGNAL)
+            let flags = Int32(MSG_NOSIGNAL)
         #else
-        let flags: Int32 = 0
+            let flags: Int32 = 0
         #endif
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes { systemSend(descriptor, $0.baseAddress, $0.count, flags) }
-            if sent > 0 { offset += sent; continue }
-            if sent < 0, errno == EAGAIN || errno == EWOULDBLOCK { usleep(1_000); continue }
+            if sent > 0 {
+                offset += sent
+                continue
+            }
+            if sent < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                usleep(1_000)
+                continue
+            }
             return false
         }
         return true
@@ -117,11 +124,11 @@ final class ConnectionTestSocket: @unchecked Sendable {
 }
 
 #if canImport(Glibc)
-private func systemSend(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int, _ flags: Int32) -> Int {
-    Glibc.send(fd, buffer, count, flags)
-}
+    private func systemSend(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int, _ flags: Int32) -> Int {
+        Glibc.send(fd, buffer, count, flags)
+    }
 #else
-private func systemSend(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int, _ flags: Int32) -> Int {
-    Darwin.send(fd, buffer, count, flags)
-}
+    private func systemSend(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int, _ flags: Int32) -> Int {
+        Darwin.send(fd, buffer, count, flags)
+    }
 #endif

@@ -1,7 +1,7 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
@@ -42,8 +42,9 @@ struct ContactConsentTests {
         return (try #require(json["qrCodeId"] as? String, "\(reply.text)"), try #require(json["expiresAt"] as? String, "\(reply.text)"))
     }
 
-    @Test("get-qr-code mints a code and shows the same one until it expires; expired, spent and unknown codes get one 404",
-          arguments: Engine.allCases)
+    @Test(
+        "get-qr-code mints a code and shows the same one until it expires; expired, spent and unknown codes get one 404",
+        arguments: Engine.allCases)
     func lifetime(engine: Engine) async throws {
         let people = try await Self.people(engine)
         let (test, server) = (people.test, people.server)
@@ -73,8 +74,10 @@ struct ContactConsentTests {
         let added = try await Self.call(server, "add-contact-by-qr", people.bob, ["qrCodeId": second.id, "isResponder": true, "isDependent": false])
         #expect(added.status == 200 && (added.json?["contact"] as? [String: any Sendable])?["isResponder"] as? Bool == true, "\(added.text)")
         #expect(try await test.count("contacts") == 2)
-        for (name, body) in [("lookup-qr-code", ["qrCodeId": second.id] as [String: any Sendable]),
-                             ("add-contact-by-qr", ["qrCodeId": second.id, "isResponder": false, "isDependent": true])] {
+        for (name, body) in [
+            ("lookup-qr-code", ["qrCodeId": second.id] as [String: any Sendable]),
+            ("add-contact-by-qr", ["qrCodeId": second.id, "isResponder": false, "isDependent": true]),
+        ] {
             let spent = try await Self.call(server, name, people.dan, body)
             #expect(spent.status == 404 && spent.text == unknown.text, "\(name) with a spent code: \(spent.status) \(spent.text)")
         }

@@ -1,7 +1,7 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
@@ -30,10 +30,13 @@ struct ContactRoleRequestTests {
     static func pair(_ people: People) async throws -> [Bool] {
         var roles: [Bool] = []
         for (owner, other) in [(people.bob, people.ann), (people.ann, people.bob)] {
-            let row = try #require(try await people.test.backend.database.query("""
-                SELECT is_responder, is_dependent FROM contacts
-                WHERE user_id = \(SQLValue.uuid(owner.user.id.rawValue)) AND contact_id = \(SQLValue.uuid(other.user.id.rawValue))
-                """).first)
+            let row = try #require(
+                try await people.test.backend.database.query(
+                    """
+                    SELECT is_responder, is_dependent FROM contacts
+                    WHERE user_id = \(SQLValue.uuid(owner.user.id.rawValue)) AND contact_id = \(SQLValue.uuid(other.user.id.rawValue))
+                    """
+                ).first)
             roles += [try row.bool("is_responder"), try row.bool("is_dependent")]
         }
         return roles
@@ -51,9 +54,10 @@ struct ContactRoleRequestTests {
 
     /// What `who` was told of role changes: `title: body (contactId)`.
     static func told(_ people: People, _ who: IssuedSession) async throws -> Set<String> {
-        Set(try await people.test.backend.notifications.notifications(caller: .user(who.user.id), limit: 100)
-            .filter { $0.type == .contactRoleChanged }
-            .map { "\($0.title): \($0.body) (\($0.contactID?.description ?? "-"))" })
+        Set(
+            try await people.test.backend.notifications.notifications(caller: .user(who.user.id), limit: 100)
+                .filter { $0.type == .contactRoleChanged }
+                .map { "\($0.title): \($0.body) (\($0.contactID?.description ?? "-"))" })
     }
 
     @Test("becoming a responder waits for the owner; only the owner answers; the requester cancels", arguments: Engine.allCases)
@@ -80,7 +84,8 @@ struct ContactRoleRequestTests {
         #expect(try await people.test.count("contact_role_requests") == 1)
 
         // Both see it, names only; Dan sees nothing.
-        let annSees = try await Self.requests(people, ann), bobSees = try await Self.requests(people, bob)
+        let annSees = try await Self.requests(people, ann)
+        let bobSees = try await Self.requests(people, bob)
         #expect(annSees.received.map { $0["id"] as? String } == [requestID] && annSees.sent.isEmpty)
         #expect(bobSees.sent.map { $0["id"] as? String } == [requestID] && bobSees.received.isEmpty)
         #expect(annSees.received.first.map { Set($0.keys) } == Set(pending.keys))
@@ -90,8 +95,10 @@ struct ContactRoleRequestTests {
         // Only Ann answers; only Bob cancels. Anyone else gets the answer an unknown id gets.
         let unknown = try await Self.call(people, "accept-role-request", ann, ["requestId": UUID().uuidString.lowercased()])
         #expect(unknown.status == 404 && unknown.json?["code"] as? String == "not_found", "\(unknown.status) \(unknown.text)")
-        for (who, name) in [(bob, "accept-role-request"), (bob, "decline-role-request"), (dan, "accept-role-request"),
-                            (dan, "decline-role-request"), (dan, "cancel-role-request"), (ann, "cancel-role-request")] {
+        for (who, name) in [
+            (bob, "accept-role-request"), (bob, "decline-role-request"), (dan, "accept-role-request"),
+            (dan, "decline-role-request"), (dan, "cancel-role-request"), (ann, "cancel-role-request"),
+        ] {
             let refused = try await Self.call(people, name, who, ["requestId": requestID])
             #expect(refused.status == 404 && refused.text == unknown.text, "\(name) by \(who.user.id): \(refused.status) \(refused.text)")
         }
@@ -192,8 +199,9 @@ struct ContactRoleRequestTests {
         }
     }
 
-    @Test("contact_role_requests: either side reads it through /rest/v1 and Realtime, nobody writes it, a stranger sees nothing",
-          arguments: Engine.allCases)
+    @Test(
+        "contact_role_requests: either side reads it through /rest/v1 and Realtime, nobody writes it, a stranger sees nothing",
+        arguments: Engine.allCases)
     func tableAccess(engine: Engine) async throws {
         let people = try await Self.linked(engine)
         defer { Task { await people.server.stop() } }
@@ -218,16 +226,20 @@ struct ContactRoleRequestTests {
         let anonymous = try await people.server.request("GET", "/rest/v1/contact_role_requests?select=id")
         #expect(anonymous.status == 401 || anonymous.jsonArray?.isEmpty == true, "\(anonymous.status) \(anonymous.text)")
         // No writes through /rest/v1, not even by a party: the functions keep the rules.
-        let forged: [String: any Sendable] = ["id": UUID().uuidString.lowercased(), "requester_id": dan.user.id.description,
-                                              "owner_id": ann.user.id.description, "created_at": Timestamp.format(people.test.clock.now)]
-        let insert = try await people.server.request("POST", "/rest/v1/contact_role_requests", bearer: dan.accessToken,
-                                                      body: try JSONSerialization.data(withJSONObject: forged))
+        let forged: [String: any Sendable] = [
+            "id": UUID().uuidString.lowercased(), "requester_id": dan.user.id.description,
+            "owner_id": ann.user.id.description, "created_at": Timestamp.format(people.test.clock.now),
+        ]
+        let insert = try await people.server.request(
+            "POST", "/rest/v1/contact_role_requests", bearer: dan.accessToken,
+            body: try JSONSerialization.data(withJSONObject: forged))
         #expect((400..<500).contains(insert.status), "\(insert.status) \(insert.text)")
         for who in [ann, bob] {
             let delete = try await people.server.request("DELETE", "/rest/v1/contact_role_requests?id=eq.\(requestID)", bearer: who.accessToken)
             #expect((400..<500).contains(delete.status), "\(delete.status) \(delete.text)")
-            let patch = try await people.server.request("PATCH", "/rest/v1/contact_role_requests?id=eq.\(requestID)", bearer: who.accessToken,
-                                                        body: Data(#"{"requester_id":"\#(dan.user.id)"}"#.utf8))
+            let patch = try await people.server.request(
+                "PATCH", "/rest/v1/contact_role_requests?id=eq.\(requestID)", bearer: who.accessToken,
+                body: Data(#"{"requester_id":"\#(dan.user.id)"}"#.utf8))
             #expect((400..<500).contains(patch.status), "\(patch.status) \(patch.text)")
         }
         #expect(try await people.test.count("contact_role_requests") == 1)

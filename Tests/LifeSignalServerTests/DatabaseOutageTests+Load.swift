@@ -4,8 +4,9 @@ import LifeSignalDomain
 import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Clients calling the server at a steady pace, recording every answer: status, time taken,
@@ -182,7 +183,8 @@ final class RealtimeCollector: @unchecked Sendable {
             while !Task.isCancelled {
                 guard let frame = try? await socket.nextObject(timeout: .seconds(120)) else { return }
                 guard let data = RealtimeTests.change(frame), let record = data["record"] as? [String: any Sendable],
-                      let name = record["name"] as? String else { continue }
+                    let name = record["name"] as? String
+                else { continue }
                 self.lock.withLock { self.received.append(name) }
             }
         }

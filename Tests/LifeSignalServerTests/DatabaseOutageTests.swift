@@ -1,13 +1,14 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalServer
 import LifeSignalTestSupport
 import Logging
 import Testing
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The server while PostgreSQL goes away and comes back, under load: answers are fast 503s
@@ -38,7 +39,8 @@ struct DatabaseOutageTests {
             $0.databaseStatementDeadline = .seconds(10)
         }
         defer { Task { await server.stop() } }
-        let clients = 10, usersPerClient = 15
+        let clients = 10
+        let usersPerClient = 15
         let users = try await signIn(test, clients: clients, usersPerClient: usersPerClient)
         let subscriber = try await RealtimeCollector.join(server)
         let load = Load(server: server)

@@ -48,24 +48,29 @@ struct FunctionNumbersTests {
             Field(function: "list-content", body: { #"{"table":"locations","limit":\#($0)}"# }, names: ["limit"], table: "locations"),
             Field(function: "list-content", body: { #"{"table":"events","offset":\#($0)}"# }, names: ["offset"], table: "events"),
             Field(function: "update-check-in-settings", body: { #"{"checkInInterval":\#($0)}"# }, names: ["checkInInterval"], table: "users"),
-            Field(function: "save-content", body: { #"{"table":"locations","record":{"name":"Numbers \#(UUID())","sort_order":\#($0)}}"# },
-                  names: ["sort_order", "sort order"], table: "locations", accepted: ["-1"]),
-            Field(function: "save-content", body: { #"{"table":"routes","record":{"name":"Route","duration_minutes":\#($0)}}"# },
-                  names: ["duration"], table: "routes"),
+            Field(
+                function: "save-content", body: { #"{"table":"locations","record":{"name":"Numbers \#(UUID())","sort_order":\#($0)}}"# },
+                names: ["sort_order", "sort order"], table: "locations", accepted: ["-1"]),
+            Field(
+                function: "save-content", body: { #"{"table":"routes","record":{"name":"Route","duration_minutes":\#($0)}}"# },
+                names: ["duration"], table: "routes"),
             Field(function: "query-documents", body: { #"{"collection":"\#(notes)","limit":\#($0)}"# }, names: ["limit"], table: "documents"),
-            Field(function: "get-device-messages", body: { #"{"token":"numbers-token","after":\#($0)}"# }, names: ["after"],
-                  table: "device_messages", accepted: ["Int64.max"]),
+            Field(
+                function: "get-device-messages", body: { #"{"token":"numbers-token","after":\#($0)}"# }, names: ["after"],
+                table: "device_messages", accepted: ["Int64.max"]),
             // The page size is clamped to 1…500, as the function always did.
-            Field(function: "get-device-messages", body: { #"{"token":"numbers-token","limit":\#($0)}"# }, names: ["limit"],
-                  table: "device_messages", accepted: ["Int64.max", "Int64.min", "-1"]),
+            Field(
+                function: "get-device-messages", body: { #"{"token":"numbers-token","limit":\#($0)}"# }, names: ["limit"],
+                table: "device_messages", accepted: ["Int64.max", "Int64.min", "-1"]),
             Field(function: "process-check-ins", body: { #"{"batchSize":\#($0)}"# }, names: ["batchSize"], table: "notifications", service: true),
             Field(function: "update-escalation-settings", body: { #"{"graceSeconds":\#($0)}"# }, names: ["graceSeconds"], table: "users"),
             Field(function: "update-escalation-settings", body: { #"{"tierDelaySeconds":\#($0)}"# }, names: ["tierDelaySeconds"], table: "users"),
             Field(function: "update-escalation-settings", body: { #"{"repeatSeconds":\#($0)}"# }, names: ["repeatSeconds"], table: "users"),
             Field(function: "update-contact-tier", body: { #"{"contactId":"\#(UUID())","tier":\#($0)}"# }, names: ["tier"], table: "contacts"),
             // A fraction is a fine accuracy: the one in range raises the SOS.
-            Field(function: "trigger-alert", body: { #"{"location":{"latitude":0,"longitude":0,"accuracy":\#($0)}}"# },
-                  names: ["location.accuracy"], table: "alerts", accepted: ["1.5"]),
+            Field(
+                function: "trigger-alert", body: { #"{"location":{"latitude":0,"longitude":0,"accuracy":\#($0)}}"# },
+                names: ["location.accuracy"], table: "alerts", accepted: ["1.5"]),
         ]
     }
 
@@ -77,8 +82,9 @@ struct FunctionNumbersTests {
         // An editor: the content functions' fields are among those checked.
         let ann = try await test.signInEditor("+15550001111")
         let me = ann.user.id.description
-        let registered = try await server.request("POST", "/functions/v1/register-push-token", bearer: ann.accessToken,
-                                                  body: Data(#"{"token":"numbers-token"}"#.utf8))
+        let registered = try await server.request(
+            "POST", "/functions/v1/register-push-token", bearer: ann.accessToken,
+            body: Data(#"{"token":"numbers-token"}"#.utf8))
         #expect(registered.status == 200)
 
         for field in Self.fields(me: me) {
@@ -114,16 +120,18 @@ struct FunctionNumbersTests {
         let ann = try await test.signInEditor("+15550001111")
 
         func save(_ record: String) async throws -> TestServer.Reply {
-            try await server.request("POST", "/functions/v1/save-content", bearer: ann.accessToken,
-                                     body: Data(#"{"table":"events","record":{"name":"Day \#(UUID())",\#(record)}}"#.utf8))
+            try await server.request(
+                "POST", "/functions/v1/save-content", bearer: ann.accessToken,
+                body: Data(#"{"table":"events","record":{"name":"Day \#(UUID())",\#(record)}}"#.utf8))
         }
         let badDays = ["0000-01-01", "99999-01-01", "+999-01-01", "2026-+1-01", "2026-01-+1", "-001-01-01", "9223372036854775807-01-01", "２０２６-01-01"]
         for day in badDays {
             let reply = try await save(#""start_date":"\#(day)""#)
             #expect(reply.status == 400 && reply.json?["code"] as? String == "invalid_argument", "\(day): \(reply.text)")
             #expect((reply.json?["message"] as? String)?.contains("record.start_date") == true, "\(day): \(reply.text)")
-            let listed = try await server.request("POST", "/functions/v1/list-content", bearer: ann.accessToken,
-                                                  body: Data(#"{"table":"events","from":"\#(day)"}"#.utf8))
+            let listed = try await server.request(
+                "POST", "/functions/v1/list-content", bearer: ann.accessToken,
+                body: Data(#"{"table":"events","from":"\#(day)"}"#.utf8))
             #expect(listed.status == 400 && (listed.json?["message"] as? String)?.hasPrefix("from:") == true, "\(day): \(listed.text)")
         }
         for time in ["+1:+1", "-1:30", "12:-5", "+9:00:00"] {
@@ -147,7 +155,8 @@ struct FunctionNumbersTests {
         defer { Task { await server.stop() } }
         // An editor: the content functions' fields are among those checked.
         let ann = try await test.signInEditor("+15550001111")
-        let me = ann.user.id.description, path = "users/\(me)/notes/a"
+        let me = ann.user.id.description
+        let path = "users/\(me)/notes/a"
         func call(_ function: String, _ body: String) async throws -> TestServer.Reply {
             try await server.request("POST", "/functions/v1/\(function)", bearer: ann.accessToken, body: Data(body.utf8))
         }
@@ -198,8 +207,9 @@ struct FunctionNumbersTests {
             (#""created_at":"4713-01-01 00:00:00+00 BC""#, "created_at", "0001-01-01T00:00:00.000000+00:00"),
         ]
         for (column, field, shown) in stored {
-            let made = try await server.request("POST", "/rest/v1/events", bearer: ann.accessToken,
-                                                body: Data(#"{"name":"Far","slug":"far","created_by":"\#(me)",\#(column)}"#.utf8))
+            let made = try await server.request(
+                "POST", "/rest/v1/events", bearer: ann.accessToken,
+                body: Data(#"{"name":"Far","slug":"far","created_by":"\#(me)",\#(column)}"#.utf8))
             switch engine {
             case .postgres: #expect(made.status == 201, "\(column): \(made.text)")
             case .sqlite: #expect(made.status == 400, "\(column): \(made.text)")
@@ -210,7 +220,8 @@ struct FunctionNumbersTests {
                 let read = try await server.request("POST", "/functions/v1/\(function)", bearer: ann.accessToken, body: Data(body.utf8))
                 if engine == .sqlite, function == "get-content" { continue }
                 #expect(read.status == 200, "\(function) \(column): \(read.text)")
-                let record: [String: Any]? = function == "list-content"
+                let record: [String: Any]? =
+                    function == "list-content"
                     ? (read.json?["records"] as? [[String: Any]])?.first : read.json.map { $0 as [String: Any] }
                 if engine == .postgres { #expect(record?[field] as? String == shown, "\(function) \(column): \(read.text)") }
             }

@@ -57,8 +57,9 @@ struct LogSecretsTests {
 
         // Sign-in: phone OTP, then email and password, then a refresh.
         _ = try await server.json("POST", "/auth/v1/otp", headers: Self.version, ["phone": "+15550001111"])
-        let verify = try await server.json("POST", "/auth/v1/verify", headers: Self.version,
-                                           ["type": "sms", "phone": "+15550001111", "token": "123456"])
+        let verify = try await server.json(
+            "POST", "/auth/v1/verify", headers: Self.version,
+            ["type": "sms", "phone": "+15550001111", "token": "123456"])
         #expect(verify.status == 200)
         let token = try #require(verify.json?["access_token"] as? String)
         let refresh = try #require(verify.json?["refresh_token"] as? String)
@@ -66,8 +67,9 @@ struct LogSecretsTests {
         let signUp = try await server.json("POST", "/auth/v1/signup", headers: Self.version, ["email": "ada@example.org", "password": password])
         #expect(signUp.status == 200)
         let wrongPassword = "not-the-password-\(UUID().uuidString)"
-        let refused = try await server.json("POST", "/auth/v1/token?grant_type=password", headers: Self.version,
-                                            ["email": "ada@example.org", "password": wrongPassword])
+        let refused = try await server.json(
+            "POST", "/auth/v1/token?grant_type=password", headers: Self.version,
+            ["email": "ada@example.org", "password": wrongPassword])
         #expect(refused.status == 400)
         let refreshed = try await server.json("POST", "/auth/v1/token?grant_type=refresh_token", headers: Self.version, ["refresh_token": refresh])
         #expect(refreshed.status == 200)
@@ -95,10 +97,12 @@ struct LogSecretsTests {
 
         // Realtime: the service key in the socket URL and a user token in the join.
         let socket = try await RealtimeTestSocket.connect(server, query: "apikey=\(server.serviceKey)&vsn=1.0.0")
-        try socket.send(topic: "realtime:log-test", event: "phx_join", payload: [
-            "config": ["postgres_changes": [["event": "*", "schema": "public", "table": "locations"]]] as [String: any Sendable],
-            "access_token": forged,
-        ], ref: "1", joinRef: "1")
+        try socket.send(
+            topic: "realtime:log-test", event: "phx_join",
+            payload: [
+                "config": ["postgres_changes": [["event": "*", "schema": "public", "table": "locations"]]] as [String: any Sendable],
+                "access_token": forged,
+            ], ref: "1", joinRef: "1")
         _ = try await socket.nextObject(where: { $0["event"] as? String == "phx_reply" })
         await socket.close()
         await server.stop()

@@ -1,7 +1,7 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
@@ -21,7 +21,8 @@ struct PeoplePrivacyTests {
     /// Bob scans Ann's code and takes her as his dependent; each sets a note and checks in
     /// (Ann only if `annChecksIn`).
     static func people(_ test: TestBackend, annChecksIn: Bool = true) async throws -> People {
-        let ann = try await test.signIn("+15550003001"), bob = try await test.signIn("+15550003002")
+        let ann = try await test.signIn("+15550003001")
+        let bob = try await test.signIn("+15550003002")
         let dan = try await test.signIn("+15550003003")
         let annCode = try await test.backend.contacts.qrCode(caller: .user(ann.user.id))  // her screen shows it
         _ = try await test.backend.contacts.addContact(caller: .user(bob.user.id), qrCodeID: annCode.id, roles: .dependent)
@@ -95,8 +96,9 @@ struct PeoplePrivacyTests {
         for viewer in [people.bob, people.dan] {
             let socket = try await RealtimeTestSocket.connect(server, query: "apikey=\(server.anonKey)&vsn=1.0.0")
             let users = try await RealtimeTests.join(socket, topic: "realtime:users", table: "users", token: viewer.accessToken, ref: "1")
-            let checkIns = try await RealtimeTests.join(socket, topic: "realtime:check-ins", table: "check_ins", event: "INSERT",
-                                                        token: viewer.accessToken, ref: "2")
+            let checkIns = try await RealtimeTests.join(
+                socket, topic: "realtime:check-ins", table: "check_ins", event: "INSERT",
+                token: viewer.accessToken, ref: "2")
             #expect(users["status"] as? String == "ok" && checkIns["status"] as? String == "ok")
             sockets.append(socket)
         }

@@ -15,8 +15,9 @@ struct PostgRESTOddRequestTests {
         let server = try await TestServer.start(test.backend)
         defer { Task { await server.stop() } }
         let alice = try await test.signInEditor("+15550007101")
-        let made = try await server.json("POST", "/rest/v1/locations", bearer: alice.accessToken,
-                                         ["name": "one", "slug": "one", "status": "published", "created_by": alice.user.id.description])
+        let made = try await server.json(
+            "POST", "/rest/v1/locations", bearer: alice.accessToken,
+            ["name": "one", "slug": "one", "status": "published", "created_by": alice.user.id.description])
         #expect(made.status == 201)
         let unknown = try await server.request("GET", "/rest/v1/locations", headers: ["Accept": "unknown/unknown"])
         #expect(unknown.status == 406, "\(unknown.status) \(unknown.text)")
@@ -29,12 +30,14 @@ struct PostgRESTOddRequestTests {
         let browser = try await server.request("GET", "/rest/v1/locations?select=name", headers: ["Accept": "text/html, */*"])
         #expect(browser.status == 200)
         #expect(browser.jsonArray?.count == 1)
-        let object = try await server.request("GET", "/rest/v1/locations?select=name",
-                                              headers: ["Accept": "application/vnd.pgrst.object+json"])
+        let object = try await server.request(
+            "GET", "/rest/v1/locations?select=name",
+            headers: ["Accept": "application/vnd.pgrst.object+json"])
         #expect(object.status == 200)
         #expect(object.json?["name"] as? String == "one")
-        let write = try await server.json("POST", "/rest/v1/locations", bearer: alice.accessToken, headers: ["Accept": "text/xml"],
-                                          ["name": "two", "slug": "two", "status": "published", "created_by": alice.user.id.description])
+        let write = try await server.json(
+            "POST", "/rest/v1/locations", bearer: alice.accessToken, headers: ["Accept": "text/xml"],
+            ["name": "two", "slug": "two", "status": "published", "created_by": alice.user.id.description])
         #expect(write.status == 406, "a write is negotiated before it runs")
         #expect(try await test.count("locations") == 1)
     }
@@ -46,8 +49,9 @@ struct PostgRESTOddRequestTests {
         defer { Task { await server.stop() } }
         let bad = try await server.request("GET", "/rest/v1/locations", bearer: "not.a.jwt")
         #expect(bad.status == 401)
-        #expect(bad.header("www-authenticate")?.hasPrefix("Bearer error=\"invalid_token\", error_description=") == true,
-                "\(bad.headers)")
+        #expect(
+            bad.header("www-authenticate")?.hasPrefix("Bearer error=\"invalid_token\", error_description=") == true,
+            "\(bad.headers)")
         let anonymousInsert = try await server.json("POST", "/rest/v1/locations", ["name": "x", "slug": "x"])
         #expect(anonymousInsert.status == 401, "\(anonymousInsert.status) \(anonymousInsert.text)")
         #expect(anonymousInsert.header("www-authenticate") == "Bearer")
@@ -63,11 +67,13 @@ struct PostgRESTOddRequestTests {
         let rows = { (count: Int, prefix: String) in
             (0..<count).map { ["name": "\(prefix)\($0)", "slug": "\(prefix)-\($0)", "status": "published", "created_by": alice.user.id.description] }
         }
-        let three = try await server.request("POST", "/rest/v1/locations", bearer: alice.accessToken,
-                                             body: try JSONSerialization.data(withJSONObject: rows(3, "a")))
+        let three = try await server.request(
+            "POST", "/rest/v1/locations", bearer: alice.accessToken,
+            body: try JSONSerialization.data(withJSONObject: rows(3, "a")))
         #expect(three.status == 201)
-        let four = try await server.request("POST", "/rest/v1/locations", bearer: alice.accessToken,
-                                            body: try JSONSerialization.data(withJSONObject: rows(4, "b")))
+        let four = try await server.request(
+            "POST", "/rest/v1/locations", bearer: alice.accessToken,
+            body: try JSONSerialization.data(withJSONObject: rows(4, "b")))
         #expect(four.status == 413, "\(four.status) \(four.text)")
         #expect(four.json?["code"] as? String == "PGRST413")
         #expect(try await test.count("locations") == 3)

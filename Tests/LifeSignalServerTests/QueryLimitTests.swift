@@ -33,8 +33,9 @@ struct QueryLimitTests {
         defer { Task { await server.stop() } }
         let alice = try await test.signInEditor("+15550007001")
         for index in 0..<3 {
-            let made = try await server.json("POST", "/rest/v1/locations", bearer: alice.accessToken,
-                                             ["name": "place \(index)", "slug": "place-\(index)", "status": "published", "created_by": alice.user.id.description])
+            let made = try await server.json(
+                "POST", "/rest/v1/locations", bearer: alice.accessToken,
+                ["name": "place \(index)", "slug": "place-\(index)", "status": "published", "created_by": alice.user.id.description])
             #expect(made.status == 201)
         }
         let max = String(Int.max)
@@ -54,8 +55,9 @@ struct QueryLimitTests {
             #expect(reply.status == 200, "\(item) → \(reply.status) \(reply.text)")
             #expect(reply.jsonArray?.count == item.rows, "\(item) → \(reply.text)")
         }
-        let counted = try await server.request("GET", "/rest/v1/locations?select=name&offset=\(max)",
-                                               headers: ["Prefer": "count=exact", "Range": "0-\(max)"])
+        let counted = try await server.request(
+            "GET", "/rest/v1/locations?select=name&offset=\(max)",
+            headers: ["Prefer": "count=exact", "Range": "0-\(max)"])
         #expect(counted.status == 416, "\(counted.status) \(counted.text)")
         #expect(try await server.request("GET", "/health").status == 200)
     }
@@ -66,13 +68,15 @@ struct QueryLimitTests {
         let server = try await TestServer.start(test.backend)
         defer { Task { await server.stop() } }
         let alice = try await test.signInEditor("+15550007002")
-        let made = try await server.json("POST", "/rest/v1/locations", bearer: alice.accessToken,
-                                         ["name": "x", "slug": "x", "status": "published", "created_by": alice.user.id.description])
+        let made = try await server.json(
+            "POST", "/rest/v1/locations", bearer: alice.accessToken,
+            ["name": "x", "slug": "x", "status": "published", "created_by": alice.user.id.description])
         #expect(made.status == 201)
         let deep = nested(2_000)
         for method in ["GET", "HEAD", "PATCH", "DELETE"] {
-            let reply = try await server.request(method, "/rest/v1/locations?or=(\(deep))", bearer: alice.accessToken,
-                                                 body: method == "PATCH" ? Data(#"{"name":"changed"}"#.utf8) : nil)
+            let reply = try await server.request(
+                method, "/rest/v1/locations?or=(\(deep))", bearer: alice.accessToken,
+                body: method == "PATCH" ? Data(#"{"name":"changed"}"#.utf8) : nil)
             if method == "HEAD" {
                 #expect(reply.status == 400, "HEAD → \(reply.status)")
             } else {
@@ -80,8 +84,9 @@ struct QueryLimitTests {
             }
         }
         // The negated forms and `and` are bounded alike; ten levels is still a query.
-        expectRefused(try await server.request("GET", "/rest/v1/locations?not.and=(\(deep.replacingOccurrences(of: "or(", with: "and(")))"),
-                      detail: "nested deeper")
+        expectRefused(
+            try await server.request("GET", "/rest/v1/locations?not.and=(\(deep.replacingOccurrences(of: "or(", with: "and(")))"),
+            detail: "nested deeper")
         let ten = try await server.request("GET", "/rest/v1/locations?select=name&or=(\(nested(10)))")
         #expect(ten.status == 200, "\(ten.text)")
         #expect(ten.jsonArray?.count == 1)
@@ -125,8 +130,9 @@ struct QueryLimitTests {
         let server = try await TestServer.start(test.backend)
         defer { Task { await server.stop() } }
         let alice = try await test.signInEditor("+15550007003")
-        let made = try await server.json("POST", "/rest/v1/locations", bearer: alice.accessToken,
-                                         ["name": "Örebro", "slug": "orebro", "status": "published", "created_by": alice.user.id.description])
+        let made = try await server.json(
+            "POST", "/rest/v1/locations", bearer: alice.accessToken,
+            ["name": "Örebro", "slug": "orebro", "status": "published", "created_by": alice.user.id.description])
         #expect(made.status == 201)
         for query in ["or=(name.eq.x)tail", "name=in.(a,b)tail", "or=(name.eq.x", "or=name.eq.x", "or=()"] {
             let reply = try await server.request("GET", "/rest/v1/locations?\(query)")
@@ -160,8 +166,9 @@ struct QueryLimitTests {
         defer { Task { await server.stop() } }
         let alice = try await test.signInEditor("+15550007004")
         let rows = (0..<5).map { ["name": "n\($0)", "slug": "s\($0)", "status": "published", "created_by": alice.user.id.description] }
-        let bulk = try await server.request("POST", "/rest/v1/locations", bearer: alice.accessToken,
-                                            body: try JSONSerialization.data(withJSONObject: rows))
+        let bulk = try await server.request(
+            "POST", "/rest/v1/locations", bearer: alice.accessToken,
+            body: try JSONSerialization.data(withJSONObject: rows))
         #expect(bulk.status == 201, "\(bulk.text)")
         let capped = try await server.request("GET", "/rest/v1/locations?select=name&order=name", headers: ["Prefer": "count=exact"])
         #expect(capped.status == 206, "\(capped.status) \(capped.text)")
@@ -185,8 +192,9 @@ struct QueryLimitTests {
         let list = (0..<1_001).map(String.init).joined(separator: ",")
         for (ref, filter) in [("1", "or=(\(nested(3_000)))"), ("2", "name=in.(\(list))")] {
             let binding: [String: any Sendable] = ["event": "*", "schema": "public", "table": "locations", "filter": filter]
-            try socket.send(topic: "realtime:deep\(ref)", event: "phx_join",
-                            payload: ["config": ["postgres_changes": [binding]] as [String: any Sendable]], ref: ref, joinRef: ref)
+            try socket.send(
+                topic: "realtime:deep\(ref)", event: "phx_join",
+                payload: ["config": ["postgres_changes": [binding]] as [String: any Sendable]], ref: ref, joinRef: ref)
             let reply = try await socket.nextObject(where: { $0["event"] as? String == "phx_reply" && $0["ref"] as? String == ref })
             let payload = try #require(reply["payload"] as? [String: any Sendable])
             #expect(payload["status"] as? String == "error", "\(payload)")

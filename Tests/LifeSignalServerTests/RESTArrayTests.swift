@@ -11,7 +11,7 @@ import Testing
 struct RESTArrayTests {
     static let events: [(slug: String, keywords: any Sendable)] = [
         ("walk", ["outdoor", "free"]),
-        ("choir", "{music,\"free, weekly\"}"),        // an array literal string is accepted too
+        ("choir", "{music,\"free, weekly\"}"),  // an array literal string is accepted too
         ("gig", ["music", "outdoor", "evening"]),
         ("plain", [String]()),
     ]
@@ -21,8 +21,9 @@ struct RESTArrayTests {
         let server = try await TestServer.start(test.backend)
         let alice = try await test.signInEditor("+15550006666")
         for event in events {
-            let made = try await server.json("POST", "/rest/v1/events", bearer: alice.accessToken, headers: ["Prefer": "return=representation"],
-                                             ["name": event.slug, "slug": event.slug, "keywords": event.keywords, "status": "published", "created_by": alice.user.id.description])
+            let made = try await server.json(
+                "POST", "/rest/v1/events", bearer: alice.accessToken, headers: ["Prefer": "return=representation"],
+                ["name": event.slug, "slug": event.slug, "keywords": event.keywords, "status": "published", "created_by": alice.user.id.description])
             #expect(made.status == 201, "\(made.status) \(made.text)")
         }
         return (test, server, alice.accessToken)
@@ -57,13 +58,16 @@ struct RESTArrayTests {
         #expect(try await slugs(server, "and=(keywords.ov.%7Bmusic,free%7D,keywords.not.cs.%7Boutdoor%7D)") == ["choir"])
     }
 
-    @Test("updates replace the array; malformed literals and array operators on plain columns are PostgreSQL's errors, nothing changed", arguments: Engine.allCases)
+    @Test(
+        "updates replace the array; malformed literals and array operators on plain columns are PostgreSQL's errors, nothing changed",
+        arguments: Engine.allCases)
     func writesAndErrors(engine: Engine) async throws {
         let (test, server, token) = try await Self.seeded(engine)
         defer { Task { await server.stop() } }
 
-        let updated = try await server.request("PATCH", "/rest/v1/events?slug=eq.walk", bearer: token, headers: ["Prefer": "return=representation"],
-                                               body: Data(#"{"keywords":["outdoor","dogs welcome",null]}"#.utf8))
+        let updated = try await server.request(
+            "PATCH", "/rest/v1/events?slug=eq.walk", bearer: token, headers: ["Prefer": "return=representation"],
+            body: Data(#"{"keywords":["outdoor","dogs welcome",null]}"#.utf8))
         #expect(updated.status == 200, "\(updated.text)")
         let kept = (updated.jsonArray?.first?["keywords"] as? [Any])?.map { $0 as? String }
         #expect(kept == ["outdoor", "dogs welcome", nil], "a NULL element survives the round trip")

@@ -16,7 +16,9 @@ struct RESTEndpointTests {
         let bob = try await test.signIn("+15550002222")
         _ = try await test.backend.checkIns.checkIn(caller: .user(alice.user.id))
 
-        let own = try await server.request("GET", "/rest/v1/users?select=id,phone,interval:check_in_interval_seconds,last_check_in_at,notifications_enabled&id=eq.\(alice.user.id)", bearer: alice.accessToken)
+        let own = try await server.request(
+            "GET", "/rest/v1/users?select=id,phone,interval:check_in_interval_seconds,last_check_in_at,notifications_enabled&id=eq.\(alice.user.id)",
+            bearer: alice.accessToken)
         #expect(own.status == 200)
         let rows = try #require(own.jsonArray)
         #expect(rows.count == 1)
@@ -79,14 +81,16 @@ struct RESTEndpointTests {
         let counted = try await server.request("GET", "/rest/v1/users?select=phone&order=phone.asc&limit=2", bearer: key, headers: ["Prefer": "count=exact"])
         #expect(counted.status == 206)
         #expect(counted.header("Content-Range") == "0-1/3")
-        let orTree = try await server.request("GET", "/rest/v1/users?select=phone&or=(phone.eq.%2B15550001111,and(phone.like.*3333,last_check_in_at.is.null))&order=phone", bearer: key)
+        let orTree = try await server.request(
+            "GET", "/rest/v1/users?select=phone&or=(phone.eq.%2B15550001111,and(phone.like.*3333,last_check_in_at.is.null))&order=phone", bearer: key)
         #expect(orTree.jsonArray?.compactMap { $0["phone"] as? String } == ["+15550001111", "+15550003333"])
         let list = try await server.request("GET", "/rest/v1/users?select=phone&phone=not.in.(%22%2B15550001111%22,%2B15550002222)", bearer: key)
         #expect(list.jsonArray?.compactMap { $0["phone"] as? String } == ["+15550003333"])
         let insensitive = try await server.request("GET", "/rest/v1/users?select=phone&phone=ilike.*2222", bearer: key)
         #expect(insensitive.jsonArray?.count == 1)
 
-        let ranged = try await server.request("GET", "/rest/v1/users?select=phone&order=phone", bearer: key, headers: ["Range": "1-5", "Prefer": "count=exact"])
+        let ranged = try await server.request(
+            "GET", "/rest/v1/users?select=phone&order=phone", bearer: key, headers: ["Range": "1-5", "Prefer": "count=exact"])
         #expect(ranged.status == 206)
         #expect(ranged.header("Content-Range") == "1-2/3")
         #expect(ranged.jsonArray?.compactMap { $0["phone"] as? String } == ["+15550002222", "+15550003333"])

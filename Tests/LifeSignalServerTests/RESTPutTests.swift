@@ -18,16 +18,19 @@ struct RESTPutTests {
         let me = alice.user.id.description
         let representation = ["Prefer": "return=representation", "Accept": "application/vnd.pgrst.object+json"]
 
-        let created = try await server.json("PUT", "/rest/v1/locations?id=eq.\(id)", bearer: alice.accessToken, headers: representation,
-                                            ["id": id, "name": "Quarry", "slug": "quarry-\(id)", "status": "published", "created_by": me])
+        let created = try await server.json(
+            "PUT", "/rest/v1/locations?id=eq.\(id)", bearer: alice.accessToken, headers: representation,
+            ["id": id, "name": "Quarry", "slug": "quarry-\(id)", "status": "published", "created_by": me])
         #expect(created.status == 201)
         #expect(created.json?["name"] as? String == "Quarry")
-        let updated = try await server.json("PUT", "/rest/v1/locations?id=eq.\(id)", bearer: alice.accessToken, headers: representation,
-                                            ["id": id, "name": "Old Quarry", "slug": "quarry-\(id)", "status": "published", "created_by": me])
+        let updated = try await server.json(
+            "PUT", "/rest/v1/locations?id=eq.\(id)", bearer: alice.accessToken, headers: representation,
+            ["id": id, "name": "Old Quarry", "slug": "quarry-\(id)", "status": "published", "created_by": me])
         #expect(updated.status == 200)
         #expect(updated.json?["name"] as? String == "Old Quarry")
-        let minimal = try await server.json("PUT", "/rest/v1/locations?id=eq.\(id)", bearer: alice.accessToken,
-                                            ["id": id, "name": "Quarry Pond", "slug": "quarry-\(id)", "status": "published", "created_by": me])
+        let minimal = try await server.json(
+            "PUT", "/rest/v1/locations?id=eq.\(id)", bearer: alice.accessToken,
+            ["id": id, "name": "Quarry Pond", "slug": "quarry-\(id)", "status": "published", "created_by": me])
         #expect(minimal.status == 204)
         #expect(minimal.body.isEmpty)
         let read = try await server.request("GET", "/rest/v1/locations?select=name&id=eq.\(id)")
@@ -70,22 +73,26 @@ struct RESTPutTests {
         let carol = try await test.signInEditor("+15550003333")
         let id = UUID().uuidString.lowercased()
         let path = "/rest/v1/locations?id=eq.\(id)"
-        let created = try await server.json("PUT", path, bearer: alice.accessToken,
-                                            ["id": id, "name": "Quarry", "slug": "quarry-\(id)", "created_by": alice.user.id.description])
+        let created = try await server.json(
+            "PUT", path, bearer: alice.accessToken,
+            ["id": id, "name": "Quarry", "slug": "quarry-\(id)", "created_by": alice.user.id.description])
         #expect(created.status == 204)
 
-        let takeover = try await server.json("PUT", path, bearer: bob.accessToken,
-                                             ["id": id, "name": "Mine now", "slug": "quarry-\(id)", "created_by": bob.user.id.description])
+        let takeover = try await server.json(
+            "PUT", path, bearer: bob.accessToken,
+            ["id": id, "name": "Mine now", "slug": "quarry-\(id)", "created_by": bob.user.id.description])
         #expect(takeover.status == 403, "\(takeover.text)")
         #expect(takeover.json?["code"] as? String == "42501")
         // The same hole through POST's upsert, which PUT is built on.
-        let posted = try await server.json("POST", "/rest/v1/locations", bearer: bob.accessToken, headers: ["Prefer": "resolution=merge-duplicates"],
-                                           ["id": id, "name": "Mine now", "slug": "quarry-\(id)", "created_by": bob.user.id.description])
+        let posted = try await server.json(
+            "POST", "/rest/v1/locations", bearer: bob.accessToken, headers: ["Prefer": "resolution=merge-duplicates"],
+            ["id": id, "name": "Mine now", "slug": "quarry-\(id)", "created_by": bob.user.id.description])
         #expect(posted.status == 403, "\(posted.text)")
         let other = UUID().uuidString.lowercased()
         // An editor writes in their own name only.
-        let forged = try await server.json("PUT", "/rest/v1/locations?id=eq.\(other)", bearer: carol.accessToken,
-                                           ["id": other, "name": "Forged", "slug": "forged-\(other)", "created_by": alice.user.id.description])
+        let forged = try await server.json(
+            "PUT", "/rest/v1/locations?id=eq.\(other)", bearer: carol.accessToken,
+            ["id": other, "name": "Forged", "slug": "forged-\(other)", "created_by": alice.user.id.description])
         #expect(forged.status == 403, "\(forged.text)")
         #expect(forged.json?["code"] as? String == "42501")
 

@@ -18,8 +18,9 @@ struct RESTReadPathTests {
         let alice = try await test.signInEditor("+15550003333")
         let awkward = ["O'Brien's \\ $1 park", "'); DELETE FROM locations; --", "E'\\\\'"]
         for (index, name) in awkward.enumerated() {
-            let made = try await server.json("POST", "/rest/v1/locations", bearer: alice.accessToken,
-                                             ["name": name, "slug": "awkward-\(index)", "status": "published", "created_by": alice.user.id.description])
+            let made = try await server.json(
+                "POST", "/rest/v1/locations", bearer: alice.accessToken,
+                ["name": name, "slug": "awkward-\(index)", "status": "published", "created_by": alice.user.id.description])
             #expect(made.status == 201)
         }
         for name in awkward {
@@ -59,8 +60,9 @@ struct RESTReadPathTests {
         defer { Task { await server.stop() } }
         let alice = try await test.signInEditor("+15550006666")
         for (index, name) in ["a b c", "a+b"].enumerated() {
-            let made = try await server.json("POST", "/rest/v1/locations", bearer: alice.accessToken,
-                                             ["name": name, "slug": "parse-\(index)", "status": "published", "created_by": alice.user.id.description])
+            let made = try await server.json(
+                "POST", "/rest/v1/locations", bearer: alice.accessToken,
+                ["name": name, "slug": "parse-\(index)", "status": "published", "created_by": alice.user.id.description])
             #expect(made.status == 201)
         }
         let spaced = try await server.request("GET", "/rest/v1/locations?&select=name&&name=eq.a+b%20c&flag&")

@@ -18,8 +18,9 @@ struct RESTWriteTests {
         let bob = try await test.signIn("+15550002222")
         let me = alice.user.id.description
 
-        let created = try await server.json("POST", "/rest/v1/locations?select=*", bearer: alice.accessToken, headers: Self.representation,
-                                            ["name": "Fiddletown Winery", "slug": "fiddletown-winery", "sort_order": 2, "created_by": me])
+        let created = try await server.json(
+            "POST", "/rest/v1/locations?select=*", bearer: alice.accessToken, headers: Self.representation,
+            ["name": "Fiddletown Winery", "slug": "fiddletown-winery", "sort_order": 2, "created_by": me])
         #expect(created.status == 201)
         let row = try #require(created.json)
         #expect(row["status"] as? String == "draft")
@@ -28,13 +29,15 @@ struct RESTWriteTests {
         #expect(UUID(uuidString: id) != nil)
         #expect((row["created_at"] as? String)?.hasSuffix("+00:00") == true)
 
-        let updated = try await server.json("PATCH", "/rest/v1/locations?id=eq.\(id)", bearer: alice.accessToken, headers: Self.representation,
-                                            ["name": "Fiddletown Cellars", "status": "published"])
+        let updated = try await server.json(
+            "PATCH", "/rest/v1/locations?id=eq.\(id)", bearer: alice.accessToken, headers: Self.representation,
+            ["name": "Fiddletown Cellars", "status": "published"])
         #expect(updated.status == 200)
         #expect(updated.json?["name"] as? String == "Fiddletown Cellars")
 
         // Bob, who is no editor, reads the published row but may not change or delete it.
-        let bobsUpdate = try await server.json("PATCH", "/rest/v1/locations?id=eq.\(id)", bearer: bob.accessToken, headers: ["Prefer": "return=representation"], ["name": "Mine now"])
+        let bobsUpdate = try await server.json(
+            "PATCH", "/rest/v1/locations?id=eq.\(id)", bearer: bob.accessToken, headers: ["Prefer": "return=representation"], ["name": "Mine now"])
         #expect(bobsUpdate.status == 403 && bobsUpdate.json?["code"] as? String == "42501", "\(bobsUpdate.text)")
         let bobsDelete = try await server.request("DELETE", "/rest/v1/locations?id=eq.\(id)", bearer: bob.accessToken)
         #expect(bobsDelete.status == 403, "\(bobsDelete.text)")
@@ -93,11 +96,13 @@ struct RESTWriteTests {
         // A singular request that matches no row is refused and rolled back.
         let none = try await server.json("PATCH", "/rest/v1/locations?slug=eq.zzz", bearer: token, headers: Self.representation, ["name": "c"])
         #expect(none.status == 406)
-        let many = try await server.json("POST", "/rest/v1/locations", bearer: token, headers: Self.representation, ["name": "d", "slug": "d", "created_by": me])
+        let many = try await server.json(
+            "POST", "/rest/v1/locations", bearer: token, headers: Self.representation, ["name": "d", "slug": "d", "created_by": me])
         #expect(many.status == 201)
-        let bulk = try await server.request("POST", "/rest/v1/locations?columns=name,slug,created_by", bearer: token,
-                                            headers: Self.representation,
-                                            body: Data(#"[{"name":"e","slug":"e","created_by":"\#(me)"},{"name":"f","slug":"f","created_by":"\#(me)"}]"#.utf8))
+        let bulk = try await server.request(
+            "POST", "/rest/v1/locations?columns=name,slug,created_by", bearer: token,
+            headers: Self.representation,
+            body: Data(#"[{"name":"e","slug":"e","created_by":"\#(me)"},{"name":"f","slug":"f","created_by":"\#(me)"}]"#.utf8))
         #expect(bulk.status == 406)
         #expect(try await test.count("locations") == 2)
     }
@@ -110,13 +115,15 @@ struct RESTWriteTests {
         let alice = try await test.signInEditor("+15550001111")
         let me = alice.user.id.description
         let rows = #"[{"name":"A","slug":"a","created_by":"\#(me)"},{"name":"B","slug":"b","created_by":"\#(me)"}]"#
-        let bulk = try await server.request("POST", "/rest/v1/routes?columns=%22name%22,%22slug%22,%22created_by%22", bearer: alice.accessToken,
-                                            headers: ["Prefer": "return=representation"], body: Data(rows.utf8))
+        let bulk = try await server.request(
+            "POST", "/rest/v1/routes?columns=%22name%22,%22slug%22,%22created_by%22", bearer: alice.accessToken,
+            headers: ["Prefer": "return=representation"], body: Data(rows.utf8))
         #expect(bulk.status == 201)
         #expect(bulk.jsonArray?.map { $0["difficulty"] as? String } == ["easy", "easy"])
         let again = #"[{"name":"A2","slug":"a","created_by":"\#(me)"}]"#
-        let merged = try await server.request("POST", "/rest/v1/routes?on_conflict=slug", bearer: alice.accessToken,
-                                              headers: ["Prefer": "resolution=merge-duplicates,return=representation"], body: Data(again.utf8))
+        let merged = try await server.request(
+            "POST", "/rest/v1/routes?on_conflict=slug", bearer: alice.accessToken,
+            headers: ["Prefer": "resolution=merge-duplicates,return=representation"], body: Data(again.utf8))
         #expect(merged.status == 200)
         #expect(merged.jsonArray?.first?["name"] as? String == "A2")
         #expect(merged.header("Preference-Applied") == "resolution=merge-duplicates, return=representation")

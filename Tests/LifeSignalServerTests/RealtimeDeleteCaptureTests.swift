@@ -31,15 +31,17 @@ struct RealtimeDeleteCaptureTests {
         var checked = 0
         for (table, key) in ChangeCapture.publishedTables {
             let kept = try #require(ChangeCapture.deletedRowColumns[table], "\(table) declares no deleted-row columns")
-            let columns = Set(try await test.backend.database.query(SQL("SELECT name FROM pragma_table_info($1)", bindings: [.text(table)]))
-                .map { try $0.string("name") })
+            let columns = Set(
+                try await test.backend.database.query(SQL("SELECT name FROM pragma_table_info($1)", bindings: [.text(table)]))
+                    .map { try $0.string("name") })
             #expect(!columns.isEmpty, "\(table) has no columns")
             #expect(Set(kept).isSubset(of: columns), "\(table) keeps columns it does not have")
             let policy = try #require(Schema.policy(for: table), "\(table) is published without a policy")
             for rule in policy.rules where rule.command == .select {
                 let needed = Self.mentionedColumns(rule.using ?? "", table: table).intersection(columns)
-                #expect(needed.isSubset(of: Set(key + kept)),
-                        "\(rule.name) reads \(needed.subtracting(key + kept).sorted()) of a deleted \(table) row, which the log does not keep")
+                #expect(
+                    needed.isSubset(of: Set(key + kept)),
+                    "\(rule.name) reads \(needed.subtracting(key + kept).sorted()) of a deleted \(table) row, which the log does not keep")
                 checked += 1
             }
         }
@@ -56,7 +58,8 @@ struct RealtimeDeleteCaptureTests {
         try await rows.delete(document)
         try await rows.delete(alert)
         try await test.backend.database.query(SQL("DELETE FROM users WHERE id = $1", bindings: [.uuid(person.user.id.rawValue)]))
-        let logged = try await test.backend.database.query("""
+        let logged = try await test.backend.database.query(
+            """
             SELECT table_name, old_row FROM lifesignal_realtime_changes WHERE kind = 'DELETE' ORDER BY id
             """)
         var seen: [String: Set<String>] = [:]
@@ -73,7 +76,8 @@ struct RealtimeDeleteCaptureTests {
         #expect(seen["alerts"] == ["id", "user_id"])
         #expect(seen["users"] == ["id"])
         // Nothing but deletes keeps an old row.
-        let others = try await test.backend.database.query("""
+        let others = try await test.backend.database.query(
+            """
             SELECT count(*) AS n FROM lifesignal_realtime_changes WHERE kind <> 'DELETE' AND old_row IS NOT NULL
             """)
         #expect(try others.first?.int("n") == 0)

@@ -1,7 +1,7 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
@@ -26,8 +26,9 @@ struct DeleteWatcher {
         let bindings: [[String: any Sendable]] = (tables + [("locations", "INSERT")]).map {
             ["event": $0.event, "schema": "public", "table": $0.table]
         }
-        try socket.send(topic: "realtime:deletes", event: "phx_join",
-                        payload: ["config": ["postgres_changes": bindings] as [String: any Sendable], "access_token": token], ref: "1", joinRef: "1")
+        try socket.send(
+            topic: "realtime:deletes", event: "phx_join",
+            payload: ["config": ["postgres_changes": bindings] as [String: any Sendable], "access_token": token], ref: "1", joinRef: "1")
         let reply = try await socket.nextObject(where: { $0["event"] as? String == "phx_reply" && $0["ref"] as? String == "1" })
         let payload = reply["payload"] as? [String: any Sendable]
         #expect(payload?["status"] as? String == "ok", "\(name) could not join: \(String(describing: payload))")
@@ -105,7 +106,8 @@ struct DeleteFixtures {
         var rows: [DeletedRow] = []
         for (user, other, isResponder, isDependent) in [(responder, dependent, false, true), (dependent, responder, true, false)] {
             let id = UUID()
-            try await database.query("""
+            try await database.query(
+                """
                 INSERT INTO contacts (id, user_id, contact_id, is_responder, is_dependent, notify_on_expiry, added_at, updated_at)
                 VALUES (\(SQLValue.uuid(id)), \(uuid(user)), \(uuid(other)), \(SQLValue.bool(isResponder)), \(SQLValue.bool(isDependent)),
                         \(SQLValue.bool(true)), \(SQLValue.timestamp(now)), \(SQLValue.timestamp(now)))
@@ -117,7 +119,8 @@ struct DeleteFixtures {
 
     func alert(of owner: IssuedSession) async throws -> DeletedRow {
         let id = UUID()
-        try await database.query("""
+        try await database.query(
+            """
             INSERT INTO alerts (id, user_id, status, activated_at) VALUES (\(SQLValue.uuid(id)), \(uuid(owner)), 'active', \(SQLValue.timestamp(now)))
             """)
         return DeletedRow("alerts", id.uuidString.lowercased())
@@ -125,7 +128,8 @@ struct DeleteFixtures {
 
     func response(to alert: DeletedRow, by responder: IssuedSession) async throws -> DeletedRow {
         let alertID = String(alert.key.dropFirst("id=".count))
-        try await database.query("""
+        try await database.query(
+            """
             INSERT INTO alert_responses (alert_id, responder_id, responded_at)
             VALUES (\(SQLValue.uuid(UUID(uuidString: alertID) ?? UUID())), \(uuid(responder)), \(SQLValue.timestamp(now)))
             """)
@@ -134,7 +138,8 @@ struct DeleteFixtures {
 
     func ping(from sender: IssuedSession, to recipient: IssuedSession) async throws -> DeletedRow {
         let id = UUID()
-        try await database.query("""
+        try await database.query(
+            """
             INSERT INTO pings (id, sender_id, recipient_id, status, sent_at)
             VALUES (\(SQLValue.uuid(id)), \(uuid(sender)), \(uuid(recipient)), 'pending', \(SQLValue.timestamp(now)))
             """)
@@ -143,7 +148,8 @@ struct DeleteFixtures {
 
     func document(of owner: IssuedSession, named name: String = "first") async throws -> DeletedRow {
         let path = "users/\(owner.user.id.description)/notes/\(name)"
-        try await database.query("""
+        try await database.query(
+            """
             INSERT INTO documents (path, parent, owner_id, data, created_at, updated_at)
             VALUES (\(SQLValue.text(path)), \(SQLValue.text("users/\(owner.user.id.description)/notes")), \(uuid(owner)),
                     \(SQLValue.json("{\"note\":{\"stringValue\":\"private\"}}")), \(SQLValue.timestamp(now)), \(SQLValue.timestamp(now)))
@@ -153,7 +159,8 @@ struct DeleteFixtures {
 
     func checkIn(of owner: IssuedSession) async throws -> DeletedRow {
         let id = UUID()
-        try await database.query("""
+        try await database.query(
+            """
             INSERT INTO check_ins (id, user_id, checked_in_at) VALUES (\(SQLValue.uuid(id)), \(uuid(owner)), \(SQLValue.timestamp(now)))
             """)
         return DeletedRow("check_ins", id.uuidString.lowercased())

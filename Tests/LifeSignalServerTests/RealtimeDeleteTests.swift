@@ -1,7 +1,7 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
@@ -59,8 +59,10 @@ struct RealtimeDeleteTests {
         let lonerRow = DeletedRow("users", cast.loner.user.id.description)
         // Relations last: while a row is delivered, the relations that let people read it
         // still stand (a relation deleted with the row is test `accountDeletion`'s case).
-        let deletions = [response, alert, dependentsAlert, ping, document, checkIn, lonerRow,
-                         responderSide, ownerSideOfResponder, ownerSideOfDependent, dependentSide]
+        let deletions = [
+            response, alert, dependentsAlert, ping, document, checkIn, lonerRow,
+            responderSide, ownerSideOfResponder, ownerSideOfDependent, dependentSide,
+        ]
 
         // Who may read what, asked of the server itself before anything is deleted.
         var readers: [DeletedRow: Set<String>] = [:]
@@ -124,8 +126,10 @@ struct RealtimeDeleteTests {
         #expect(heard["dependent"] == [dependentSide])
         #expect(heard["stranger"] == [])
         #expect(heard["loner"] == [])
-        let everything: Set<DeletedRow> = [responderSide, ownerSideOfResponder, ownerSideOfDependent, dependentSide, alert, response,
-                                           ping, document, checkIn, DeletedRow("users", cast.owner.user.id.description)]
+        let everything: Set<DeletedRow> = [
+            responderSide, ownerSideOfResponder, ownerSideOfDependent, dependentSide, alert, response,
+            ping, document, checkIn, DeletedRow("users", cast.owner.user.id.description),
+        ]
         #expect(Set(heard["service role"] ?? []) == everything)
         #expect(heard["service role"]?.count == everything.count)
         for watcher in cast.watchers { await watcher.socket.close() }
@@ -137,11 +141,14 @@ struct RealtimeDeleteTests {
         let server = try await TestServer.start(test.backend)
         defer { Task { await server.stop() } }
         let owner = try await test.signIn("+15550001001")
-        let watchers = [try await DeleteWatcher.open("owner", token: owner.accessToken, server: server),
-                        try await DeleteWatcher.open("service role", token: server.serviceKey, server: server)]
+        let watchers = [
+            try await DeleteWatcher.open("owner", token: owner.accessToken, server: server),
+            try await DeleteWatcher.open("service role", token: server.serviceKey, server: server),
+        ]
         let path = "users/\(owner.user.id.description)/notes/old"
         // What migration 160's trigger wrote for a delete: the key alone.
-        try await test.backend.database.query("""
+        try await test.backend.database.query(
+            """
             INSERT INTO lifesignal_realtime_changes (table_name, kind, key, old_key, committed_at)
             VALUES ('documents', 'DELETE', NULL, \(SQLValue.json("{\"path\":\"\(path)\"}")), \(SQLValue.text(Timestamp.format(test.clock.now))))
             """)
@@ -167,23 +174,33 @@ struct RealtimeDeleteTests {
         for _ in 0..<2 {
             let socket = try await RealtimeTestSocket.connect(server, query: "apikey=\(server.anonKey)&vsn=1.0.0")
             for index in 0..<3 {
-                #expect(try await RealtimeTests.join(socket, topic: "realtime:d\(index)", table: "documents", event: "DELETE",
-                                                     filters: [mine], token: owner.accessToken, ref: "d\(index)") == "ok")
+                #expect(
+                    try await RealtimeTests.join(
+                        socket, topic: "realtime:d\(index)", table: "documents", event: "DELETE",
+                        filters: [mine], token: owner.accessToken, ref: "d\(index)") == "ok")
             }
             ownerSockets.append(socket)
         }
         let strangerSocket = try await RealtimeTestSocket.connect(server, query: "apikey=\(server.anonKey)&vsn=1.0.0")
         for index in 0..<2 {
-            #expect(try await RealtimeTests.join(strangerSocket, topic: "realtime:s\(index)", table: "documents", event: "DELETE",
-                                                 filters: [mine], token: stranger.accessToken, ref: "s\(index)") == "ok")
+            #expect(
+                try await RealtimeTests.join(
+                    strangerSocket, topic: "realtime:s\(index)", table: "documents", event: "DELETE",
+                    filters: [mine], token: stranger.accessToken, ref: "s\(index)") == "ok")
         }
-        #expect(try await RealtimeTests.join(strangerSocket, topic: "realtime:own", table: "documents", event: "DELETE",
-                                             filters: ["owner_id=eq.\(stranger.user.id.description)"], token: stranger.accessToken, ref: "own") == "ok")
+        #expect(
+            try await RealtimeTests.join(
+                strangerSocket, topic: "realtime:own", table: "documents", event: "DELETE",
+                filters: ["owner_id=eq.\(stranger.user.id.description)"], token: stranger.accessToken, ref: "own") == "ok")
         let unkept = try await RealtimeTestSocket.connect(server, query: "apikey=\(server.anonKey)&vsn=1.0.0")
-        #expect(try await RealtimeTests.join(unkept, topic: "realtime:u", table: "documents", event: "DELETE",
-                                             filters: ["parent=like.users*"], token: owner.accessToken, ref: "u") == "ok")
-        #expect(try await RealtimeTests.join(unkept, topic: "realtime:own", table: "documents", event: "DELETE",
-                                             filters: [mine], token: owner.accessToken, ref: "own") == "ok")
+        #expect(
+            try await RealtimeTests.join(
+                unkept, topic: "realtime:u", table: "documents", event: "DELETE",
+                filters: ["parent=like.users*"], token: owner.accessToken, ref: "u") == "ok")
+        #expect(
+            try await RealtimeTests.join(
+                unkept, topic: "realtime:own", table: "documents", event: "DELETE",
+                filters: [mine], token: owner.accessToken, ref: "own") == "ok")
 
         let document = try await rows.document(of: owner)
         let strangers = try await rows.document(of: stranger)
@@ -211,7 +228,8 @@ struct RealtimeDeleteTests {
         try await rows.delete(try await rows.document(of: owner, named: "second"))
         let unkeptSecond = try await unkept.nextObject(where: { RealtimeTests.change($0) != nil })
         #expect(unkeptSecond["topic"] as? String == "realtime:own")
-        #expect((RealtimeTests.change(unkeptSecond)?["old_record"] as? [String: any Sendable])?["path"] as? String
+        #expect(
+            (RealtimeTests.change(unkeptSecond)?["old_record"] as? [String: any Sendable])?["path"] as? String
                 == "users/\(owner.user.id.description)/notes/second")
 
         // The stranger's first delete is their own document's: the owner's, which their filter
@@ -219,7 +237,8 @@ struct RealtimeDeleteTests {
         try await rows.delete(strangers)
         let strangerFrame = try await strangerSocket.nextObject(where: { RealtimeTests.change($0) != nil })
         #expect(strangerFrame["topic"] as? String == "realtime:own")
-        #expect((RealtimeTests.change(strangerFrame)?["old_record"] as? [String: any Sendable])?["path"] as? String
+        #expect(
+            (RealtimeTests.change(strangerFrame)?["old_record"] as? [String: any Sendable])?["path"] as? String
                 == "users/\(stranger.user.id.description)/notes/first")
         for socket in ownerSockets + [strangerSocket, unkept] { await socket.close() }
     }

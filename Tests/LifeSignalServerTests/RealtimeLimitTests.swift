@@ -15,8 +15,10 @@ struct RealtimeLimitTests {
     }
 
     /// Joins `topic` with `count` bindings on `table` and returns the reply's status and reason.
-    static func join(_ socket: RealtimeTestSocket, topic: String, table: String = "locations", filters: [String?] = [nil],
-                     token: String? = nil, ref: String) async throws -> (status: String?, reason: String?) {
+    static func join(
+        _ socket: RealtimeTestSocket, topic: String, table: String = "locations", filters: [String?] = [nil],
+        token: String? = nil, ref: String
+    ) async throws -> (status: String?, reason: String?) {
         let bindings: [[String: any Sendable]] = filters.map { filter in
             var binding: [String: any Sendable] = ["event": "*", "schema": "public", "table": table]
             if let filter { binding["filter"] = filter }
@@ -136,7 +138,10 @@ struct RealtimeLimitTests {
         for _ in 0..<100 where !admitted {
             let socket = try await Self.open(server)
             try socket.send(topic: "phoenix", event: "heartbeat", ref: "again")
-            if case .text = try await socket.next() { admitted = true; open.append(socket) } else {
+            if case .text = try await socket.next() {
+                admitted = true
+                open.append(socket)
+            } else {
                 await socket.close()
                 try await Task.sleep(for: .milliseconds(100))
             }

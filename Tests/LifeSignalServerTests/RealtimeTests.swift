@@ -10,12 +10,15 @@ import Testing
 @Suite("/realtime/v1 postgres_changes")
 struct RealtimeTests {
     /// Joins `topic` with one `postgres_changes` binding and returns the reply's payload.
-    static func join(_ socket: RealtimeTestSocket, topic: String = "realtime:test", table: String, event: String = "*",
-                     filter: String? = nil, token: String? = nil, ref: String = "1") async throws -> [String: any Sendable] {
+    static func join(
+        _ socket: RealtimeTestSocket, topic: String = "realtime:test", table: String, event: String = "*",
+        filter: String? = nil, token: String? = nil, ref: String = "1"
+    ) async throws -> [String: any Sendable] {
         var binding: [String: any Sendable] = ["event": event, "schema": "public", "table": table]
         if let filter { binding["filter"] = filter }
         var payload: [String: any Sendable] = [
-            "config": ["broadcast": ["ack": false, "self": false], "presence": ["key": ""], "postgres_changes": [binding], "private": false] as [String: any Sendable],
+            "config": ["broadcast": ["ack": false, "self": false], "presence": ["key": ""], "postgres_changes": [binding], "private": false]
+                as [String: any Sendable]
         ]
         if let token { payload["access_token"] = token }
         try socket.send(topic: topic, event: "phx_join", payload: payload, ref: ref, joinRef: ref)
@@ -29,8 +32,10 @@ struct RealtimeTests {
             "user_id": owner.user.id.description, "type": "system", "title": title, "body": "b",
             "created_at": Timestamp.format(test.clock.now),
         ]
-        return try await server.request("POST", "/rest/v1/notifications", apiKey: .some(server.serviceKey), bearer: server.serviceKey,
-                                        body: try JSONSerialization.data(withJSONObject: row)).status
+        return try await server.request(
+            "POST", "/rest/v1/notifications", apiKey: .some(server.serviceKey), bearer: server.serviceKey,
+            body: try JSONSerialization.data(withJSONObject: row)
+        ).status
     }
 
     static func change(_ frame: [String: any Sendable]) -> [String: any Sendable]? {
@@ -69,9 +74,10 @@ struct RealtimeTests {
         let system = try await socket.nextObject(where: { $0["event"] as? String == "system" })
         #expect((system["payload"] as? [String: any Sendable])?["message"] as? String == "Subscribed to PostgreSQL")
 
-        let created = try await server.json("POST", "/rest/v1/locations", bearer: alice.accessToken,
-                                            headers: ["Prefer": "return=representation", "Accept": "application/vnd.pgrst.object+json"],
-                                            ["name": "Old Mill", "slug": "old-mill", "created_by": alice.user.id.description])
+        let created = try await server.json(
+            "POST", "/rest/v1/locations", bearer: alice.accessToken,
+            headers: ["Prefer": "return=representation", "Accept": "application/vnd.pgrst.object+json"],
+            ["name": "Old Mill", "slug": "old-mill", "created_by": alice.user.id.description])
         let rowID = try #require(created.json?["id"] as? String)
         let insert = try await Self.nextChange(socket)
         #expect(insert.ids == [id])
@@ -114,10 +120,14 @@ struct RealtimeTests {
         defer { Task { await server.stop() } }
         let alice = try await test.signInEditor("+15550001111")
         let socket = try await RealtimeTestSocket.connect(server, query: "apikey=\(server.anonKey)&vsn=2.0.0")
-        socket.send("""
+        socket.send(
+            """
             ["3","3","realtime:events","phx_join",{"config":{"postgres_changes":[{"event":"INSERT","schema":"public","table":"events","filter":"name=eq.Harvest Fair"}]},"access_token":"\(alice.accessToken)"}]
             """)
-        guard case .text(let replyText) = try await socket.next() else { Issue.record("no reply"); return }
+        guard case .text(let replyText) = try await socket.next() else {
+            Issue.record("no reply")
+            return
+        }
         let reply = try #require(try JSONSerialization.jsonObject(with: Data(replyText.utf8)) as? [any Sendable])
         #expect(reply.count == 5)
         #expect(reply[0] as? String == "3")
@@ -125,14 +135,20 @@ struct RealtimeTests {
         #expect((reply[4] as? [String: any Sendable])?["status"] as? String == "ok")
 
         for name in ["Spring Walk", "Harvest Fair"] {
-            let made = try await server.json("POST", "/rest/v1/events", bearer: alice.accessToken,
-                                             ["name": name, "slug": name.lowercased().replacingOccurrences(of: " ", with: "-"),
-                                              "created_by": alice.user.id.description])
+            let made = try await server.json(
+                "POST", "/rest/v1/events", bearer: alice.accessToken,
+                [
+                    "name": name, "slug": name.lowercased().replacingOccurrences(of: " ", with: "-"),
+                    "created_by": alice.user.id.description,
+                ])
             #expect(made.status == 201)
         }
         // The first change frame must be the matching row: the other one was filtered out.
         while true {
-            guard case .text(let text) = try await socket.next() else { Issue.record("socket closed"); return }
+            guard case .text(let text) = try await socket.next() else {
+                Issue.record("socket closed")
+                return
+            }
             let frame = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [any Sendable])
             guard frame[3] as? String == "postgres_changes" else { continue }
             #expect(frame[0] is NSNull)
@@ -181,8 +197,9 @@ struct RealtimeTests {
             ("locations", nil, "not-a-jwt", "Invalid token"),
         ]
         for (index, refused) in cases.enumerated() {
-            let reply = try await Self.join(socket, topic: "realtime:r\(index)", table: refused.table, filter: refused.filter,
-                                            token: refused.token, ref: "r\(index)")
+            let reply = try await Self.join(
+                socket, topic: "realtime:r\(index)", table: refused.table, filter: refused.filter,
+                token: refused.token, ref: "r\(index)")
             #expect(reply["status"] as? String == "error", "\(refused.table)")
             let reason = (reply["response"] as? [String: any Sendable])?["reason"] as? String
             #expect(reason?.contains(refused.reason) == true, "\(refused.table): \(reason ?? "nil")")
@@ -202,7 +219,9 @@ struct RealtimeTests {
         let socket = try await RealtimeTestSocket.connect(server, query: "apikey=\(server.anonKey)&vsn=1.0.0")
         _ = try await Self.join(socket, table: "locations", token: alice.accessToken)
         try socket.send(topic: "realtime:test", event: "access_token", payload: ["access_token": "forged.token.value"], ref: "2", joinRef: "1")
-        let notice = try await socket.nextObject(where: { $0["event"] as? String == "system" && ($0["payload"] as? [String: any Sendable])?["status"] as? String == "error" })
+        let notice = try await socket.nextObject(where: {
+            $0["event"] as? String == "system" && ($0["payload"] as? [String: any Sendable])?["status"] as? String == "error"
+        })
         #expect(((notice["payload"] as? [String: any Sendable])?["message"] as? String)?.contains("Invalid token") == true)
         let closed = try await socket.nextObject()
         #expect(closed["event"] as? String == "phx_close")
@@ -217,7 +236,10 @@ struct RealtimeTests {
         let broken = try await RealtimeTestSocket.connect(server, query: "apikey=\(server.anonKey)&vsn=1.0.0")
         broken.send("{not json")
         let ending = try await broken.next()
-        guard case .closed(_, let reason) = ending else { Issue.record("expected the socket to close, got \(ending)"); return }
+        guard case .closed(_, let reason) = ending else {
+            Issue.record("expected the socket to close, got \(ending)")
+            return
+        }
         #expect(reason?.contains("not JSON") == true)
         await broken.close()
 
@@ -244,11 +266,14 @@ struct RealtimeTests {
     }
 
     /// Joins `topic` with one `postgres_changes` entry per filter.
-    static func join(_ socket: RealtimeTestSocket, topic: String, table: String, event: String = "*",
-                     filters: [String], token: String, ref: String) async throws -> String? {
+    static func join(
+        _ socket: RealtimeTestSocket, topic: String, table: String, event: String = "*",
+        filters: [String], token: String, ref: String
+    ) async throws -> String? {
         let bindings: [[String: any Sendable]] = filters.map { ["event": event, "schema": "public", "table": table, "filter": $0] }
-        try socket.send(topic: topic, event: "phx_join",
-                        payload: ["config": ["postgres_changes": bindings] as [String: any Sendable], "access_token": token], ref: ref, joinRef: ref)
+        try socket.send(
+            topic: topic, event: "phx_join",
+            payload: ["config": ["postgres_changes": bindings] as [String: any Sendable], "access_token": token], ref: ref, joinRef: ref)
         let reply = try await socket.nextObject(where: { $0["event"] as? String == "phx_reply" && $0["ref"] as? String == ref })
         return (reply["payload"] as? [String: any Sendable])?["status"] as? String
     }
@@ -266,15 +291,19 @@ struct RealtimeTests {
         for _ in 0..<2 {
             let socket = try await RealtimeTestSocket.connect(server, query: "apikey=\(server.anonKey)&vsn=1.0.0")
             for index in 0..<6 {
-                #expect(try await Self.join(socket, topic: "realtime:n\(index)", table: "notifications", event: "INSERT",
-                                            filters: [aliceFilter], token: alice.accessToken, ref: "j\(index)") == "ok")
+                #expect(
+                    try await Self.join(
+                        socket, topic: "realtime:n\(index)", table: "notifications", event: "INSERT",
+                        filters: [aliceFilter], token: alice.accessToken, ref: "j\(index)") == "ok")
             }
             aliceSockets.append(socket)
         }
         let bobSocket = try await RealtimeTestSocket.connect(server, query: "apikey=\(server.anonKey)&vsn=1.0.0")
         for index in 0..<2 {
-            #expect(try await Self.join(bobSocket, topic: "realtime:b\(index)", table: "notifications", event: "INSERT",
-                                        filters: [aliceFilter, "user_id=eq.\(bob.user.id.description)"], token: bob.accessToken, ref: "b\(index)") == "ok")
+            #expect(
+                try await Self.join(
+                    bobSocket, topic: "realtime:b\(index)", table: "notifications", event: "INSERT",
+                    filters: [aliceFilter, "user_id=eq.\(bob.user.id.description)"], token: bob.accessToken, ref: "b\(index)") == "ok")
         }
         let before = try await Self.rowReads(server)
         for (owner, title) in [(alice, "for alice"), (bob, "for bob")] {
@@ -315,8 +344,10 @@ struct RealtimeTests {
             let socket = try await RealtimeTestSocket.connect(server, query: "apikey=\(server.anonKey)&vsn=1.0.0")
             for index in 0..<40 {
                 let filters = (0..<20).map { _ in "user_id=neq.\(UUID().uuidString.lowercased())" }
-                #expect(try await Self.join(socket, topic: "realtime:c\(index)", table: "check_ins", event: "INSERT",
-                                            filters: filters, token: alice.accessToken, ref: "c\(index)") == "ok")
+                #expect(
+                    try await Self.join(
+                        socket, topic: "realtime:c\(index)", table: "check_ins", event: "INSERT",
+                        filters: filters, token: alice.accessToken, ref: "c\(index)") == "ok")
             }
             sockets.append(socket)
         }
@@ -350,8 +381,9 @@ struct RealtimeTests {
         let socket = try await RealtimeTestSocket.connect(first, query: "apikey=\(first.anonKey)&vsn=1.0.0")
         _ = try await Self.join(socket, table: "routes", event: "INSERT", token: alice.accessToken)
 
-        let made = try await second.json("POST", "/rest/v1/routes", bearer: alice.accessToken,
-                                         ["name": "Ridge Loop", "slug": "ridge-loop", "created_by": alice.user.id.description])
+        let made = try await second.json(
+            "POST", "/rest/v1/routes", bearer: alice.accessToken,
+            ["name": "Ridge Loop", "slug": "ridge-loop", "created_by": alice.user.id.description])
         #expect(made.status == 201)
         let change = try await Self.nextChange(socket)
         #expect((change.data["record"] as? [String: any Sendable])?["name"] as? String == "Ridge Loop")

@@ -5,10 +5,11 @@ import LifeSignalFunctions
 import LifeSignalServer
 import LifeSignalTestSupport
 import Testing
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The schema cache follows the database when told to: `NOTIFY pgrst, 'reload schema'` on
@@ -42,9 +43,9 @@ struct SchemaReloadTests {
         var current = sigaction()
         sigaction(signal, nil, &current)
         #if canImport(Glibc)
-        return current.__sigaction_handler.sa_handler == nil
+            return current.__sigaction_handler.sa_handler == nil
         #else
-        return current.__sigaction_u.__sa_handler == nil
+            return current.__sigaction_u.__sa_handler == nil
         #endif
     }
 

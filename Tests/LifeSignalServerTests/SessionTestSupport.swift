@@ -30,9 +30,10 @@ enum Sessions {
     static func tokens(_ reply: TestServer.Reply) throws -> Tokens {
         #expect(reply.status == 200, "\(reply.text)")
         let user = try #require(reply.json?["user"] as? [String: any Sendable])
-        return Tokens(access: try #require(reply.json?["access_token"] as? String),
-                      refresh: try #require(reply.json?["refresh_token"] as? String),
-                      userID: try #require(user["id"] as? String))
+        return Tokens(
+            access: try #require(reply.json?["access_token"] as? String),
+            refresh: try #require(reply.json?["refresh_token"] as? String),
+            userID: try #require(user["id"] as? String))
     }
 
     /// `GET /auth/v1/user`'s status with `token` (API version 2024-01-01).

@@ -51,25 +51,30 @@ struct StorageEndpointTests {
         defer { Task { await server.stop() } }
         let alice = try await test.signIn("+15550001111")
         let base = "/storage/v1/object/avatars/\(alice.user.id)"
-        let huge = try await server.request("POST", "\(base)/big.png", bearer: alice.accessToken, headers: ["Content-Type": "image/png"],
-                                            body: Data(count: 5 * 1024 * 1024 + 1))
+        let huge = try await server.request(
+            "POST", "\(base)/big.png", bearer: alice.accessToken, headers: ["Content-Type": "image/png"],
+            body: Data(count: 5 * 1024 * 1024 + 1))
         #expect(huge.status == 413)
-        let text = try await server.request("POST", "\(base)/notes.txt", bearer: alice.accessToken, headers: ["Content-Type": "text/plain"], body: Data("hi".utf8))
+        let text = try await server.request(
+            "POST", "\(base)/notes.txt", bearer: alice.accessToken, headers: ["Content-Type": "text/plain"], body: Data("hi".utf8))
         #expect(text.status == 415)
-        let traversal = try await server.request("POST", "\(base)/..%2F..%2Fescape.png", bearer: alice.accessToken, headers: ["Content-Type": "image/png"], body: Self.png)
+        let traversal = try await server.request(
+            "POST", "\(base)/..%2F..%2Fescape.png", bearer: alice.accessToken, headers: ["Content-Type": "image/png"], body: Self.png)
         #expect(traversal.status == 400)
         let noToken = try await server.request("POST", "\(base)/a.png", headers: ["Content-Type": "image/png"], body: Self.png)
         #expect(noToken.status == 401)
-        let bucket = try await server.request("POST", "/storage/v1/object/secrets/\(alice.user.id)/a.png", bearer: alice.accessToken,
-                                              headers: ["Content-Type": "image/png"], body: Self.png)
+        let bucket = try await server.request(
+            "POST", "/storage/v1/object/secrets/\(alice.user.id)/a.png", bearer: alice.accessToken,
+            headers: ["Content-Type": "image/png"], body: Self.png)
         #expect(bucket.status == 404)
         #expect(try await test.count("storage_objects") == 0)
         let exposed = try await server.request("GET", "/rest/v1/storage_objects", bearer: server.serviceKey)
         #expect(exposed.status == 404)
     }
 
-    @Test("an upload is refused from its head: no token, another's folder, a type or declared size not allowed; its body is never awaited",
-          arguments: Engine.allCases)
+    @Test(
+        "an upload is refused from its head: no token, another's folder, a type or declared size not allowed; its body is never awaited",
+        arguments: Engine.allCases)
     func refusedBeforeTheBody(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
         // The body timeout is far beyond the wait below: an answer can only come from the head.
@@ -89,8 +94,9 @@ struct StorageEndpointTests {
         for item in cases {
             let socket = try ConnectionTestSocket(port: server.port)
             let authorization = item.bearer.map { "Authorization: Bearer \($0)\r\n" } ?? ""
-            socket.send("POST /storage/v1/object/avatars/\(item.path) HTTP/1.1\r\nHost: 127.0.0.1\r\napikey: \(server.anonKey)\r\n\(authorization)"
-                        + "Content-Type: \(item.type)\r\nContent-Length: \(item.length)\r\n\r\n" + String(repeating: "x", count: 1000))
+            socket.send(
+                "POST /storage/v1/object/avatars/\(item.path) HTTP/1.1\r\nHost: 127.0.0.1\r\napikey: \(server.anonKey)\r\n\(authorization)"
+                    + "Content-Type: \(item.type)\r\nContent-Length: \(item.length)\r\n\r\n" + String(repeating: "x", count: 1000))
             let answer = await socket.waitFor("\r\n\r\n", within: .seconds(30))
             #expect(answer.hasPrefix("HTTP/1.1 \(item.status) "), "expected \(item.status) for \(item.path), got \(answer.prefix(40))")
             #expect(await socket.waitUntilClosed(within: .seconds(30)), "the unread body is not drained: the connection ends after the refusal")
@@ -99,8 +105,9 @@ struct StorageEndpointTests {
         #expect(count == 0)
 
         let bulk = try ConnectionTestSocket(port: server.port)
-        bulk.send("DELETE /storage/v1/object/avatars HTTP/1.1\r\nHost: 127.0.0.1\r\napikey: \(server.anonKey)\r\n"
-                  + "Content-Type: application/json\r\nContent-Length: 500000\r\n\r\n{\"prefixes\":[")
+        bulk.send(
+            "DELETE /storage/v1/object/avatars HTTP/1.1\r\nHost: 127.0.0.1\r\napikey: \(server.anonKey)\r\n"
+                + "Content-Type: application/json\r\nContent-Length: 500000\r\n\r\n{\"prefixes\":[")
         #expect(await bulk.waitFor("\r\n\r\n", within: .seconds(30)).hasPrefix("HTTP/1.1 401 "))
     }
 }

@@ -10,12 +10,14 @@ import Testing
 @Suite("/storage/v1 uploads that cannot carry script")
 struct StorageImageTests {
     static func upload(_ server: TestServer, _ session: IssuedSession, _ name: String, _ body: Data, type: String) async throws -> TestServer.Reply {
-        try await server.request("PUT", "/storage/v1/object/avatars/\(session.user.id)/\(name)", bearer: session.accessToken,
-                                 headers: ["Content-Type": type], body: body)
+        try await server.request(
+            "PUT", "/storage/v1/object/avatars/\(session.user.id)/\(name)", bearer: session.accessToken,
+            headers: ["Content-Type": type], body: body)
     }
 
-    @Test("each format taken is stored and served back as the type its bytes are, with nosniff and sandbox, public and signed in",
-          arguments: Engine.allCases)
+    @Test(
+        "each format taken is stored and served back as the type its bytes are, with nosniff and sandbox, public and signed in",
+        arguments: Engine.allCases)
     func formatsServedAsSniffed(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
         let server = try await TestServer.start(test.backend)
@@ -35,8 +37,9 @@ struct StorageImageTests {
             #expect(uploaded.status == 200, "\(name): \(uploaded.text)")
             for path in ["public/avatars", "authenticated/avatars", "avatars"] {
                 let anonymous = path.hasPrefix("public")
-                let got = try await server.request("GET", "/storage/v1/object/\(path)/\(alice.user.id)/\(name)",
-                                                   apiKey: anonymous ? .some(nil) : .none, bearer: anonymous ? nil : alice.accessToken)
+                let got = try await server.request(
+                    "GET", "/storage/v1/object/\(path)/\(alice.user.id)/\(name)",
+                    apiKey: anonymous ? .some(nil) : .none, bearer: anonymous ? nil : alice.accessToken)
                 #expect(got.status == 200 && got.body == image, "\(path)/\(name)")
                 #expect(got.header("Content-Type") == served, "\(path)/\(name)")
                 #expect(got.header("X-Content-Type-Options") == "nosniff", "\(path)/\(name)")
@@ -48,8 +51,9 @@ struct StorageImageTests {
         #expect(stored == cases.map(\.3))
     }
 
-    @Test("SVG, HTML and polyglots sent as images are refused with Storage's error shape, and nothing is stored",
-          arguments: Engine.allCases)
+    @Test(
+        "SVG, HTML and polyglots sent as images are refused with Storage's error shape, and nothing is stored",
+        arguments: Engine.allCases)
     func scriptRefused(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
         let server = try await TestServer.start(test.backend)
@@ -148,16 +152,19 @@ struct StorageImageTests {
         #expect(try await Self.upload(server, alice, "x", TestImages.png(), type: "image/png").status == 200)
     }
 
-    @Test("an object stored before sniffing is served as opaque bytes, as an attachment; ?download names the file",
-          arguments: Engine.allCases)
+    @Test(
+        "an object stored before sniffing is served as opaque bytes, as an attachment; ?download names the file",
+        arguments: Engine.allCases)
     func legacyAndDownload(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
         let server = try await TestServer.start(test.backend)
         defer { Task { await server.stop() } }
         let alice = try await test.signIn("+15550001111")
         let svg = Data(#"<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>"#.utf8)
-        let owner = SQLValue.uuid(alice.user.id.rawValue), now = SQLValue(Date())
-        try await test.backend.database.query("""
+        let owner = SQLValue.uuid(alice.user.id.rawValue)
+        let now = SQLValue(Date())
+        try await test.backend.database.query(
+            """
             INSERT INTO storage_objects (bucket, name, owner, content_type, size, data, created_at, updated_at)
             VALUES ('avatars', \("\(alice.user.id)/old.svg"), \(owner), 'image/svg+xml', \(svg.count), \(SQLValue.bytes(svg)), \(now), \(now))
             """)
@@ -168,8 +175,9 @@ struct StorageImageTests {
         #expect(old.header("X-Content-Type-Options") == "nosniff" && old.header("Content-Security-Policy") == "sandbox")
 
         #expect(try await Self.upload(server, alice, "me.png", TestImages.png(), type: "image/png").status == 200)
-        let named = try await server.request("GET", "/storage/v1/object/public/avatars/\(alice.user.id)/me.png?download=%22a%0D%0Ab%C3%A9%22.png",
-                                             apiKey: .some(nil))
+        let named = try await server.request(
+            "GET", "/storage/v1/object/public/avatars/\(alice.user.id)/me.png?download=%22a%0D%0Ab%C3%A9%22.png",
+            apiKey: .some(nil))
         #expect(named.status == 200 && named.header("Content-Type") == "image/png")
         #expect(named.header("Content-Disposition") == #"attachment; filename="_a__b__.png"; filename*=UTF-8''%22a%0D%0Ab%C3%A9%22.png"#)
         let plain = try await server.request("GET", "/storage/v1/object/public/avatars/\(alice.user.id)/me.png?download=", apiKey: .some(nil))

@@ -42,7 +42,9 @@ struct SweepSchedulerTests {
             await withTaskCancellationHandler {
                 // Ignores cancellation for a while, like a statement the database never answers.
                 try? await Task.sleep(for: .seconds(30))
-            } onCancel: { cancelled.continuation.yield() }
+            } onCancel: {
+                cancelled.continuation.yield()
+            }
             return 1
         }
         let outcome = await TimeLimit.result(of: stuck, within: .milliseconds(200))

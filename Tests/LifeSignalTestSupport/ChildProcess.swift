@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A child process for tests: the `lifesignal` executable, a Python stand-in, a browser script.
@@ -63,15 +64,18 @@ public final class ChildProcess: @unchecked Sendable {
     /// Starts `executable` (a path) with `arguments`.
     ///
     /// - Parameter environment: exactly the child's environment; `nil` passes this process's on.
-    public init(_ executable: String, arguments: [String] = [], environment: [String: String]? = nil,
-                input: Input = .null, output: Output = .capture, error: Output = .capture) throws {
+    public init(
+        _ executable: String, arguments: [String] = [], environment: [String: String]? = nil,
+        input: Input = .null, output: Output = .capture, error: Output = .capture
+    ) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t(), everySignal = sigset_t()
+        var noSignals = sigset_t()
+        var everySignal = sigset_t()
         sigemptyset(&noSignals)
         sigfillset(&everySignal)
         posix_spawnattr_setsigmask(&attributes, &noSignals)
@@ -80,7 +84,8 @@ public final class ChildProcess: @unchecked Sendable {
 
         // Descriptors this process keeps (read ends, the input's write end) and the child's ends,
         // closed here once the child has its copies.
-        var kept: [Int32] = [], childEnds: [Int32] = []
+        var kept: [Int32] = []
+        var childEnds: [Int32] = []
         func closeAll(_ descriptors: [Int32]) { for fd in descriptors { close(fd) } }
         do {
             switch input {
@@ -116,7 +121,8 @@ public final class ChildProcess: @unchecked Sendable {
                 envp?.forEach { free($0) }
             }
             var child: pid_t = 0
-            let spawned = envp.map { posix_spawn(&child, executable, &actions, &attributes, argv, $0) }
+            let spawned =
+                envp.map { posix_spawn(&child, executable, &actions, &attributes, argv, $0) }
                 ?? posix_spawn(&child, executable, &actions, &attributes, argv, environ)
             closeAll(childEnds)
             childEnds = []
@@ -146,8 +152,10 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// Runs a command to its end; output and error captured.
-    public static func run(_ executable: String, arguments: [String] = [], environment: [String: String]? = nil,
-                           within limit: Duration = .seconds(600)) async throws -> Result {
+    public static func run(
+        _ executable: String, arguments: [String] = [], environment: [String: String]? = nil,
+        within limit: Duration = .seconds(600)
+    ) async throws -> Result {
         try await ChildProcess(executable, arguments: arguments, environment: environment).finish(within: limit)
     }
 
@@ -210,8 +218,9 @@ public final class ChildProcess: @unchecked Sendable {
             if done { continuation.resume() }
         }
         return lock.withLock {
-            Result(status: exitStatus ?? -1, output: String(decoding: captured[0], as: UTF8.self),
-                   error: String(decoding: captured[1], as: UTF8.self))
+            Result(
+                status: exitStatus ?? -1, output: String(decoding: captured[0], as: UTF8.self),
+                error: String(decoding: captured[1], as: UTF8.self))
         }
     }
 

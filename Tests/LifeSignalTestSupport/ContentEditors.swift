@@ -24,8 +24,9 @@ extension TestServer {
     /// (`PUT /auth/v1/admin/users/<id>`, supabase-js `auth.admin.updateUserById`). Their next
     /// access token (a sign-in or a refresh) carries the role.
     public func makeEditor(_ userID: String) async throws {
-        let reply = try await request("PUT", "/auth/v1/admin/users/\(userID)", apiKey: .some(serviceKey), bearer: serviceKey,
-                                      body: Data(#"{"app_metadata":{"role":"editor"}}"#.utf8))
+        let reply = try await request(
+            "PUT", "/auth/v1/admin/users/\(userID)", apiKey: .some(serviceKey), bearer: serviceKey,
+            body: Data(#"{"app_metadata":{"role":"editor"}}"#.utf8))
         guard reply.status == 200 else {
             throw TestEnvironmentError(description: "making \(userID) an editor: \(reply.status) \(reply.text)")
         }

@@ -27,16 +27,19 @@ extension FirebaseKeyServer {
             guard signIn.codes[phone] == code else { return Self.error("INVALID_CODE") }
             let uid = Self.uid(forPhone: phone)
             let token = try key.sign(signIn.issuer.claims(uid: uid, now: signIn.now(), phone: phone))
-            return try Self.json(["idToken": token, "refreshToken": "refresh-\(uid)", "expiresIn": "3600", "localId": uid,
-                                  "phoneNumber": phone, "isNewUser": false])
+            return try Self.json([
+                "idToken": token, "refreshToken": "refresh-\(uid)", "expiresIn": "3600", "localId": uid,
+                "phoneNumber": phone, "isNewUser": false,
+            ])
         default:
             return Self.error("OPERATION_NOT_ALLOWED")
         }
     }
 
     private static func json(_ object: [String: any Sendable]) throws -> Response {
-        Response(status: .ok, headers: [.contentType: "application/json"],
-                 body: .init(byteBuffer: ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: object))))
+        Response(
+            status: .ok, headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: object))))
     }
 
     /// Identity Toolkit's error body: `{"error": {"code": 400, "message": "CODE"}}`.

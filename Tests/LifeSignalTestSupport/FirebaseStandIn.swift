@@ -1,4 +1,3 @@
-import _CryptoExtras
 import Crypto
 import Foundation
 import Hummingbird
@@ -6,6 +5,7 @@ import JWTKit
 import LifeSignalBackend
 import LifeSignalDomain
 import Logging
+import _CryptoExtras
 
 /// An RSA signing key as Firebase's `securetoken` service holds one: its `kid`, the private
 /// key that signs ID tokens, and what the key server publishes for it.
@@ -17,13 +17,15 @@ public struct FirebaseSigningKey: Sendable {
 
     /// The two fixed keys (`FirebaseStandInKeyMaterial`), publishable in either format.
     public static func fixedA(kid: String = "key-a") throws -> FirebaseSigningKey {
-        try FirebaseSigningKey(kid: kid, privateKey: .init(pemRepresentation: FirebaseStandInKeyMaterial.privateKeyA),
-                               certificatePEM: FirebaseStandInKeyMaterial.certificateA)
+        try FirebaseSigningKey(
+            kid: kid, privateKey: .init(pemRepresentation: FirebaseStandInKeyMaterial.privateKeyA),
+            certificatePEM: FirebaseStandInKeyMaterial.certificateA)
     }
 
     public static func fixedB(kid: String = "key-b") throws -> FirebaseSigningKey {
-        try FirebaseSigningKey(kid: kid, privateKey: .init(pemRepresentation: FirebaseStandInKeyMaterial.privateKeyB),
-                               certificatePEM: FirebaseStandInKeyMaterial.certificateB)
+        try FirebaseSigningKey(
+            kid: kid, privateKey: .init(pemRepresentation: FirebaseStandInKeyMaterial.privateKeyB),
+            certificatePEM: FirebaseStandInKeyMaterial.certificateB)
     }
 
     /// A fresh key, publishable only as a JWK.
@@ -47,7 +49,8 @@ public struct FirebaseSigningKey: Sendable {
     /// real tokens, so the only difference is the one a test means.
     public func sign(_ claims: [String: any Sendable], header: [String: String]? = nil, hmacSecret: String? = nil) throws -> String {
         let header = header ?? ["alg": "RS256", "kid": kid, "typ": "JWT"]
-        let input = Self.base64URL(try JSONSerialization.data(withJSONObject: header, options: .sortedKeys)) + "."
+        let input =
+            Self.base64URL(try JSONSerialization.data(withJSONObject: header, options: .sortedKeys)) + "."
             + Self.base64URL(try JSONSerialization.data(withJSONObject: claims, options: .sortedKeys))
         if header["alg"] == "none" { return input + "." }
         if let hmacSecret {
@@ -70,8 +73,10 @@ public struct FirebaseTokenIssuer: Sendable {
     public init(projectID: String) { self.projectID = projectID }
 
     /// Claims of a real ID token for `uid`, issued at `now` for an hour; tests change one.
-    public func claims(uid: String, now: Date, phone: String? = nil, email: String? = nil,
-                       provider: String = "phone") -> [String: any Sendable] {
+    public func claims(
+        uid: String, now: Date, phone: String? = nil, email: String? = nil,
+        provider: String = "phone"
+    ) -> [String: any Sendable] {
         let iat = Int(now.timeIntervalSince1970)
         var claims: [String: any Sendable] = [
             "iss": "https://securetoken.google.com/\(projectID)", "aud": projectID, "sub": uid, "user_id": uid,
@@ -140,8 +145,9 @@ public final class FirebaseKeyServer: @unchecked Sendable {
         var logger = Logger(label: "lifesignal.test-firebase-keys")
         // Stopping mid-request (the hanging case) is logged as an error by the server; it is not one here.
         logger.logLevel = .critical
-        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                              onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
+        let app = Application(
+            router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
         let task = Task { try await app.runService() }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next(), port > 0 else { throw TestEnvironmentError(description: "key server did not start") }
@@ -175,14 +181,16 @@ public final class FirebaseKeyServer: @unchecked Sendable {
             try await Task.sleep(for: .seconds(3600))
             return Response(status: .serviceUnavailable)
         case .serving:
-            let document: Any = switch format {
-            case .jwks: ["keys": try keys.map { try $0.jwk }]
-            case .x509: Dictionary(uniqueKeysWithValues: keys.map { ($0.kid, $0.certificatePEM ?? "") })
-            }
+            let document: Any =
+                switch format {
+                case .jwks: ["keys": try keys.map { try $0.jwk }]
+                case .x509: Dictionary(uniqueKeysWithValues: keys.map { ($0.kid, $0.certificatePEM ?? "") })
+                }
             let body = try JSONSerialization.data(withJSONObject: document)
-            return Response(status: .ok,
-                            headers: [.contentType: "application/json", .cacheControl: "public, max-age=\(maxAge), must-revalidate, no-transform"],
-                            body: .init(byteBuffer: ByteBuffer(bytes: body)))
+            return Response(
+                status: .ok,
+                headers: [.contentType: "application/json", .cacheControl: "public, max-age=\(maxAge), must-revalidate, no-transform"],
+                body: .init(byteBuffer: ByteBuffer(bytes: body)))
         }
     }
 

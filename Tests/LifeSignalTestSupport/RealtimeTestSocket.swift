@@ -86,14 +86,17 @@ public final class RealtimeTestSocket: Sendable {
     public func nextObject(timeout: Duration = RealtimeTestSocket.patience) async throws -> [String: any Sendable] {
         let frame = try await next(timeout: timeout)
         guard case .text(let text) = frame,
-              let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: any Sendable] else {
+            let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: any Sendable]
+        else {
             throw TestEnvironmentError(description: "expected a JSON object frame, got \(frame)")
         }
         return object
     }
 
     /// Frames until one matches `predicate`, skipping others (such as `system` notices).
-    public func nextObject(where predicate: ([String: any Sendable]) -> Bool, timeout: Duration = RealtimeTestSocket.patience) async throws -> [String: any Sendable] {
+    public func nextObject(where predicate: ([String: any Sendable]) -> Bool, timeout: Duration = RealtimeTestSocket.patience) async throws -> [String:
+        any Sendable]
+    {
         while true {
             let object = try await nextObject(timeout: timeout)
             if predicate(object) { return object }

@@ -1,11 +1,12 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalBackendPostgres
 import LifeSignalDomain
+import LifeSignalFunctions
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A PostgreSQL cluster of one test's own, which that test may stop and start again (outage
 /// tests). It is made by `scripts/postgres-cluster` (which installs PostgreSQL if missing) on a
@@ -59,7 +60,8 @@ public final class RestartablePostgres: Sendable {
 
     /// Starts it again on the same port with the same settings, waiting until it accepts connections.
     public func start() async throws {
-        let options = "-c listen_addresses=127.0.0.1 -p \(port) -c unix_socket_directories=\(directory) -c fsync=off "
+        let options =
+            "-c listen_addresses=127.0.0.1 -p \(port) -c unix_socket_directories=\(directory) -c fsync=off "
             + "-c synchronous_commit=off -c full_page_writes=off -c max_connections=300"
         _ = try await Self.run(try pgCtl(["-D", "\(directory)/data", "-l", "\(directory)/server.log", "-w", "-t", "60", "-o", options, "start"]))
     }
@@ -82,8 +84,10 @@ public final class RestartablePostgres: Sendable {
     /// `pg_ctl` run as the cluster's owner (`postgres` when the tests run as root, as the script does).
     private func pgCtl(_ arguments: [String]) throws -> [String] {
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
-        guard let bin = versions.sorted().reversed().map({ "/usr/lib/postgresql/\($0)/bin/pg_ctl" })
-            .first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+        guard
+            let bin = versions.sorted().reversed().map({ "/usr/lib/postgresql/\($0)/bin/pg_ctl" })
+                .first(where: { FileManager.default.isExecutableFile(atPath: $0) })
+        else {
             throw TestEnvironmentError(description: "pg_ctl not found under /usr/lib/postgresql")
         }
         return getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--", bin] + arguments : [bin] + arguments
@@ -100,7 +104,8 @@ public final class RestartablePostgres: Sendable {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<String, any Error>) in
             Thread.detachNewThread {
                 let base = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-cmd-\(UUID().uuidString)").path
-                let outPath = base + ".out", errPath = base + ".err"
+                let outPath = base + ".out"
+                let errPath = base + ".err"
                 defer {
                     unlink(outPath)
                     unlink(errPath)
@@ -134,8 +139,9 @@ public final class RestartablePostgres: Sendable {
                 if status & 0x7f == 0 && (status >> 8) & 0xff == 0 {
                     continuation.resume(returning: out)
                 } else {
-                    continuation.resume(throwing: TestEnvironmentError(
-                        description: "\(command.joined(separator: " ")) failed (status \(status)): \(err)"))
+                    continuation.resume(
+                        throwing: TestEnvironmentError(
+                            description: "\(command.joined(separator: " ")) failed (status \(status)): \(err)"))
                 }
             }
         }

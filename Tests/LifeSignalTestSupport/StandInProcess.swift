@@ -15,10 +15,11 @@ public final class StandInProcess: @unchecked Sendable {
 
     public static func start(_ script: String, arguments: [String]) async throws -> StandInProcess {
         guard let python = ProcessInfo.processInfo.environment["LIFESIGNAL_TEST_PYTHON"], !python.isEmpty else {
-            throw TestEnvironmentError(description: """
-                This test needs a Python provider stand-in, and LIFESIGNAL_TEST_PYTHON is not set. Run the tests with `scripts/test`, \
-                which makes the Python environment (Tests/Compatibility/requirements.txt).
-                """)
+            throw TestEnvironmentError(
+                description: """
+                    This test needs a Python provider stand-in, and LIFESIGNAL_TEST_PYTHON is not set. Run the tests with `scripts/test`, \
+                    which makes the Python environment (Tests/Compatibility/requirements.txt).
+                    """)
         }
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Compatibility/\(script)")
@@ -26,8 +27,9 @@ public final class StandInProcess: @unchecked Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         // The input pipe stays open while the stand-in should run: it stops when its input closes,
         // so it cannot outlive a test process that died.
-        let process = try ChildProcess(python, arguments: [script.path] + arguments.map { $0 == "{dir}" ? directory.path : $0 },
-                                       input: .pipe, error: .inherit)
+        let process = try ChildProcess(
+            python, arguments: [script.path] + arguments.map { $0 == "{dir}" ? directory.path : $0 },
+            input: .pipe, error: .inherit)
         let lines = process.outputLines
         var iterator = lines.makeAsyncIterator()
         guard let ready = await iterator.next(), ready.hasPrefix("READY "), let port = Int(ready.dropFirst(6)) else {
@@ -59,8 +61,10 @@ public final class StandInProcess: @unchecked Sendable {
 
     /// The records matching `predicate` once there are at least `count` of them; a bound of
     /// `limit` against a hang (not a speed check).
-    public func records(atLeast count: Int, limit: Duration = .seconds(120),
-                        where predicate: ([String: Any]) -> Bool) async throws -> [[String: Any]] {
+    public func records(
+        atLeast count: Int, limit: Duration = .seconds(120),
+        where predicate: ([String: Any]) -> Bool
+    ) async throws -> [[String: Any]] {
         let deadline = ContinuousClock.now + limit
         while true {
             let matching = records.filter(predicate)

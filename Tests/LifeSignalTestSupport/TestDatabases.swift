@@ -1,8 +1,8 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalBackendPostgres
 import LifeSignalDomain
+import LifeSignalFunctions
 import Logging
 
 /// The two storage engines every backend and server test runs on.
@@ -52,10 +52,13 @@ public enum TestDatabases {
 
     /// A second backend on the same PostgreSQL database as `test` (another server process,
     /// as far as the database can tell), sharing its secret and clock.
-    public static func reopen(_ test: TestBackend,
-                              configure: (inout LifeSignalBackend.Configuration) -> Void = { _ in }) async throws -> TestBackend {
+    public static func reopen(
+        _ test: TestBackend,
+        configure: (inout LifeSignalBackend.Configuration) -> Void = { _ in }
+    ) async throws -> TestBackend {
         guard test.backend.database.dialect == .postgres, var components = URLComponents(string: try PostgresAdmin.url()),
-              let name = test.backend.database.location.split(separator: "/").last else {
+            let name = test.backend.database.location.split(separator: "/").last
+        else {
             throw TestEnvironmentError(description: "only a PostgreSQL backend can be opened twice")
         }
         components.path = "/" + name
@@ -78,8 +81,10 @@ public enum TestDatabases {
 
     /// A migrated backend on `engine` with a hand-driven clock and a recording SMS sender.
     /// `configure` changes the configuration last (a test of a limit sets it small).
-    public static func backend(_ engine: Engine, testOTPs: TestOTPs = TestOTPs(), clock: ManualClock = ManualClock(),
-                               configure: (inout LifeSignalBackend.Configuration) -> Void = { _ in }) async throws -> TestBackend {
+    public static func backend(
+        _ engine: Engine, testOTPs: TestOTPs = TestOTPs(), clock: ManualClock = ManualClock(),
+        configure: (inout LifeSignalBackend.Configuration) -> Void = { _ in }
+    ) async throws -> TestBackend {
         let sms = RecordingSMSSender()
         var configuration = LifeSignalBackend.Configuration(jwtSecret: secret, clock: .manual(clock), smsSender: sms, testOTPs: testOTPs)
         configuration.passwordIterations = 1000
@@ -118,10 +123,11 @@ actor PostgresAdmin {
 
     static func url() throws -> String {
         guard let url = ProcessInfo.processInfo.environment[TestDatabases.postgresURLVariable], !url.isEmpty else {
-            throw TestEnvironmentError(description: """
-                This test needs PostgreSQL, and \(TestDatabases.postgresURLVariable) is not set. \
-                Run the tests with `scripts/test`, which starts a throwaway PostgreSQL cluster.
-                """)
+            throw TestEnvironmentError(
+                description: """
+                    This test needs PostgreSQL, and \(TestDatabases.postgresURLVariable) is not set. \
+                    Run the tests with `scripts/test`, which starts a throwaway PostgreSQL cluster.
+                    """)
         }
         return url
     }

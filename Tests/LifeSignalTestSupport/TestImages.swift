@@ -72,7 +72,7 @@ public enum TestImages {
 
     /// An 8×8 lossless WebP, a bare `VP8L` chunk (`cwebp -lossless`).
     public static let webpLossless = decode([
-        "UklGRiYAAABXRUJQVlA4TBoAAAAvB8ABAM1kRP8DRNo2EzE8/0LPbiAiJoC2Nw==",
+        "UklGRiYAAABXRUJQVlA4TBoAAAAvB8ABAM1kRP8DRNo2EzE8/0LPbiAiJoC2Nw=="
     ])
 
     /// A 4×4 WebP with transparency: `VP8X`, `ALPH`, `VP8 ` (`cwebp` of an RGBA PNG).
@@ -99,7 +99,8 @@ public enum TestImages {
         var offset = 2
         // Segments after SOI: marker, then a big-endian length that counts itself.
         while offset + 4 <= bytes.count, bytes[offset] == 0xFF {
-            let marker = bytes[offset + 1], length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+            let marker = bytes[offset + 1]
+            let length = Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
             if marker == 0xC0 {
                 bytes.replaceSubrange(offset + 5..<offset + 9, with: be16(height) + be16(width))
                 break
@@ -156,7 +157,8 @@ public enum TestImages {
             stream.append(contentsOf: bytes[offset..<offset + length])
             offset += length
         } while offset < bytes.count
-        var a: UInt32 = 1, b: UInt32 = 0
+        var a: UInt32 = 1
+        var b: UInt32 = 0
         for byte in bytes {
             a = (a + UInt32(byte)) % 65_521
             b = (b + a) % 65_521

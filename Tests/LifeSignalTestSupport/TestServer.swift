@@ -6,8 +6,9 @@ import LifeSignalFunctions
 import LifeSignalServer
 import Logging
 import UnixSignals
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A real `lifesignal` server on 127.0.0.1 and a port the system picks, for tests that must
@@ -23,14 +24,18 @@ public final class TestServer: Sendable {
 
     /// `logger` replaces the default warning-level one (a test that inspects the logs passes its own);
     /// `configure` changes the server's configuration (limits, timeouts) before it starts.
-    public static func start(_ backend: LifeSignalBackend, bodyLimit: Int = 1 << 20, reloadSignal: UnixSignal? = nil,
-                             logger: Logger? = nil,
-                             configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> TestServer {
-        let logger = logger ?? {
-            var logger = Logger(label: "lifesignal.test-server")
-            logger.logLevel = .warning
-            return logger
-        }()
+    public static func start(
+        _ backend: LifeSignalBackend, bodyLimit: Int = 1 << 20, reloadSignal: UnixSignal? = nil,
+        logger: Logger? = nil,
+        configure: (inout ServerConfiguration) -> Void = { _ in }
+    ) async throws -> TestServer {
+        let logger =
+            logger
+            ?? {
+                var logger = Logger(label: "lifesignal.test-server")
+                logger.logLevel = .warning
+                return logger
+            }()
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, bodyLimit: bodyLimit, sweepInterval: nil)
         // Like the sweep, the delivery ledger's worker is driven by hand (`sendDue`): hundreds of
@@ -60,8 +65,9 @@ public final class TestServer: Sendable {
         let task = Task { try await app.run() }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else { throw TestEnvironmentError(description: "server did not start") }
-        let server = TestServer(port: port, backend: backend, task: task,
-                                anonKey: await backend.auth.apiKey(role: .anon), serviceKey: await backend.auth.apiKey(role: .serviceRole))
+        let server = TestServer(
+            port: port, backend: backend, task: task,
+            anonKey: await backend.auth.apiKey(role: .anon), serviceKey: await backend.auth.apiKey(role: .serviceRole))
         try await server.waitUntilReady()
         return server
     }
@@ -116,7 +122,11 @@ public final class TestServer: Sendable {
         // answers held up under the whole suite running in parallel on two cores.
         request.timeoutInterval = 300
         request.httpMethod = method
-        let key: String? = switch apiKey { case .none: anonKey; case .some(let value): value }
+        let key: String? =
+            switch apiKey {
+            case .none: anonKey
+            case .some(let value): value
+            }
         if let key { request.setValue(key, forHTTPHeaderField: "apikey") }
         if let bearer { request.setValue("Bearer \(bearer)", forHTTPHeaderField: "Authorization") }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
@@ -133,7 +143,9 @@ public final class TestServer: Sendable {
         return Reply(status: http.statusCode, headers: fields, body: data)
     }
 
-    public func json(_ method: String, _ path: String, bearer: String? = nil, headers: [String: String] = [:], _ object: [String: any Sendable]) async throws -> Reply {
+    public func json(_ method: String, _ path: String, bearer: String? = nil, headers: [String: String] = [:], _ object: [String: any Sendable]) async throws
+        -> Reply
+    {
         try await request(method, path, bearer: bearer, headers: headers, body: try JSONSerialization.data(withJSONObject: object))
     }
 }

@@ -4,8 +4,8 @@
 /// ``FirebaseAuthSession`` conforms and refreshes the token before it expires. Returning
 /// `nil` sends the request unauthenticated.
 public protocol IDTokenProvider: Sendable {
-  /// The current ID token, refreshed if needed, or `nil` when no user is signed in.
-  func idToken() async throws -> String?
+    /// The current ID token, refreshed if needed, or `nil` when no user is signed in.
+    func idToken() async throws -> String?
 }
 
 /// Supplies a Google OAuth 2 access token (scope `firebase.messaging`) for FCM HTTP v1.
@@ -14,24 +14,24 @@ public protocol IDTokenProvider: Sendable {
 /// Foundation-only module does not link; the server supplies an implementation (or a token
 /// obtained from the metadata server).
 public protocol AccessTokenProvider: Sendable {
-  /// A valid access token.
-  func accessToken() async throws -> String
+    /// A valid access token.
+    func accessToken() async throws -> String
 }
 
 /// A fixed ID token: for tests, scripts and the emulator (which accepts `owner`).
 public struct StaticIDTokenProvider: IDTokenProvider {
-  /// The token sent, or `nil` for unauthenticated requests.
-  public var token: String?
-  /// Creates a provider that always answers `token`.
-  public init(_ token: String?) { self.token = token }
-  public func idToken() async throws -> String? { token }
+    /// The token sent, or `nil` for unauthenticated requests.
+    public var token: String?
+    /// Creates a provider that always answers `token`.
+    public init(_ token: String?) { self.token = token }
+    public func idToken() async throws -> String? { token }
 }
 
 /// A fixed OAuth access token, for tests and short-lived scripts.
 public struct StaticAccessTokenProvider: AccessTokenProvider {
-  /// The token sent.
-  public var token: String
-  /// Creates a provider that always answers `token`.
-  public init(_ token: String) { self.token = token }
-  public func accessToken() async throws -> String { token }
+    /// The token sent.
+    public var token: String
+    /// Creates a provider that always answers `token`.
+    public init(_ token: String) { self.token = token }
+    public func accessToken() async throws -> String { token }
 }

@@ -62,8 +62,9 @@ extension AdapterFactory {
     static func firebaseRefresh(from owner: @escaping SessionOwner) -> @Sendable (String) async throws -> AuthTokens {
         { _ in
             guard let session = try await owner() else { throw FirebaseAuthSession.SessionError.signedOut }
-            return AuthTokens(idToken: session.accessToken, refreshToken: session.refreshToken,
-                              expiresAt: session.expiresAt, localId: session.userID.description)
+            return AuthTokens(
+                idToken: session.accessToken, refreshToken: session.refreshToken,
+                expiresAt: session.expiresAt, localId: session.userID.description)
         }
     }
 

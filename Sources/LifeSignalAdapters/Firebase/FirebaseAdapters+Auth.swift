@@ -1,8 +1,8 @@
 import FirebaseREST
 import Foundation
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
 
 extension FirebaseAdapters {
     /// Phone sign-in through Identity Toolkit: `sendVerificationCode` hands back a

@@ -1,8 +1,8 @@
 import FirebaseREST
 import Foundation
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
 
 extension FirebaseAdapters {
     /// Contacts as the original app kept them: the list is read from Firestore
@@ -31,7 +31,8 @@ extension FirebaseAdapters: FunctionCalling {
             let parent = "users/\(me)"
             return (
                 try await Self.runQuery(FirestoreQuery(collection: "contacts").order(by: "addedAt"), parent: parent, on: firestore),
-                try await Self.runQuery(FirestoreQuery(collection: "invitations").order(by: "sentAt"), parent: parent, on: firestore))
+                try await Self.runQuery(FirestoreQuery(collection: "invitations").order(by: "sentAt"), parent: parent, on: firestore)
+            )
         }
         let requests = try await functionContactList()
         let invitations = try invitationDocuments.map(FirestorePeopleMapping.invitation)

@@ -1,8 +1,8 @@
 import FirebaseREST
 import Foundation
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
 
 extension FirebaseAdapters {
     /// Content through the callables `list-content`, `save-content` and `delete-content`:

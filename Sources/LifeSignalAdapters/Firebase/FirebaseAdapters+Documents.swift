@@ -23,11 +23,12 @@ extension FirebaseAdapters {
             setDocument: { path, data, merge in
                 let firestore = try await adapters.requireFirestore()
                 try DocumentRules.validate(data, at: path)
-                let mask: [String]? = if merge {
-                    try DocumentRules.leafPaths(of: data).map { try DocumentFieldPath(segments: $0).firestoreText }
-                } else {
-                    nil
-                }
+                let mask: [String]? =
+                    if merge {
+                        try DocumentRules.leafPaths(of: data).map { try DocumentFieldPath(segments: $0).firestoreText }
+                    } else {
+                        nil
+                    }
                 _ = try await Self.documents(path) {
                     // An empty merge has no mask to send: it only makes sure the document exists.
                     if mask?.isEmpty == true, try await firestore.documentIfExists(path.rawValue) != nil { return }
@@ -60,7 +61,8 @@ extension FirebaseAdapters {
             listenDocument: { path in
                 let firestore = try await adapters.requireFirestore()
                 // Read once before returning, so a refusal is thrown here, not on the stream.
-                let start = try await Self.documents(path) { try await firestore.documentIfExists(path.rawValue) }
+                let start =
+                    try await Self.documents(path) { try await firestore.documentIfExists(path.rawValue) }
                     .map(FirestoreDocumentMapping.snapshot) ?? .missing(path)
                 let polls = firestore.listenDocument(path.rawValue, interval: adapters.pollInterval)
                 return Self.following(polls, from: start, path: path) { try $0.map(FirestoreDocumentMapping.snapshot) ?? .missing(path) }

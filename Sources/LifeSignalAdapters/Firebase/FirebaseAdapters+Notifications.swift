@@ -1,8 +1,8 @@
 import FirebaseREST
 import Foundation
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
 
 extension FirebaseAdapters {
     /// Notifications listed through `get-notifications`, changed through

@@ -1,8 +1,8 @@
 import FirebaseREST
 import Foundation
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
 
 extension FirebaseAdapters {
     /// The profile as the original app kept it: the Firestore document `users/{uid}` (read

@@ -1,8 +1,8 @@
 import FirebaseREST
 import Foundation
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// Clients filled over Firebase's wire protocols: phone sign-in through Identity Toolkit,
 /// the original app's Firestore documents (the profile `users/{uid}`, the contacts
@@ -76,7 +76,7 @@ public struct FirebaseAdapters: Sendable {
         sessions: SessionStore = SessionStore(), pollInterval: Duration = .seconds(3)
     ) throws -> FirebaseAdapters {
         guard let functions = URL(string: "http://\(host):\(functionsPort)/\(projectID)/\(region)"),
-              let storage = URL(string: "http://\(host):\(storagePort)"), let firestore = URL(string: "http://\(host):\(firestorePort)")
+            let storage = URL(string: "http://\(host):\(storagePort)"), let firestore = URL(string: "http://\(host):\(firestorePort)")
         else { throw DomainError.invalidArgument("\"\(host)\" does not make an emulator URL") }
         return FirebaseAdapters(
             identityToolkit: try IdentityToolkitClient.emulator(host: host, port: authPort, options: options), functionsURL: functions,
@@ -107,9 +107,10 @@ public struct FirebaseAdapters: Sendable {
     /// Takes over a session signed in elsewhere (another provider's auth over the same
     /// project), so the functions are called as that person; `nil` signs out here.
     public func adopt(_ session: AuthSession?) async {
-        await tokens.replace(with: session.map {
-            AuthTokens(idToken: $0.accessToken, refreshToken: $0.refreshToken, expiresAt: $0.expiresAt, localId: $0.userID.description)
-        })
+        await tokens.replace(
+            with: session.map {
+                AuthTokens(idToken: $0.accessToken, refreshToken: $0.refreshToken, expiresAt: $0.expiresAt, localId: $0.userID.description)
+            })
         await sessions.set(session)
     }
 

@@ -1,6 +1,6 @@
 import Foundation
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// The original app's documents (`users/{uid}`, `users/{uid}/contacts/{cid}`, LifeSignal's
 /// `users/{uid}/invitations/{id}`, `qr_lookup/{uid}`) ↔ the domain's people.

@@ -1,7 +1,7 @@
-import _CryptoExtras
 import Crypto
 import FirebaseREST
 import Foundation
+import _CryptoExtras
 
 /// A Google service account's key file (the JSON the Firebase console downloads).
 public struct ServiceAccount: Decodable, Sendable, Hashable {
@@ -47,7 +47,8 @@ public actor ServiceAccountTokenProvider: AccessTokenProvider {
     private var cached: (token: String, expiresAt: Date)?
     private var inFlight: Task<(String, Date), any Error>?
 
-    public init(account: ServiceAccount, transport: any FirebaseHTTPTransport = FirebaseURLSessionTransport(), now: @escaping @Sendable () -> Date = Date.init) {
+    public init(account: ServiceAccount, transport: any FirebaseHTTPTransport = FirebaseURLSessionTransport(), now: @escaping @Sendable () -> Date = Date.init)
+    {
         self.account = account
         self.transport = transport
         self.now = now
@@ -84,9 +85,13 @@ public actor ServiceAccountTokenProvider: AccessTokenProvider {
         let issuedAt = now()
         // The assertion is base64url and dots: nothing in it needs form encoding.
         let form = "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=" + (try assertion(issuedAt: issuedAt))
-        let response = try await transport.send(FirebaseHTTPRequest(
-            method: .post, url: url, headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data(form.utf8), timeout: .seconds(30)))
-        struct Reply: Decodable { var access_token: String; var expires_in: Int }
+        let response = try await transport.send(
+            FirebaseHTTPRequest(
+                method: .post, url: url, headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data(form.utf8), timeout: .seconds(30)))
+        struct Reply: Decodable {
+            var access_token: String
+            var expires_in: Int
+        }
         guard (200..<300).contains(response.status), let reply = try? JSONDecoder().decode(Reply.self, from: response.body) else {
             throw Failure.exchangeFailed(status: response.status, body: String(decoding: response.body, as: UTF8.self))
         }

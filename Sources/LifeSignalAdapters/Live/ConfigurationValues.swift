@@ -15,17 +15,18 @@ public struct ConfigurationValues: Sendable, Hashable {
 
     /// Every variable the file may set. The environment may hold others (test settings,
     /// other programs' variables); only the file, which is LifeSignal's alone, is checked.
-    public static let variables: [String] = [
-        "LIFESIGNAL_PROVIDER",
-        "LIFESIGNAL_DATABASE_URL", "LIFESIGNAL_DATA_DIR", "LIFESIGNAL_JWT_SECRET", "LIFESIGNAL_TEST_OTP", "LIFESIGNAL_FCM_SERVICE_ACCOUNT",
-        "LIFESIGNAL_URL", "LIFESIGNAL_ANON_KEY", "LIFESIGNAL_SESSION_FILE",
-        "LIFESIGNAL_FIREBASE_API_KEY", "LIFESIGNAL_FIREBASE_PROJECT_ID", "LIFESIGNAL_FIREBASE_REGION",
-        "LIFESIGNAL_FIREBASE_STORAGE_BUCKET", "LIFESIGNAL_FIREBASE_EMULATOR_HOST",
-        // `serve`'s Firebase ID tokens (Sources/lifesignal/Commands/ServeFirebaseOptions.swift).
-        "LIFESIGNAL_FIREBASE_KEYS_URL",
-        // `serve`'s SMS channel (Sources/lifesignal/Delivery/TwilioSMSSender.swift).
-        "LIFESIGNAL_TWILIO_ACCOUNT_SID", "LIFESIGNAL_TWILIO_AUTH_TOKEN", "LIFESIGNAL_TWILIO_FROM", "LIFESIGNAL_TWILIO_API_URL",
-    ] + Capability.allCases.map(providerVariable(for:))
+    public static let variables: [String] =
+        [
+            "LIFESIGNAL_PROVIDER",
+            "LIFESIGNAL_DATABASE_URL", "LIFESIGNAL_DATA_DIR", "LIFESIGNAL_JWT_SECRET", "LIFESIGNAL_TEST_OTP", "LIFESIGNAL_FCM_SERVICE_ACCOUNT",
+            "LIFESIGNAL_URL", "LIFESIGNAL_ANON_KEY", "LIFESIGNAL_SESSION_FILE",
+            "LIFESIGNAL_FIREBASE_API_KEY", "LIFESIGNAL_FIREBASE_PROJECT_ID", "LIFESIGNAL_FIREBASE_REGION",
+            "LIFESIGNAL_FIREBASE_STORAGE_BUCKET", "LIFESIGNAL_FIREBASE_EMULATOR_HOST",
+            // `serve`'s Firebase ID tokens (Sources/lifesignal/Commands/ServeFirebaseOptions.swift).
+            "LIFESIGNAL_FIREBASE_KEYS_URL",
+            // `serve`'s SMS channel (Sources/lifesignal/Delivery/TwilioSMSSender.swift).
+            "LIFESIGNAL_TWILIO_ACCOUNT_SID", "LIFESIGNAL_TWILIO_AUTH_TOKEN", "LIFESIGNAL_TWILIO_FROM", "LIFESIGNAL_TWILIO_API_URL",
+        ] + Capability.allCases.map(providerVariable(for:))
 
     /// `LIFESIGNAL_PROVIDER_<CAPABILITY>`, as ``ProviderSelection/init(environment:)`` reads it.
     public static func providerVariable(for capability: Capability) -> String {
@@ -71,7 +72,8 @@ public struct ConfigurationValues: Sendable, Hashable {
         for key in object.keys.sorted() {
             guard let variable = variablesByKey[key] else {
                 throw .invalidArgument(
-                    "\"\(key)\" in \(file) is not a setting; a key is a LIFESIGNAL_ variable's name without the prefix, in lower case (\"provider\", \"database_url\", …)")
+                    "\"\(key)\" in \(file) is not a setting; a key is a LIFESIGNAL_ variable's name without the prefix, in lower case (\"provider\", \"database_url\", …)"
+                )
             }
             guard let value = object[key] as? String else { throw .invalidArgument("\"\(key)\" in \(file) must be a string") }
             fileValues[variable] = value

@@ -21,8 +21,10 @@ public struct FirebaseSettings: Sendable, Hashable {
     /// Storage 9199, Firestore 8080) and need no API key.
     public var emulatorHost: String?
 
-    public init(projectID: String, apiKey: String? = nil, region: String = "us-central1", storageBucket: String? = nil,
-                emulatorHost: String? = nil) {
+    public init(
+        projectID: String, apiKey: String? = nil, region: String = "us-central1", storageBucket: String? = nil,
+        emulatorHost: String? = nil
+    ) {
         self.projectID = projectID
         self.apiKey = apiKey
         self.region = region
@@ -49,8 +51,9 @@ public struct FirebaseSettings: Sendable, Hashable {
             throw values.invalid("LIFESIGNAL_FIREBASE_EMULATOR_HOST", "is not a host name (no scheme or port: the emulators' default ports are used)")
         }
         let apiKey = emulatorHost == nil ? try values.required("LIFESIGNAL_FIREBASE_API_KEY", by: .firebase) : values["LIFESIGNAL_FIREBASE_API_KEY"]
-        self.init(projectID: projectID, apiKey: apiKey, region: region, storageBucket: values["LIFESIGNAL_FIREBASE_STORAGE_BUCKET"],
-                  emulatorHost: emulatorHost)
+        self.init(
+            projectID: projectID, apiKey: apiKey, region: region, storageBucket: values["LIFESIGNAL_FIREBASE_STORAGE_BUCKET"],
+            emulatorHost: emulatorHost)
     }
 
     /// Adapters for the emulators when ``emulatorHost`` is set, else for production.

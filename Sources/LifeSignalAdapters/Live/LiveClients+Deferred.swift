@@ -11,10 +11,18 @@ extension LiveClients {
         func endpoints<Client>(_ pick: @escaping @Sendable (ClientSet) -> Client) -> DeferredEndpoints<Client> {
             DeferredEndpoints { () async throws(DomainError) -> Client in pick(try await self.clients()) }
         }
-        let auth = endpoints(\.auth), checkIn = endpoints(\.checkIn), contacts = endpoints(\.contacts)
-        let alerts = endpoints(\.alerts), pings = endpoints(\.pings), notifications = endpoints(\.notifications)
-        let content = endpoints(\.content), user = endpoints(\.user), documents = endpoints(\.documents)
-        let functions = endpoints(\.functions), files = endpoints(\.files), messaging = endpoints(\.messaging)
+        let auth = endpoints(\.auth)
+        let checkIn = endpoints(\.checkIn)
+        let contacts = endpoints(\.contacts)
+        let alerts = endpoints(\.alerts)
+        let pings = endpoints(\.pings)
+        let notifications = endpoints(\.notifications)
+        let content = endpoints(\.content)
+        let user = endpoints(\.user)
+        let documents = endpoints(\.documents)
+        let functions = endpoints(\.functions)
+        let files = endpoints(\.files)
+        let messaging = endpoints(\.messaging)
         return ClientSet(
             auth: AuthClient(
                 sendCode: auth.forward(\.sendCode), verifyCode: auth.forward(\.verifyCode),

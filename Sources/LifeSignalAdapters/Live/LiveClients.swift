@@ -87,7 +87,8 @@ public final class LiveClients: Sendable {
     public func clients() async throws(DomainError) -> ClientSet {
         let task = state.withValue { state in
             if let opening = state.opening { return opening }
-            let source = state.source, embedded = state.embedded
+            let source = state.source
+            let embedded = state.embedded
             // Detached: the open serves every caller, so it takes none of the first one's task locals or priority.
             let opening = Task.detached { try await Self.open(source, embedded: embedded) }
             state.opening = opening
@@ -121,7 +122,8 @@ public final class LiveClients: Sendable {
         if let local = configuration.local {
             guard let embedded else {
                 throw DomainError.invalidArgument(
-                    "A capability is set to local, but this app does not include the embedded backend (LifeSignalLocalAdapters; register it with LiveClients.register)")
+                    "A capability is set to local, but this app does not include the embedded backend (LifeSignalLocalAdapters; register it with LiveClients.register)"
+                )
             }
             let opened = try await embedded.open(local)
             close = opened.close

@@ -19,8 +19,10 @@ public struct LiveConfiguration: Sendable, Hashable {
     public var firebase: FirebaseSettings?
 
     /// A configuration built in code (an app that holds its settings itself, a test).
-    public init(selection: ProviderSelection = ProviderSelection(), local: LocalSettings? = nil, supabase: SupabaseSettings? = nil,
-                firebase: FirebaseSettings? = nil) {
+    public init(
+        selection: ProviderSelection = ProviderSelection(), local: LocalSettings? = nil, supabase: SupabaseSettings? = nil,
+        firebase: FirebaseSettings? = nil
+    ) {
         self.selection = selection
         self.local = local
         self.supabase = supabase

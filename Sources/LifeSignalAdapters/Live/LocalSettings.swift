@@ -25,8 +25,10 @@ public struct LocalSettings: Sendable, Hashable {
     /// A service-account key file; pushes then go through FCM HTTP v1.
     public var fcmServiceAccount: URL?
 
-    public init(dataDirectory: URL, databaseURL: String? = nil, jwtSecret: String? = nil, testOTPs: TestOTPs = TestOTPs(),
-                fcmServiceAccount: URL? = nil) {
+    public init(
+        dataDirectory: URL, databaseURL: String? = nil, jwtSecret: String? = nil, testOTPs: TestOTPs = TestOTPs(),
+        fcmServiceAccount: URL? = nil
+    ) {
         self.dataDirectory = dataDirectory
         self.databaseURL = databaseURL ?? Self.defaultDatabaseURL(in: dataDirectory)
         self.jwtSecret = jwtSecret
@@ -43,9 +45,10 @@ public struct LocalSettings: Sendable, Hashable {
         do { testOTPs = try TestOTPs(parsing: values["LIFESIGNAL_TEST_OTP"] ?? "") } catch {
             throw values.invalid("LIFESIGNAL_TEST_OTP", "is not a list of phone=code pairs: \(error.message)")
         }
-        self.init(dataDirectory: Self.dataDirectory(values), databaseURL: values["LIFESIGNAL_DATABASE_URL"],
-                  jwtSecret: values["LIFESIGNAL_JWT_SECRET"], testOTPs: testOTPs,
-                  fcmServiceAccount: values["LIFESIGNAL_FCM_SERVICE_ACCOUNT"].map { URL(fileURLWithPath: $0) })
+        self.init(
+            dataDirectory: Self.dataDirectory(values), databaseURL: values["LIFESIGNAL_DATABASE_URL"],
+            jwtSecret: values["LIFESIGNAL_JWT_SECRET"], testOTPs: testOTPs,
+            fcmServiceAccount: values["LIFESIGNAL_FCM_SERVICE_ACCOUNT"].map { URL(fileURLWithPath: $0) })
     }
 
     /// `LIFESIGNAL_DATA_DIR`, else `~/.lifesignal` (Application Support on Apple's devices,
@@ -54,9 +57,9 @@ public struct LocalSettings: Sendable, Hashable {
     public static func dataDirectory(_ values: ConfigurationValues) -> URL {
         if let path = values["LIFESIGNAL_DATA_DIR"] { return URL(fileURLWithPath: path, isDirectory: true) }
         #if os(macOS) || os(Linux)
-        return URL(fileURLWithPath: NSHomeDirectory(), isDirectory: true).appendingPathComponent(".lifesignal", isDirectory: true)
+            return URL(fileURLWithPath: NSHomeDirectory(), isDirectory: true).appendingPathComponent(".lifesignal", isDirectory: true)
         #else
-        return URL.applicationSupportDirectory.appendingPathComponent("lifesignal", isDirectory: true)
+            return URL.applicationSupportDirectory.appendingPathComponent("lifesignal", isDirectory: true)
         #endif
     }
 

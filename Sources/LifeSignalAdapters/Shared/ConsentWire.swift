@@ -1,6 +1,6 @@
 import Foundation
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 
 // The replies of the consent functions (docs/security.md, "Consent") read into the domain:
 // `get-qr-code` and `reset-qr-code`, `update-contact-roles` with its pending request, and the

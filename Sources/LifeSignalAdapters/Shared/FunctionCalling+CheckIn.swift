@@ -15,8 +15,10 @@ extension FunctionCalling {
             status: { try await adapters.ownProfile().checkInStatus },
             settings: { try await adapters.ownProfile().settings },
             updateSettings: { interval, lead in
-                let reply = try await adapters.call(CloudFunctions.updateCheckInSettings, UpdateCheckInSettingsRequest(
-                    checkInInterval: interval?.seconds, reminderLead: lead?.rawValue))
+                let reply = try await adapters.call(
+                    CloudFunctions.updateCheckInSettings,
+                    UpdateCheckInSettingsRequest(
+                        checkInInterval: interval?.seconds, reminderLead: lead?.rawValue))
                 return try UserProfile(wire: reply).settings
             },
             history: history,

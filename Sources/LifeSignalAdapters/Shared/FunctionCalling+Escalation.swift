@@ -1,7 +1,7 @@
 import Foundation
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// The escalation functions and a person's channel choices, over either wire: each call's
 /// reply is the whole state, so the clients return what the server settled on.
@@ -14,8 +14,10 @@ extension FunctionCalling {
 
     /// `update-escalation-settings`: the settings given; `repeatSeconds` 0 turns repeats off.
     func updateEscalation(graceSeconds: Int?, tierDelaySeconds: Int?, repeatSeconds: Int?) async throws -> CheckInEscalation {
-        let reply: EscalationSettingsResponse = try await call(CloudFunctions.updateEscalationSettings, UpdateEscalationSettingsRequest(
-            graceSeconds: graceSeconds, tierDelaySeconds: tierDelaySeconds, repeatSeconds: repeatSeconds))
+        let reply: EscalationSettingsResponse = try await call(
+            CloudFunctions.updateEscalationSettings,
+            UpdateEscalationSettingsRequest(
+                graceSeconds: graceSeconds, tierDelaySeconds: tierDelaySeconds, repeatSeconds: repeatSeconds))
         return try CheckInEscalation(wire: reply)
     }
 
@@ -46,8 +48,10 @@ extension FunctionCalling {
 
     /// `update-delivery-preferences`: only the channels given change.
     func updateDeliveryPreferences(push: ChannelChoice?, sms: ChannelChoice?, email: ChannelChoice?) async throws -> DeliveryPreferences {
-        let reply: DeliveryPreferencesResponse = try await call(CloudFunctions.updateDeliveryPreferences, UpdateDeliveryPreferencesRequest(
-            push: push?.rawValue, sms: sms?.rawValue, email: email?.rawValue))
+        let reply: DeliveryPreferencesResponse = try await call(
+            CloudFunctions.updateDeliveryPreferences,
+            UpdateDeliveryPreferencesRequest(
+                push: push?.rawValue, sms: sms?.rawValue, email: email?.rawValue))
         return reply.preferences
     }
 }

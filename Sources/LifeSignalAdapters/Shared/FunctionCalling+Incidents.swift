@@ -1,7 +1,7 @@
 import Foundation
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// Incidents over either wire: raising one (with a shared location), marking a dependent safe,
 /// and reading one back with everything `get-active-alert` says of it.
@@ -47,8 +47,9 @@ extension FunctionCalling {
             kind: kind, deadline: try WireParse.date(reply.deadline), tier: reply.tier ?? 1,
             acknowledgedAt: try WireParse.date(reply.acknowledgedAt), acknowledgedBy: try reply.acknowledgedBy.map(WireParse.userID),
             location: try reply.location.map { wire in
-                AlertLocation(latitude: wire.latitude, longitude: wire.longitude, accuracyMeters: wire.accuracy,
-                              time: try WireParse.date(wire.time) ?? WireParse.date(activatedAt))
+                AlertLocation(
+                    latitude: wire.latitude, longitude: wire.longitude, accuracyMeters: wire.accuracy,
+                    time: try WireParse.date(wire.time) ?? WireParse.date(activatedAt))
             })
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
 
 extension FunctionCalling {
     /// Messaging through `register-push-token`, `unregister-push-token`, `subscribe-topic`,

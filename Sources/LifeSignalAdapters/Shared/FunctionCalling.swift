@@ -1,7 +1,7 @@
 import Foundation
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// Adapters that reach the backend's cloud functions (seed `001_…`) over a wire: Supabase
 /// Functions or Firebase callables.
@@ -49,8 +49,10 @@ extension FunctionCalling {
             contacts: { try await adapters.contactList() },
             lookUpQRCode: { code in try await adapters.lookUpQRCode(code) },
             addByQRCode: { code, roles in
-                let reply: ContactChangeResponse = try await adapters.call(CloudFunctions.addContactByQR, AddContactByQRRequest(
-                    qrCodeId: code.uuidString.lowercased(), isResponder: roles.isResponder, isDependent: roles.isDependent))
+                let reply: ContactChangeResponse = try await adapters.call(
+                    CloudFunctions.addContactByQR,
+                    AddContactByQRRequest(
+                        qrCodeId: code.uuidString.lowercased(), isResponder: roles.isResponder, isDependent: roles.isDependent))
                 return try ContactSummary(wire: reply.contact)
             },
             qrCode: {
@@ -59,15 +61,18 @@ extension FunctionCalling {
             },
             resetQRCode: { try await adapters.resetQRCode() },
             updateRoles: { contact, roles in
-                let reply: RoleChangeResponse = try await adapters.call(CloudFunctions.updateContactRoles, UpdateContactRolesRequest(
-                    contactId: contact.description, isResponder: roles.isResponder, isDependent: roles.isDependent))
+                let reply: RoleChangeResponse = try await adapters.call(
+                    CloudFunctions.updateContactRoles,
+                    UpdateContactRolesRequest(
+                        contactId: contact.description, isResponder: roles.isResponder, isDependent: roles.isDependent))
                 return try RoleChangeOutcome(wire: reply)
             },
             remove: { contact in
                 let _: SuccessResponse = try await adapters.call(CloudFunctions.removeContact, RemoveContactRequest(contactId: contact.description))
             },
             invite: { phone, roles in
-                let reply: InviteContactResponse = try await adapters.call(CloudFunctions.inviteContact, InviteContactRequest(phone: phone.e164, roles: roles.names))
+                let reply: InviteContactResponse = try await adapters.call(
+                    CloudFunctions.inviteContact, InviteContactRequest(phone: phone.e164, roles: roles.names))
                 // The reply carries the invitation; only a server from before it did not.
                 if let invitation = reply.invitation { return try InvitationSummary(wire: invitation) }
                 let id = try WireParse.uuid(reply.invitationId)
@@ -77,7 +82,8 @@ extension FunctionCalling {
                 return invitation
             },
             acceptInvitation: { id in
-                let reply: AcceptInvitationResponse = try await adapters.call(CloudFunctions.acceptInvitation, InvitationRequest(invitationId: id.uuidString.lowercased()))
+                let reply: AcceptInvitationResponse = try await adapters.call(
+                    CloudFunctions.acceptInvitation, InvitationRequest(invitationId: id.uuidString.lowercased()))
                 return try ContactSummary(wire: reply.contact)
             },
             declineInvitation: { id in
@@ -108,7 +114,8 @@ extension FunctionCalling {
             },
             activeAlert: { try await adapters.activeAlert(of: $0) },
             respond: { id in
-                let reply: RespondToAlertResponse = try await adapters.call(CloudFunctions.respondToAlert, RespondToAlertRequest(alertId: id.uuidString.lowercased()))
+                let reply: RespondToAlertResponse = try await adapters.call(
+                    CloudFunctions.respondToAlert, RespondToAlertRequest(alertId: id.uuidString.lowercased()))
                 return try WireParse.date(reply.respondedAt)
             },
             markSafe: { try await adapters.markSafe($0) },
@@ -119,7 +126,8 @@ extension FunctionCalling {
     /// what waits on either side is read from `get-contacts` and followed through the contact
     /// list's stream.
     var functionPingClient: PingClient {
-        let adapters = self, contacts = functionContactsClient
+        let adapters = self
+        let contacts = functionContactsClient
         return PingClient(
             ping: { dependent in
                 let reply: PingDependentResponse = try await adapters.call(CloudFunctions.pingDependent, DependentRequest(dependentId: dependent.description))

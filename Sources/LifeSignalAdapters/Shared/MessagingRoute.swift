@@ -1,7 +1,7 @@
 import Foundation
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// What a ``MessagingClient`` needs from a backend, filled by each adapter its own way
 /// (in-process calls, Supabase Functions, Firebase callables); the client's behaviour — one
@@ -103,7 +103,8 @@ package struct MessagingRoute: Sendable {
     private func messages(of device: MessagingDevice) -> AsyncStream<RemoteMessage> {
         let route = self
         let start = device.withState { ($0.token, $0.cursor) }
-        let wakes = device.wakes(), news = news(device)
+        let wakes = device.wakes()
+        let news = news(device)
         return AsyncStream { continuation in
             let task = Task {
                 let (signals, signal) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))

@@ -1,7 +1,7 @@
 import Foundation
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
 import SupabaseREST
 
 extension SupabaseAdapters {

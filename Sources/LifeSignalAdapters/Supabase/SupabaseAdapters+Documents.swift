@@ -1,7 +1,7 @@
 import Foundation
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
 import SupabaseREST
 
 extension SupabaseAdapters {
@@ -39,7 +39,8 @@ extension SupabaseAdapters {
             listenDocument: { path in
                 try await adapters.followed(
                     "document", bindings: { _ in [Binding(table: DocumentContract.table, filter: "path=eq.\(path.rawValue)")] },
-                    every: DocumentContract.isProjected(path) ? Self.deletionCheckInterval : nil, deliveringStart: true, from: { try await adapters.call(CloudFunctions.getDocument, DocumentPathRequest(path: path.rawValue)) })
+                    every: DocumentContract.isProjected(path) ? Self.deletionCheckInterval : nil, deliveringStart: true,
+                    from: { try await adapters.call(CloudFunctions.getDocument, DocumentPathRequest(path: path.rawValue)) })
             },
             listenQuery: { query in
                 try query.validate()

@@ -15,10 +15,12 @@ extension SupabaseAdapters {
     func followed<Value: Sendable & Equatable>(
         _ name: String, tables: [String], mine: [String: String] = [:], from read: @escaping @Sendable () async throws -> Value
     ) async throws -> AsyncThrowingStream<Value, any Error> {
-        try await followed(name, bindings: { me in
-            tables.map { Binding(table: $0, filter: nil) }
-                + mine.sorted { $0.key < $1.key }.map { Binding(table: $0.key, filter: "\($0.value)=eq.\(me)") }
-        }, from: read)
+        try await followed(
+            name,
+            bindings: { me in
+                tables.map { Binding(table: $0, filter: nil) }
+                    + mine.sorted { $0.key < $1.key }.map { Binding(table: $0.key, filter: "\($0.value)=eq.\(me)") }
+            }, from: read)
     }
 
     /// A stream of `read`'s value, read again after each change of `bindings` (given my id)

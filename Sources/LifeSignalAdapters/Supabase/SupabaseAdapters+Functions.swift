@@ -1,7 +1,7 @@
 import Foundation
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
 import SupabaseREST
 
 extension SupabaseAdapters {
@@ -12,7 +12,8 @@ extension SupabaseAdapters {
         return CloudFunctionClient(call: { name, body in
             try await Self.mapped {
                 try await functions.invoke(
-                    name, options: FunctionInvokeOptions(headers: ["Content-Type": "application/json"], body: body)) { data, _ in data }
+                    name, options: FunctionInvokeOptions(headers: ["Content-Type": "application/json"], body: body)
+                ) { data, _ in data }
             }
         })
     }

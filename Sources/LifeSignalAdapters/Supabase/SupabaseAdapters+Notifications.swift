@@ -1,7 +1,7 @@
 import Foundation
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
 import SupabaseREST
 
 extension SupabaseAdapters {
@@ -9,7 +9,8 @@ extension SupabaseAdapters {
     /// changed through `mark-notifications-read` and `clear-notifications`, streamed through
     /// Realtime INSERTs filtered to my id.
     public var notificationClient: NotificationClient {
-        let adapters = self, client = self.client
+        let adapters = self
+        let client = self.client
         return NotificationClient(
             notifications: {
                 try await Self.mapped {

@@ -1,7 +1,7 @@
 import Foundation
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
 import SupabaseREST
 
 extension SupabaseAdapters {
@@ -9,7 +9,8 @@ extension SupabaseAdapters {
     /// through `update-user-profile`, avatars through Storage's `avatars` bucket, followed
     /// through Realtime UPDATEs of my row.
     public var userClient: UserClient {
-        let adapters = self, client = self.client
+        let adapters = self
+        let client = self.client
         return UserClient(
             profile: { try await adapters.ownProfile() },
             update: { changes in
@@ -103,10 +104,16 @@ struct UserRow: Decodable {
 
     enum CodingKeys: String, CodingKey {
         case id, phone
-        case firstName = "first_name", lastName = "last_name", emergencyNote = "emergency_note", avatarUrl = "avatar_url"
-        case notificationsEnabled = "notifications_enabled", checkInIntervalSeconds = "check_in_interval_seconds"
-        case reminderLeadSeconds = "reminder_lead_seconds", lastCheckInAt = "last_check_in_at"
-        case checkInDeadline = "check_in_deadline", qrCodeId = "qr_code_id"
+        case firstName = "first_name"
+        case lastName = "last_name"
+        case emergencyNote = "emergency_note"
+        case avatarUrl = "avatar_url"
+        case notificationsEnabled = "notifications_enabled"
+        case checkInIntervalSeconds = "check_in_interval_seconds"
+        case reminderLeadSeconds = "reminder_lead_seconds"
+        case lastCheckInAt = "last_check_in_at"
+        case checkInDeadline = "check_in_deadline"
+        case qrCodeId = "qr_code_id"
     }
 
     func profile() throws -> UserProfile {

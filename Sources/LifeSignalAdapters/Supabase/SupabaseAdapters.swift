@@ -1,7 +1,7 @@
 import Foundation
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
 import SupabaseREST
 
 /// Clients filled over Supabase's wire protocol: functions through Functions, reads through

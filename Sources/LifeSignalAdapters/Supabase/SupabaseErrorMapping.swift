@@ -67,7 +67,7 @@ enum SupabaseErrorMapping {
     static func fromAuth(_ error: AuthError) -> DomainError {
         switch error {
         case .sessionMissing: return .unauthenticated
-        case let .api(code, message, status):
+        case .api(let code, let message, let status):
             switch code {
             case "invalid_phone", "invalid_otp", "otp_expired", "too_many_attempts":
                 return DomainError(code: code, message: message)

@@ -1,6 +1,6 @@
 import Foundation
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// Parsing the text fields of function replies; a reply that does not parse is the server's
 /// fault, reported as ``DomainError/internal(_:)`` with the value kept.

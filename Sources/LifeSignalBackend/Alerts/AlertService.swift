@@ -26,8 +26,9 @@ public struct AlertService: Sendable {
         try location?.validate()
         let now = clock.now()
         let (alert, outbox): (AlertRecord, Outbox) = try await database.transaction { connection in
-            guard let person = try await connection.first(
-                "SELECT id, first_name, last_name, phone, escalation_repeat_seconds FROM users WHERE id = \(me)" + connection.forUpdate)
+            guard
+                let person = try await connection.first(
+                    "SELECT id, first_name, last_name, phone, escalation_repeat_seconds FROM users WHERE id = \(me)" + connection.forUpdate)
             else { throw DomainError.notFound("User \(me)") }
             let responders = try await Incidents.allResponders(of: me, in: connection)
             let tier = responders.map(\.tier).max() ?? 1
@@ -44,7 +45,8 @@ public struct AlertService: Sendable {
                 throw DomainError.failedPrecondition("An alert is already active")
             case (let active, .missedCheckIn)?:
                 id = active
-                try await connection.query("""
+                try await connection.query(
+                    """
                     UPDATE alerts SET kind = 'sos', activated_at = \(now), tier = \(tier), next_tier_at = NULL,
                         next_repeat_at = \(repeatAt), \(place)
                     WHERE id = \(id)
@@ -53,7 +55,8 @@ public struct AlertService: Sendable {
             case nil:
                 id = UUID()
                 do {
-                    try await connection.query("""
+                    try await connection.query(
+                        """
                         INSERT INTO alerts (id, user_id, status, activated_at, kind, tier, next_repeat_at)
                         VALUES (\(id), \(me), 'active', \(now), 'sos', \(tier), \(repeatAt))
                         """)
@@ -66,11 +69,14 @@ public struct AlertService: Sendable {
             try await Incidents.record(responders, alert: id, now: now, in: connection)
             let name = PersonName.display(person)
             var drafts = responders.map {
-                NotificationDraft(recipient: $0.responder, type: .alertActivatedReceived, title: "ALERT: \(name) needs help!",
-                                  body: "\(name) raised an emergency alert." + Incidents.describe(location), contactID: me)
+                NotificationDraft(
+                    recipient: $0.responder, type: .alertActivatedReceived, title: "ALERT: \(name) needs help!",
+                    body: "\(name) raised an emergency alert." + Incidents.describe(location), contactID: me)
             }
-            drafts.append(NotificationDraft(recipient: me, type: .alertActivatedSent, title: "Alert sent",
-                                            body: "Your responders were alerted (\(drafts.count))."))
+            drafts.append(
+                NotificationDraft(
+                    recipient: me, type: .alertActivatedSent, title: "Alert sent",
+                    body: "Your responders were alerted (\(drafts.count))."))
             outbox.append(try await NotificationStore.outbox(drafts, now: now, in: connection))
             guard let alert = try await Self.alert(id, in: connection) else { throw DomainError.notFound("Alert \(id)") }
             return (alert, outbox)
@@ -86,16 +92,20 @@ public struct AlertService: Sendable {
         let me = try caller.requireUser()
         let now = clock.now()
         let (alert, outbox): (AlertRecord, Outbox) = try await database.transaction { connection in
-            guard let person = try await connection.first(
-                "SELECT id, first_name, last_name, phone FROM users WHERE id = \(me)" + connection.forUpdate)
+            guard
+                let person = try await connection.first(
+                    "SELECT id, first_name, last_name, phone FROM users WHERE id = \(me)" + connection.forUpdate)
             else { throw DomainError.notFound("User \(me)") }
             guard let active = try await Incidents.active(of: me, in: connection), alertID == nil || alertID == active.id else {
                 throw DomainError.notFound("Active alert")
             }
-            var drafts = try await Incidents.resolve(active.id, as: .cancelled, by: me, ownerName: PersonName.display(person),
-                                                     now: now, in: connection)
-            drafts.append(NotificationDraft(recipient: me, type: .alertCancelledSent, title: "Alert cancelled",
-                                            body: "Your responders were told the alert is over."))
+            var drafts = try await Incidents.resolve(
+                active.id, as: .cancelled, by: me, ownerName: PersonName.display(person),
+                now: now, in: connection)
+            drafts.append(
+                NotificationDraft(
+                    recipient: me, type: .alertCancelledSent, title: "Alert cancelled",
+                    body: "Your responders were told the alert is over."))
             var outbox = try await NotificationStore.outbox(drafts, now: now, in: connection)
             outbox.change("alerts", .update, active.id, owner: me, at: now)
             guard let alert = try await Self.alert(active.id, in: connection) else { throw DomainError.notFound("Alert \(active.id)") }
@@ -127,30 +137,42 @@ public struct AlertService: Sendable {
         let (response, outbox): (AlertResponse, Outbox) = try await database.transaction { connection in
             let (alert, owner) = try await Self.lockActive(
                 alertID, responder: me, refusal: "Only a responder of this person may respond to their alert", in: connection)
-            if try await connection.first("""
+            if try await connection.first(
+                """
                 SELECT 1 AS done FROM alert_responses WHERE alert_id = \(alertID) AND responder_id = \(me)
-                """) != nil { throw DomainError.alreadyExists("Your response to this alert") }
-            try await connection.query("""
+                """) != nil
+            {
+                throw DomainError.alreadyExists("Your response to this alert")
+            }
+            try await connection.query(
+                """
                 INSERT INTO alert_responses (alert_id, responder_id, responded_at) VALUES (\(alertID), \(me), \(now))
                 """)
             guard let responder = try await connection.first("SELECT first_name, last_name, phone FROM users WHERE id = \(me)"),
-                  let person = try await connection.first("SELECT first_name, last_name, phone FROM users WHERE id = \(owner)")
+                let person = try await connection.first("SELECT first_name, last_name, phone FROM users WHERE id = \(owner)")
             else { throw DomainError.notFound("User \(me)") }
-            let name = PersonName.display(responder), ownerName = PersonName.display(person)
-            var drafts = [NotificationDraft(recipient: owner, type: .alertAcknowledged, title: "Help is coming",
-                                            body: "\(name) is on it.", contactID: me)]
+            let name = PersonName.display(responder)
+            let ownerName = PersonName.display(person)
+            var drafts = [
+                NotificationDraft(
+                    recipient: owner, type: .alertAcknowledged, title: "Help is coming",
+                    body: "\(name) is on it.", contactID: me)
+            ]
             if alert.optionalDate("acknowledged_at") == nil {
-                try await connection.query("""
+                try await connection.query(
+                    """
                     UPDATE alerts SET acknowledged_at = \(now), acknowledged_by = \(me), next_repeat_at = NULL WHERE id = \(alertID)
                     """)
                 drafts += try await Incidents.recipients(of: alertID, in: connection).filter { $0.responder != me }.map {
-                    NotificationDraft(recipient: $0.responder, type: .alertAcknowledged, title: "\(name) is on it",
-                                      body: "\(name) is on it: they answered \(ownerName)'s alert.", contactID: owner)
+                    NotificationDraft(
+                        recipient: $0.responder, type: .alertAcknowledged, title: "\(name) is on it",
+                        body: "\(name) is on it: they answered \(ownerName)'s alert.", contactID: owner)
                 }
             }
             // Whoever answers hears how it ends, told before or not.
-            try await Incidents.record([TieredResponder(person: owner, responder: me, tier: try await Self.tier(of: me, for: owner, in: connection))],
-                                       alert: alertID, now: now, in: connection)
+            try await Incidents.record(
+                [TieredResponder(person: owner, responder: me, tier: try await Self.tier(of: me, for: owner, in: connection))],
+                alert: alertID, now: now, in: connection)
             var outbox = try await NotificationStore.outbox(drafts, now: now, in: connection)
             outbox.change("alert_responses", .insert, alertID, owner: owner, at: now)
             outbox.change("alerts", .update, alertID, owner: owner, at: now)
@@ -172,13 +194,17 @@ public struct AlertService: Sendable {
                 throw DomainError.notFound("Alert \(alertID)")
             }
             let owner = UserID(try owned.uuid("user_id"))
-            guard let person = try await connection.first("""
-                SELECT first_name, last_name, phone, check_in_interval_seconds, paused_until FROM users WHERE id = \(owner)
-                """ + connection.forUpdate) else { throw DomainError.notFound("Alert \(alertID)") }
+            guard
+                let person = try await connection.first(
+                    """
+                    SELECT first_name, last_name, phone, check_in_interval_seconds, paused_until FROM users WHERE id = \(owner)
+                    """ + connection.forUpdate)
+            else { throw DomainError.notFound("Alert \(alertID)") }
             let (alert, _) = try await Self.lockActive(
                 alertID, responder: me, refusal: "Only a responder of this person may mark them safe", in: connection)
-            try await Incidents.record([TieredResponder(person: owner, responder: me, tier: try await Self.tier(of: me, for: owner, in: connection))],
-                                       alert: alertID, now: now, in: connection)
+            try await Incidents.record(
+                [TieredResponder(person: owner, responder: me, tier: try await Self.tier(of: me, for: owner, in: connection))],
+                alert: alertID, now: now, in: connection)
             let ownerName = PersonName.display(person)
             var drafts = try await Incidents.resolve(alertID, as: .markedSafe, by: me, ownerName: ownerName, now: now, in: connection)
             guard let responder = try await connection.first("SELECT first_name, last_name, phone FROM users WHERE id = \(me)") else {
@@ -188,20 +214,24 @@ public struct AlertService: Sendable {
             if try alert.string("kind") == AlertKind.missedCheckIn.rawValue {
                 let pausedUntil = person.optionalDate("paused_until").flatMap { $0 > now ? $0 : nil }
                 let deadline = (pausedUntil ?? now).addingTimeInterval(TimeInterval(try person.int("check_in_interval_seconds")))
-                try await connection.query("""
+                try await connection.query(
+                    """
                     INSERT INTO check_ins (id, user_id, checked_in_at, source)
                     VALUES (\(UUID()), \(owner), \(now), \(CheckInSource.responderInitiated.rawValue))
                     """)
-                try await connection.query("""
+                try await connection.query(
+                    """
                     UPDATE users SET last_check_in_at = \(now), check_in_deadline = \(deadline), escalated_for = NULL,
                         escalate_at = NULL, updated_at = \(now)
                     WHERE id = \(owner)
                     """)
                 outbox.change("users", .update, owner.rawValue, owner: owner, at: now)
             }
-            drafts.append(NotificationDraft(recipient: owner, type: .markedSafe, title: "Marked safe",
-                                            body: "\(PersonName.display(responder)) confirmed you are safe; everyone told heard so.",
-                                            contactID: me))
+            drafts.append(
+                NotificationDraft(
+                    recipient: owner, type: .markedSafe, title: "Marked safe",
+                    body: "\(PersonName.display(responder)) confirmed you are safe; everyone told heard so.",
+                    contactID: me))
             outbox.append(try await NotificationStore.outbox(drafts, now: now, in: connection))
             outbox.change("alerts", .update, alertID, owner: owner, at: now)
             guard let record = try await Self.alert(alertID, in: connection) else { throw DomainError.notFound("Alert \(alertID)") }
@@ -216,9 +246,11 @@ public struct AlertService: Sendable {
         let me = try caller.requireUser()
         return try await database.transaction { connection in
             var alerts: [AlertRecord] = []
-            for row in try await connection.query("""
+            for row in try await connection.query(
+                """
                 SELECT id FROM alerts WHERE user_id = \(me) ORDER BY activated_at DESC LIMIT \(max(1, min(limit, 500)))
-                """) {
+                """)
+            {
                 if let alert = try await Self.alert(try row.uuid("id"), in: connection) { alerts.append(alert) }
             }
             return alerts
@@ -228,8 +260,9 @@ public struct AlertService: Sendable {
     /// Locks incident `id` and checks that `responder` is a responder of its owner and that it
     /// is still active; returns the row (`kind`, `acknowledged_at`) and the owner.
     private static func lockActive(_ id: UUID, responder: UserID, refusal: String, in connection: any SQLConnection) async throws -> (SQLRow, UserID) {
-        guard let alert = try await connection.first(
-            "SELECT id, user_id, status, kind, acknowledged_at FROM alerts WHERE id = \(id)" + connection.forUpdate)
+        guard
+            let alert = try await connection.first(
+                "SELECT id, user_id, status, kind, acknowledged_at FROM alerts WHERE id = \(id)" + connection.forUpdate)
         else { throw DomainError.notFound("Alert \(id)") }
         let owner = UserID(try alert.uuid("user_id"))
         guard try await ContactPairs.roles(of: owner, for: responder, in: connection)?.isDependent == true else {
@@ -254,27 +287,35 @@ public struct AlertService: Sendable {
     }
 
     static func alert(_ id: UUID, in connection: any SQLConnection) async throws -> AlertRecord? {
-        guard let row = try await connection.first("""
-            SELECT id, user_id, status, activated_at, resolved_at, resolved_by, kind, deadline, tier, acknowledged_at,
-                acknowledged_by, resolution, latitude, longitude, accuracy_meters, located_at
-            FROM alerts WHERE id = \(id)
-            """) else { return nil }
-        let responses = try await connection.query("""
+        guard
+            let row = try await connection.first(
+                """
+                SELECT id, user_id, status, activated_at, resolved_at, resolved_by, kind, deadline, tier, acknowledged_at,
+                    acknowledged_by, resolution, latitude, longitude, accuracy_meters, located_at
+                FROM alerts WHERE id = \(id)
+                """)
+        else { return nil }
+        let responses = try await connection.query(
+            """
             SELECT r.responder_id, r.responded_at, u.first_name, u.last_name, u.phone
             FROM alert_responses r JOIN users u ON u.id = r.responder_id
             WHERE r.alert_id = \(id) ORDER BY r.responded_at, r.responder_id
-            """).map { row in
-            AlertResponse(responderID: UserID(try row.uuid("responder_id")), responderName: PersonName.display(row),
-                          respondedAt: try row.date("responded_at"))
+            """
+        ).map { row in
+            AlertResponse(
+                responderID: UserID(try row.uuid("responder_id")), responderName: PersonName.display(row),
+                respondedAt: try row.date("responded_at"))
         }
-        let statusName = try row.string("status"), kindName = try row.string("kind")
+        let statusName = try row.string("status")
+        let kindName = try row.string("kind")
         guard let status = AlertStatus(rawValue: statusName) else { throw DatabaseError.decoding("alert status \(statusName)") }
         guard let kind = AlertKind(rawValue: kindName) else { throw DatabaseError.decoding("alert kind \(kindName)") }
         let activatedAt = try row.date("activated_at")
         var location: AlertLocation?
         if let latitude = try? row.double("latitude"), let longitude = try? row.double("longitude") {
-            location = AlertLocation(latitude: latitude, longitude: longitude, accuracyMeters: try? row.double("accuracy_meters"),
-                                     time: row.optionalDate("located_at") ?? activatedAt)
+            location = AlertLocation(
+                latitude: latitude, longitude: longitude, accuracyMeters: try? row.double("accuracy_meters"),
+                time: row.optionalDate("located_at") ?? activatedAt)
         }
         return AlertRecord(
             id: id, userID: UserID(try row.uuid("user_id")), status: status, activatedAt: activatedAt,
@@ -287,8 +328,10 @@ public struct AlertService: Sendable {
 
     /// Everyone who holds the responder role for `user`.
     static func responders(of user: UserID, in connection: any SQLConnection) async throws -> [UserID] {
-        try await connection.query("""
+        try await connection.query(
+            """
             SELECT contact_id FROM contacts WHERE user_id = \(user) AND is_responder = \(true) ORDER BY contact_id
-            """).map { UserID(try $0.uuid("contact_id")) }
+            """
+        ).map { UserID(try $0.uuid("contact_id")) }
     }
 }

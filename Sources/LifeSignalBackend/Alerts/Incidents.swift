@@ -19,14 +19,18 @@ enum Incidents {
         var found: [TieredResponder] = []
         for start in stride(from: 0, to: people.count, by: 1000) {
             let list = SQL.join(people[start..<min(start + 1000, people.count)].map { "\($0)" }, separator: ", ")
-            for row in try await connection.query("""
+            for row in try await connection.query(
+                """
                 SELECT r.contact_id AS person, r.user_id AS responder, p.tier
                 FROM contacts r JOIN contacts p ON p.user_id = r.contact_id AND p.contact_id = r.user_id
                 WHERE r.contact_id IN (\(list)) AND r.is_dependent = \(true) AND r.notify_on_expiry = \(true)
                 ORDER BY r.contact_id, p.tier, r.user_id
-                """) {
-                found.append(TieredResponder(person: UserID(try row.uuid("person")), responder: UserID(try row.uuid("responder")),
-                                             tier: try row.int("tier")))
+                """)
+            {
+                found.append(
+                    TieredResponder(
+                        person: UserID(try row.uuid("person")), responder: UserID(try row.uuid("responder")),
+                        tier: try row.int("tier")))
             }
         }
         return found
@@ -34,9 +38,11 @@ enum Incidents {
 
     /// Every responder of `person` (an SOS tells them all at once), with their tiers.
     static func allResponders(of person: UserID, in connection: any SQLConnection) async throws -> [TieredResponder] {
-        try await connection.query("""
+        try await connection.query(
+            """
             SELECT contact_id, tier FROM contacts WHERE user_id = \(person) AND is_responder = \(true) ORDER BY tier, contact_id
-            """).map { TieredResponder(person: person, responder: UserID(try $0.uuid("contact_id")), tier: try $0.int("tier")) }
+            """
+        ).map { TieredResponder(person: person, responder: UserID(try $0.uuid("contact_id")), tier: try $0.int("tier")) }
     }
 
     /// Remembers that `told` were told about `alert` (a responder told twice keeps the first).
@@ -50,8 +56,9 @@ enum Incidents {
             let rows = told[start..<min(start + 200, told.count)].map { alert, entry -> SQL in
                 "(\(alert), \(entry.responder), \(entry.tier), \(now))"
             }
-            try await connection.query("INSERT INTO alert_recipients (alert_id, responder_id, tier, notified_at) VALUES "
-                + SQL.join(rows, separator: ", ") + " ON CONFLICT (alert_id, responder_id) DO NOTHING")
+            try await connection.query(
+                "INSERT INTO alert_recipients (alert_id, responder_id, tier, notified_at) VALUES "
+                    + SQL.join(rows, separator: ", ") + " ON CONFLICT (alert_id, responder_id) DO NOTHING")
         }
     }
 
@@ -59,9 +66,11 @@ enum Incidents {
     static func recipients(of alert: UUID, in connection: any SQLConnection) async throws -> [TieredResponder] {
         guard let owner = try await connection.first("SELECT user_id FROM alerts WHERE id = \(alert)") else { return [] }
         let person = UserID(try owner.uuid("user_id"))
-        return try await connection.query("""
+        return try await connection.query(
+            """
             SELECT responder_id, tier FROM alert_recipients WHERE alert_id = \(alert) ORDER BY tier, responder_id
-            """).map { TieredResponder(person: person, responder: UserID(try $0.uuid("responder_id")), tier: try $0.int("tier")) }
+            """
+        ).map { TieredResponder(person: person, responder: UserID(try $0.uuid("responder_id")), tier: try $0.int("tier")) }
     }
 
     /// The next tier above `tier` among `responders`, or `nil`.
@@ -72,12 +81,15 @@ enum Incidents {
     /// Ends `alert` as `resolution` by `who` (nobody: the sweep) and writes the all-clear to
     /// everyone told, but `who`, whose words the caller writes. Returns the drafts; the caller
     /// adds the person's own message.
-    static func resolve(_ alert: UUID, as resolution: AlertResolution, by who: UserID?, ownerName: String, now: Date,
-                        in connection: any SQLConnection) async throws -> [NotificationDraft] {
+    static func resolve(
+        _ alert: UUID, as resolution: AlertResolution, by who: UserID?, ownerName: String, now: Date,
+        in connection: any SQLConnection
+    ) async throws -> [NotificationDraft] {
         guard let row = try await connection.first("SELECT user_id, kind FROM alerts WHERE id = \(alert)") else { return [] }
         let owner = UserID(try row.uuid("user_id"))
         let kind = AlertKind(rawValue: try row.string("kind")) ?? .sos
-        try await connection.query("""
+        try await connection.query(
+            """
             UPDATE alerts SET status = 'resolved', resolution = \(resolution.rawValue), resolved_at = \(now), resolved_by = \(who),
                 next_tier_at = NULL, next_repeat_at = NULL
             WHERE id = \(alert)
@@ -96,7 +108,8 @@ enum Incidents {
 
     /// What everyone told hears when an incident ends.
     static func allClear(_ resolution: AlertResolution, kind: AlertKind, name: String, by responder: String?)
-        -> (type: NotificationType, title: String, body: String) {
+        -> (type: NotificationType, title: String, body: String)
+    {
         switch (resolution, kind) {
         case (.checkedIn, _):
             (.checkInResumed, "\(name) checked in", "\(name) checked in again after missing a check-in.")
@@ -111,8 +124,9 @@ enum Incidents {
 
     /// The active incident of `person`: its id and kind, locked on PostgreSQL.
     static func active(of person: UserID, in connection: any SQLConnection) async throws -> (id: UUID, kind: AlertKind)? {
-        guard let row = try await connection.first(
-            "SELECT id, kind FROM alerts WHERE user_id = \(person) AND status = 'active'" + connection.forUpdate)
+        guard
+            let row = try await connection.first(
+                "SELECT id, kind FROM alerts WHERE user_id = \(person) AND status = 'active'" + connection.forUpdate)
         else { return nil }
         return (try row.uuid("id"), AlertKind(rawValue: try row.string("kind")) ?? .sos)
     }

@@ -22,8 +22,10 @@ public struct AuthPolicy: Sendable, Equatable {
     /// how late another server on the same PostgreSQL may notice. Default: 5 seconds.
     public var sessionCheckStaleness: TimeInterval
 
-    public init(minimumPasswordLength: Int = 8, reauthenticationWindow: TimeInterval = 10 * 60,
-                refreshTokenInactivity: TimeInterval = 30 * 24 * 60 * 60, sessionCheckStaleness: TimeInterval = 5) {
+    public init(
+        minimumPasswordLength: Int = 8, reauthenticationWindow: TimeInterval = 10 * 60,
+        refreshTokenInactivity: TimeInterval = 30 * 24 * 60 * 60, sessionCheckStaleness: TimeInterval = 5
+    ) {
         self.minimumPasswordLength = max(1, minimumPasswordLength)
         self.reauthenticationWindow = max(0, reauthenticationWindow)
         self.refreshTokenInactivity = max(60, refreshTokenInactivity)

@@ -18,8 +18,11 @@ extension AuthService {
         let now = clock.now()
         let lock = database.dialect == .postgres ? " FOR UPDATE" : ""
         return try await database.transaction { connection in
-            guard let row = try await connection.first(SQL("SELECT app_metadata FROM auth_users WHERE id = $1" + lock,
-                                                           bindings: [SQLValue(id.rawValue)]))
+            guard
+                let row = try await connection.first(
+                    SQL(
+                        "SELECT app_metadata FROM auth_users WHERE id = $1" + lock,
+                        bindings: [SQLValue(id.rawValue)]))
             else { return nil }
             let stored = row.optionalString("app_metadata") ?? "{}"
             var merged = (try? JSONSerialization.jsonObject(with: Data(stored.utf8)) as? [String: Any]) ?? [:]
@@ -29,10 +32,13 @@ extension AuthService {
                 if value is NSNull { merged[key] = nil } else { merged[key] = value }
             }
             let text = String(decoding: try JSONSerialization.data(withJSONObject: merged, options: [.sortedKeys]), as: UTF8.self)
-            guard let updated = try await connection.first("""
-                UPDATE auth_users SET app_metadata = \(text), updated_at = \(SQLValue(now))
-                WHERE id = \(SQLValue(id.rawValue)) RETURNING *
-                """) else { return nil }
+            guard
+                let updated = try await connection.first(
+                    """
+                    UPDATE auth_users SET app_metadata = \(text), updated_at = \(SQLValue(now))
+                    WHERE id = \(SQLValue(id.rawValue)) RETURNING *
+                    """)
+            else { return nil }
             return try AuthUser(row: updated)
         }
     }

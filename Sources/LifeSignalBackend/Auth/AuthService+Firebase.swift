@@ -72,35 +72,44 @@ extension AuthService {
     }
 
     private static func findOrLink(issuer: String, identity: FirebaseIdentity, now: Date, in connection: any SQLConnection) async throws -> LinkedAccount {
-        if let row = try await connection.first("""
+        if let row = try await connection.first(
+            """
             SELECT u.id, u.app_metadata FROM auth_identities i JOIN auth_users u ON u.id = i.user_id
             WHERE i.issuer = \(issuer) AND i.subject = \(identity.uid)
-            """) {
+            """)
+        {
             return try LinkedAccount(row: row)
         }
         var phone: PhoneNumber?
         if identity.signInProvider == "phone", let text = identity.phoneNumber, let number = try? PhoneNumber(text),
-           try await connection.first("SELECT 1 AS taken FROM auth_users WHERE phone = \(number.digits)") == nil {
+            try await connection.first("SELECT 1 AS taken FROM auth_users WHERE phone = \(number.digits)") == nil
+        {
             phone = number
         }
         var email: String?
         if identity.emailVerified, let text = identity.email, let address = try? normalizedEmail(text),
-           try await connection.first("SELECT 1 AS taken FROM auth_users WHERE email = \(address)") == nil {
+            try await connection.first("SELECT 1 AS taken FROM auth_users WHERE email = \(address)") == nil
+        {
             email = address
         }
         let id = UUID()
         let stamp = SQLValue(now)
-        guard let row = try await connection.first("""
-            INSERT INTO auth_users (id, phone, phone_confirmed_at, email, email_confirmed_at, last_sign_in_at, created_at, updated_at)
-            VALUES (\(SQLValue(id)), \(phone.map { SQLValue($0.digits) } ?? .null), \(phone == nil ? .null : stamp),
-                    \(email.map { SQLValue($0) } ?? .null), \(email == nil ? .null : stamp), \(stamp), \(stamp), \(stamp))
-            RETURNING id, app_metadata
-            """) else { throw DomainError.internal("account was not created") }
-        try await connection.query("""
+        guard
+            let row = try await connection.first(
+                """
+                INSERT INTO auth_users (id, phone, phone_confirmed_at, email, email_confirmed_at, last_sign_in_at, created_at, updated_at)
+                VALUES (\(SQLValue(id)), \(phone.map { SQLValue($0.digits) } ?? .null), \(phone == nil ? .null : stamp),
+                        \(email.map { SQLValue($0) } ?? .null), \(email == nil ? .null : stamp), \(stamp), \(stamp), \(stamp))
+                RETURNING id, app_metadata
+                """)
+        else { throw DomainError.internal("account was not created") }
+        try await connection.query(
+            """
             INSERT INTO users (id, phone, qr_code_id, created_at, updated_at)
             VALUES (\(SQLValue(id)), \(phone?.e164 ?? ""), \(SQLValue(UUID())), \(stamp), \(stamp))
             """)
-        try await connection.query("""
+        try await connection.query(
+            """
             INSERT INTO auth_identities (issuer, subject, user_id, created_at)
             VALUES (\(issuer), \(identity.uid), \(SQLValue(id)), \(stamp))
             """)

@@ -41,19 +41,23 @@ extension AuthService {
                     throw AuthRefusal.userAlreadyExists
                 }
                 let id = UUID()
-                guard let row = try await connection.first("""
-                    INSERT INTO auth_users (id, email, encrypted_password, email_confirmed_at, last_sign_in_at, user_metadata, created_at, updated_at)
-                    VALUES (\(SQLValue(id)), \(email), \(hash), \(SQLValue(now)), \(SQLValue(now)), \(metadataJSON), \(SQLValue(now)), \(SQLValue(now)))
-                    RETURNING *
-                    """) else { throw DomainError.internal("account was not created") }
-                try await connection.query("""
+                guard
+                    let row = try await connection.first(
+                        """
+                        INSERT INTO auth_users (id, email, encrypted_password, email_confirmed_at, last_sign_in_at, user_metadata, created_at, updated_at)
+                        VALUES (\(SQLValue(id)), \(email), \(hash), \(SQLValue(now)), \(SQLValue(now)), \(metadataJSON), \(SQLValue(now)), \(SQLValue(now)))
+                        RETURNING *
+                        """)
+                else { throw DomainError.internal("account was not created") }
+                try await connection.query(
+                    """
                     INSERT INTO users (id, phone, qr_code_id, created_at, updated_at)
                     VALUES (\(SQLValue(id)), '', \(SQLValue(UUID())), \(SQLValue(now)), \(SQLValue(now)))
                     """)
                 return try await issueSession(for: try AuthUser(row: row), method: "password", isNewUser: true, now: now, in: connection)
             }
         } catch DatabaseError.statement(sqlState: "23505", _, _, _) {
-            throw AuthRefusal.userAlreadyExists   // a concurrent sign-up won the race
+            throw AuthRefusal.userAlreadyExists  // a concurrent sign-up won the race
         }
     }
 
@@ -97,15 +101,19 @@ extension AuthService {
         // A hash made with fewer rounds than configured is replaced now, while the password
         // is at hand: raising ``PasswordHasher/defaultIterations`` reaches every account that
         // signs in. A failure here must not refuse a correct password: the old hash stays.
-        let upgraded: String? = if let stored, passwords.needsUpgrade(stored) {
-            try? await passwordHashing.run { [passwords] in passwords.hash(password) }
-        } else { nil }
+        let upgraded: String? =
+            if let stored, passwords.needsUpgrade(stored) {
+                try? await passwordHashing.run { [passwords] in passwords.hash(password) }
+            } else { nil }
         return try await database.transaction { connection in
-            guard let updated = try await connection.first("""
-                UPDATE auth_users SET last_sign_in_at = \(SQLValue(now)), updated_at = \(SQLValue(now)),
-                    encrypted_password = coalesce(CAST(\(upgraded.map(SQLValue.text) ?? .null) AS text), encrypted_password)
-                WHERE id = \(SQLValue(try row.uuid("id"))) RETURNING *
-                """) else { throw AuthRefusal.invalidCredentials }
+            guard
+                let updated = try await connection.first(
+                    """
+                    UPDATE auth_users SET last_sign_in_at = \(SQLValue(now)), updated_at = \(SQLValue(now)),
+                        encrypted_password = coalesce(CAST(\(upgraded.map(SQLValue.text) ?? .null) AS text), encrypted_password)
+                    WHERE id = \(SQLValue(try row.uuid("id"))) RETURNING *
+                    """)
+            else { throw AuthRefusal.invalidCredentials }
             try await clearPasswordFailures(for: identifier, in: connection)
             return try await issueSession(for: try AuthUser(row: updated), method: "password", isNewUser: false, now: now, in: connection)
         }
@@ -118,8 +126,10 @@ extension AuthService {
     /// A new password ends every other session of the person (all of them when `session`, the
     /// caller's own, is `nil`), as GoTrue's `UpdatePassword` does. Whether the caller may make
     /// the change at all is ``ensureReauthenticated(user:session:nonce:)``'s to say, first.
-    public func updateUser(id: UserID, email: String?, password: String?, metadata: [String: Any]?,
-                           keepingSession session: UUID? = nil) async throws -> AuthUser {
+    public func updateUser(
+        id: UserID, email: String?, password: String?, metadata: [String: Any]?,
+        keepingSession session: UUID? = nil
+    ) async throws -> AuthUser {
         let newEmail = try email.map(Self.normalizedEmail)
         if let password, password.count < policy.minimumPasswordLength { throw AuthRefusal.weakPassword }
         let hash: String? = if let password { try await hashPassword(password) } else { nil }
@@ -129,18 +139,22 @@ extension AuthService {
             let lock = connection.dialect == .postgres ? " FOR UPDATE" : ""
             guard let current = try await connection.first(SQL("SELECT * FROM auth_users WHERE id = $1" + lock, bindings: [SQLValue(id.rawValue)]))
             else { throw AuthRefusal.userNotFound }
-            if let newEmail, try await connection.first("SELECT 1 AS taken FROM auth_users WHERE email = \(newEmail) AND id <> \(SQLValue(id.rawValue))") != nil {
+            if let newEmail, try await connection.first("SELECT 1 AS taken FROM auth_users WHERE email = \(newEmail) AND id <> \(SQLValue(id.rawValue))") != nil
+            {
                 throw AuthRefusal.emailExists
             }
             var metadataText = current.optionalString("user_metadata") ?? "{}"
             if let mergeJSON { metadataText = Self.merge(metadataText, with: mergeJSON) }
-            guard let row = try await connection.first("""
-                UPDATE auth_users SET
-                    email = coalesce(CAST(\(newEmail.map(SQLValue.text) ?? .null) AS text), email),
-                    encrypted_password = coalesce(CAST(\(hash.map(SQLValue.text) ?? .null) AS text), encrypted_password),
-                    user_metadata = \(metadataText), updated_at = \(SQLValue(now))
-                WHERE id = \(SQLValue(id.rawValue)) RETURNING *
-                """) else { throw AuthRefusal.userNotFound }
+            guard
+                let row = try await connection.first(
+                    """
+                    UPDATE auth_users SET
+                        email = coalesce(CAST(\(newEmail.map(SQLValue.text) ?? .null) AS text), email),
+                        encrypted_password = coalesce(CAST(\(hash.map(SQLValue.text) ?? .null) AS text), encrypted_password),
+                        user_metadata = \(metadataText), updated_at = \(SQLValue(now))
+                    WHERE id = \(SQLValue(id.rawValue)) RETURNING *
+                    """)
+            else { throw AuthRefusal.userNotFound }
             if hash != nil { try await endOtherSessions(of: id, keeping: session, in: connection) }
             return try AuthUser(row: row)
         }
@@ -158,7 +172,8 @@ extension AuthService {
         let email = text.trimmingCharacters(in: .whitespaces).lowercased()
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
         guard email.count <= 255, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
-              !parts[1].hasPrefix("."), !parts[1].hasSuffix("."), !email.contains(where: \.isWhitespace) else { throw .invalidEmail }
+            !parts[1].hasPrefix("."), !parts[1].hasSuffix("."), !email.contains(where: \.isWhitespace)
+        else { throw .invalidEmail }
         return email
     }
 

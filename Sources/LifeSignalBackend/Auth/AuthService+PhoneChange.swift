@@ -22,8 +22,10 @@ extension AuthService {
     /// when it returns (``verifyPhoneChange(phone:code:)``), so only whoever holds that phone
     /// learns it has an account — what the server does over HTTP. The code counts against the
     /// same caps as a sign-in code, `clientAddress` included.
-    public func requestPhoneChange(user: UserID, phone text: String, clientAddress: String? = nil,
-                                   revealingTakenNumber: Bool = true) async throws {
+    public func requestPhoneChange(
+        user: UserID, phone text: String, clientAddress: String? = nil,
+        revealingTakenNumber: Bool = true
+    ) async throws {
         let phone = try PhoneNumber(text.hasPrefix("+") ? text : "+" + text)
         var generator = SystemRandomNumberGenerator()
         let code = testOTPs.codes[phone] ?? OneTimeCode.random(using: &generator)
@@ -35,11 +37,13 @@ extension AuthService {
             // Already this account's number: nothing to prove, and no SMS to pay for.
             if current.optionalString("phone") == phone.digits { return false }
             if revealingTakenNumber,
-               try await connection.first("SELECT 1 AS taken FROM auth_users WHERE phone = \(phone.digits) AND id <> \(SQLValue(user.rawValue))") != nil {
+                try await connection.first("SELECT 1 AS taken FROM auth_users WHERE phone = \(phone.digits) AND id <> \(SQLValue(user.rawValue))") != nil
+            {
                 throw AuthRefusal.phoneExists
             }
             try await ensureCodeMayBeSent(to: phone, from: clientAddress, now: now, in: connection)
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO auth_one_time_codes (phone, code_hash, attempts, expires_at, created_at, purpose, user_id)
                 VALUES (\(phone.digits), \(hash), 0, \(SQLValue(now + OneTimeCode.lifetime)), \(SQLValue(now)), 'phone_change', \(SQLValue(user.rawValue)))
                 ON CONFLICT (phone) DO UPDATE SET code_hash = excluded.code_hash, attempts = 0, expires_at = excluded.expires_at,
@@ -86,10 +90,13 @@ extension AuthService {
         if try await connection.first("SELECT 1 AS taken FROM auth_users WHERE phone = \(phone.digits) AND id <> \(SQLValue(userID))") != nil {
             throw AuthRefusal.phoneExists
         }
-        guard let updated = try await connection.first("""
-            UPDATE auth_users SET phone = \(phone.digits), phone_confirmed_at = \(SQLValue(now)), updated_at = \(SQLValue(now))
-            WHERE id = \(SQLValue(userID)) RETURNING *
-            """) else { throw AuthRefusal.userNotFound }
+        guard
+            let updated = try await connection.first(
+                """
+                UPDATE auth_users SET phone = \(phone.digits), phone_confirmed_at = \(SQLValue(now)), updated_at = \(SQLValue(now))
+                WHERE id = \(SQLValue(userID)) RETURNING *
+                """)
+        else { throw AuthRefusal.userNotFound }
         try await connection.query("UPDATE users SET phone = \(phone.e164), updated_at = \(SQLValue(now)) WHERE id = \(SQLValue(userID))")
         return .issued(try await issueSession(for: try AuthUser(row: updated), isNewUser: false, now: now, in: connection))
     }

@@ -35,15 +35,18 @@ extension AuthService {
     /// allows, so a wrong guess is counted even though the request then fails.
     public func ensureReauthenticated(user: UserID, session: UUID?, nonce: String?) async throws {
         let now = clock.now()
-        if let session, let row = try await database.query(
-            "SELECT created_at FROM auth_sessions WHERE id = \(SQLValue(session)) AND user_id = \(SQLValue(user.rawValue))").first,
-           try now.timeIntervalSince(row.date("created_at")) <= policy.reauthenticationWindow {
+        if let session,
+            let row = try await database.query(
+                "SELECT created_at FROM auth_sessions WHERE id = \(SQLValue(session)) AND user_id = \(SQLValue(user.rawValue))"
+            ).first,
+            try now.timeIntervalSince(row.date("created_at")) <= policy.reauthenticationWindow
+        {
             return
         }
         guard let nonce, !nonce.isEmpty else { throw AuthRefusal.reauthenticationNeeded }
         guard let code = try? OneTimeCode(nonce),
-              let digits = try await database.query("SELECT phone FROM auth_users WHERE id = \(SQLValue(user.rawValue))").first?.optionalString("phone"),
-              let phone = try? PhoneNumber("+" + digits)
+            let digits = try await database.query("SELECT phone FROM auth_users WHERE id = \(SQLValue(user.rawValue))").first?.optionalString("phone"),
+            let phone = try? PhoneNumber("+" + digits)
         else { throw AuthRefusal.reauthenticationNotValid }
         let outcome: CodeOutcome = try await database.transaction { connection in
             try await consumeCode(phone: phone, code: code, purpose: "reauthentication", now: now, in: connection)

@@ -32,25 +32,35 @@ extension AuthService {
     public func pruneExpired(now: Date, batch: Int) async throws -> Retention {
         var pruned = Retention()
         let codeWindow = max(SignInLimits.codeNumberWindow, SignInLimits.codeAddressWindow)
-        pruned.throttleCounts += try await deleteAll(batch: batch, """
+        pruned.throttleCounts += try await deleteAll(
+            batch: batch,
+            """
             DELETE FROM auth_password_failures WHERE identifier IN (SELECT identifier FROM auth_password_failures
                 WHERE window_started_at < \(SQLValue(now - Self.passwordFailureWindow)) LIMIT \(batch)) RETURNING identifier
             """)
-        pruned.throttleCounts += try await deleteAll(batch: batch, """
+        pruned.throttleCounts += try await deleteAll(
+            batch: batch,
+            """
             DELETE FROM auth_code_send_counts WHERE key IN (SELECT key FROM auth_code_send_counts
                 WHERE window_started_at < \(SQLValue(now - codeWindow)) LIMIT \(batch)) RETURNING key
             """)
-        pruned.oneTimeCodes += try await deleteAll(batch: batch, """
+        pruned.oneTimeCodes += try await deleteAll(
+            batch: batch,
+            """
             DELETE FROM auth_one_time_codes WHERE phone IN (SELECT phone FROM auth_one_time_codes
                 WHERE expires_at < \(SQLValue(now)) AND created_at < \(SQLValue(now - OneTimeCode.resendInterval)) LIMIT \(batch))
             RETURNING phone
             """)
-        pruned.refreshTokens += try await deleteAll(batch: batch, """
+        pruned.refreshTokens += try await deleteAll(
+            batch: batch,
+            """
             DELETE FROM auth_refresh_tokens WHERE token_hash IN (SELECT token_hash FROM auth_refresh_tokens
                 WHERE revoked = \(true) AND created_at < \(SQLValue(now - Self.revokedRefreshTokenRetention)) LIMIT \(batch))
             RETURNING token_hash
             """)
-        pruned.sessions += try await deleteAll(batch: batch, """
+        pruned.sessions += try await deleteAll(
+            batch: batch,
+            """
             DELETE FROM auth_sessions WHERE id IN (SELECT id FROM auth_sessions
                 WHERE COALESCE(refreshed_at, created_at) < \(SQLValue(now - policy.refreshTokenInactivity)) LIMIT \(batch))
             RETURNING id

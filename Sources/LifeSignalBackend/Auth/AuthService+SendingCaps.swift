@@ -22,32 +22,37 @@ extension AuthService {
                 key text PRIMARY KEY,
                 sent integer NOT NULL,
                 window_started_at timestamptz NOT NULL)
-            """,
+            """
         ],
         postgresOnly: ["ALTER TABLE auth_code_send_counts ENABLE ROW LEVEL SECURITY"])
 
     /// Counts one code for `phone` and for `clientAddress`, throwing when either cap is passed.
     /// Called inside the transaction that stores the code, so a throw rolls both counts back.
     func countCodeSent(to phone: PhoneNumber, from clientAddress: String?, now: Date, in connection: any SQLConnection) async throws {
-        try await count(key: "number:" + phone.digits, limit: limits.codesPerNumberPerDay,
-                        window: SignInLimits.codeNumberWindow, now: now, in: connection)
+        try await count(
+            key: "number:" + phone.digits, limit: limits.codesPerNumberPerDay,
+            window: SignInLimits.codeNumberWindow, now: now, in: connection)
         if let clientAddress {
-            try await count(key: "address:" + clientAddress, limit: limits.codesPerAddressPerHour,
-                            window: SignInLimits.codeAddressWindow, now: now, in: connection)
+            try await count(
+                key: "address:" + clientAddress, limit: limits.codesPerAddressPerHour,
+                window: SignInLimits.codeAddressWindow, now: now, in: connection)
         }
     }
 
     private func count(key: String, limit: Int, window: TimeInterval, now: Date, in connection: any SQLConnection) async throws {
         let windowStart = SQLValue(now - window)
-        guard let row = try await connection.first("""
-            INSERT INTO auth_code_send_counts (key, sent, window_started_at) VALUES (\(key), 1, \(SQLValue(now)))
-            ON CONFLICT (key) DO UPDATE SET
-                sent = CASE WHEN auth_code_send_counts.window_started_at <= \(windowStart) THEN 1
-                            ELSE auth_code_send_counts.sent + 1 END,
-                window_started_at = CASE WHEN auth_code_send_counts.window_started_at <= \(windowStart) THEN excluded.window_started_at
-                                         ELSE auth_code_send_counts.window_started_at END
-            RETURNING sent, window_started_at
-            """) else { throw DomainError.internal("the code was not counted") }
+        guard
+            let row = try await connection.first(
+                """
+                INSERT INTO auth_code_send_counts (key, sent, window_started_at) VALUES (\(key), 1, \(SQLValue(now)))
+                ON CONFLICT (key) DO UPDATE SET
+                    sent = CASE WHEN auth_code_send_counts.window_started_at <= \(windowStart) THEN 1
+                                ELSE auth_code_send_counts.sent + 1 END,
+                    window_started_at = CASE WHEN auth_code_send_counts.window_started_at <= \(windowStart) THEN excluded.window_started_at
+                                             ELSE auth_code_send_counts.window_started_at END
+                RETURNING sent, window_started_at
+                """)
+        else { throw DomainError.internal("the code was not counted") }
         guard try row.int("sent") > limit else { return }
         let windowEnd = try row.date("window_started_at") + window
         throw DomainError.rateLimited(retryAfter: max(1, windowEnd.timeIntervalSince(now).rounded(.up)))

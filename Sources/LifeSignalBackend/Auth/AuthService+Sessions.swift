@@ -34,11 +34,12 @@ extension AuthService {
         let lookup: SQL = "SELECT user_id FROM auth_sessions WHERE id = \(SQLValue(session))"
         // On SQLite a read-only connection answers, so checks never wait for the writer's turn;
         // a session is committed before any token naming it is handed out.
-        let row: SQLRow? = if let sqlite = database as? SQLiteDatabase {
-            try await sqlite.read { connection in try await connection.first(lookup) }
-        } else {
-            try await database.query(lookup).first
-        }
+        let row: SQLRow? =
+            if let sqlite = database as? SQLiteDatabase {
+                try await sqlite.read { connection in try await connection.first(lookup) }
+            } else {
+                try await database.query(lookup).first
+            }
         let owner = row?.optionalUUID("user_id")
         sessionCache.remember(session, user: owner)
         return owner == user

@@ -29,7 +29,7 @@ extension AuthService {
                 identifier text PRIMARY KEY,
                 failures integer NOT NULL,
                 window_started_at timestamptz NOT NULL)
-            """,
+            """
         ],
         postgresOnly: ["ALTER TABLE auth_password_failures ENABLE ROW LEVEL SECURITY"])
 
@@ -45,17 +45,21 @@ extension AuthService {
     func reservePasswordAttempt(for identifier: String, now: Date) async throws -> TimeInterval? {
         let windowStart = SQLValue(now - Self.passwordFailureWindow)
         let limit = Self.passwordFailureLimit
-        guard let row = try await database.query("""
-            INSERT INTO auth_password_failures (identifier, failures, window_started_at)
-            VALUES (\(identifier), 1, \(SQLValue(now)))
-            ON CONFLICT (identifier) DO UPDATE SET
-                failures = CASE WHEN auth_password_failures.window_started_at <= \(windowStart) THEN 1
-                                WHEN auth_password_failures.failures > \(limit) THEN auth_password_failures.failures
-                                ELSE auth_password_failures.failures + 1 END,
-                window_started_at = CASE WHEN auth_password_failures.window_started_at <= \(windowStart) THEN excluded.window_started_at
-                                         ELSE auth_password_failures.window_started_at END
-            RETURNING failures, window_started_at
-            """).first else { throw DomainError.internal("the password attempt was not counted") }
+        guard
+            let row = try await database.query(
+                """
+                INSERT INTO auth_password_failures (identifier, failures, window_started_at)
+                VALUES (\(identifier), 1, \(SQLValue(now)))
+                ON CONFLICT (identifier) DO UPDATE SET
+                    failures = CASE WHEN auth_password_failures.window_started_at <= \(windowStart) THEN 1
+                                    WHEN auth_password_failures.failures > \(limit) THEN auth_password_failures.failures
+                                    ELSE auth_password_failures.failures + 1 END,
+                    window_started_at = CASE WHEN auth_password_failures.window_started_at <= \(windowStart) THEN excluded.window_started_at
+                                             ELSE auth_password_failures.window_started_at END
+                RETURNING failures, window_started_at
+                """
+            ).first
+        else { throw DomainError.internal("the password attempt was not counted") }
         guard try row.int("failures") > limit else { return nil }
         let windowEnd = try row.date("window_started_at") + Self.passwordFailureWindow
         return max(1, windowEnd.timeIntervalSince(now).rounded(.up))
@@ -64,7 +68,8 @@ extension AuthService {
     /// Gives back an attempt that was counted but never checked (the hashing pool refused it
     /// or the request was cancelled while waiting), so load alone does not lock anyone out.
     func refundPasswordAttempt(for identifier: String) async throws {
-        try await database.query("""
+        try await database.query(
+            """
             UPDATE auth_password_failures SET failures = failures - 1 WHERE identifier = \(identifier) AND failures > 0
             """)
     }

@@ -25,9 +25,11 @@ public struct AuthService: Sendable {
     public let firebase: FirebaseIDTokenVerifier?
     let identityLinks: IdentityLinkCache
 
-    init(database: any Database, clock: BackendClock, secret: String, sms: any SMSSender, testOTPs: TestOTPs, issuer: String,
-         passwords: PasswordHasher = PasswordHasher(), limits: SignInLimits = SignInLimits(), policy: AuthPolicy = AuthPolicy(),
-         firebase: FirebaseAuthSettings? = nil) {
+    init(
+        database: any Database, clock: BackendClock, secret: String, sms: any SMSSender, testOTPs: TestOTPs, issuer: String,
+        passwords: PasswordHasher = PasswordHasher(), limits: SignInLimits = SignInLimits(), policy: AuthPolicy = AuthPolicy(),
+        firebase: FirebaseAuthSettings? = nil
+    ) {
         self.database = database
         self.clock = clock
         self.signer = JWTSigner(secret: secret)
@@ -64,7 +66,8 @@ public struct AuthService: Sendable {
         let owner: SQLValue = user.map { SQLValue($0.rawValue) } ?? .null
         _ = try await database.transaction { connection in
             try await ensureCodeMayBeSent(to: phone, from: clientAddress, now: now, in: connection)
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO auth_one_time_codes (phone, code_hash, attempts, expires_at, created_at, purpose, user_id)
                 VALUES (\(phone.digits), \(hash), 0, \(SQLValue(now + OneTimeCode.lifetime)), \(SQLValue(now)), \(purpose), \(owner))
                 ON CONFLICT (phone) DO UPDATE SET code_hash = excluded.code_hash, attempts = 0, expires_at = excluded.expires_at,
@@ -84,7 +87,9 @@ public struct AuthService: Sendable {
     /// What checking a one-time code found: the code's row (still to be acted on), a session
     /// issued for it, or why it failed.
     enum CodeOutcome: Sendable {
-        case accepted(SQLRow), issued(IssuedSession), wrong, burned, expired
+        case accepted(SQLRow)
+        case issued(IssuedSession)
+        case wrong, burned, expired
 
         func session() throws -> IssuedSession {
             switch self {
@@ -119,9 +124,11 @@ public struct AuthService: Sendable {
     /// it: deleting it would let a guesser ask for a fresh code at once.
     func consumeCode(phone: PhoneNumber, code: OneTimeCode, purpose: String, now: Date, in connection: any SQLConnection) async throws -> CodeOutcome {
         let lock = connection.dialect == .postgres ? " FOR UPDATE" : ""
-        guard let row = try await connection.first(SQL(
-            "SELECT code_hash, attempts, expires_at, user_id FROM auth_one_time_codes WHERE phone = $1 AND purpose = $2" + lock,
-            bindings: [.text(phone.digits), .text(purpose)]))
+        guard
+            let row = try await connection.first(
+                SQL(
+                    "SELECT code_hash, attempts, expires_at, user_id FROM auth_one_time_codes WHERE phone = $1 AND purpose = $2" + lock,
+                    bindings: [.text(phone.digits), .text(purpose)]))
         else { return .expired }
         if try row.date("expires_at") <= now {
             try await connection.query("DELETE FROM auth_one_time_codes WHERE phone = \(phone.digits)")
@@ -147,22 +154,30 @@ public struct AuthService: Sendable {
     public func refresh(refreshToken: String) async throws -> IssuedSession {
         let now = clock.now()
         let hash = Self.sha256(refreshToken)
-        enum Outcome: Sendable { case issued(IssuedSession), unknown, reused, expired }
+        enum Outcome: Sendable {
+            case issued(IssuedSession)
+            case unknown, reused, expired
+        }
         let outcome: Outcome = try await database.transaction { connection in
             let lock = connection.dialect == .postgres ? " FOR UPDATE" : ""
-            guard let token = try await connection.first(SQL(
-                "SELECT session_id, revoked FROM auth_refresh_tokens WHERE token_hash = $1" + lock, bindings: [.text(hash)]))
+            guard
+                let token = try await connection.first(
+                    SQL(
+                        "SELECT session_id, revoked FROM auth_refresh_tokens WHERE token_hash = $1" + lock, bindings: [.text(hash)]))
             else { return .unknown }
             let sessionID = try token.uuid("session_id")
             if try token.bool("revoked") {
                 try await connection.query("DELETE FROM auth_sessions WHERE id = \(SQLValue(sessionID))")
                 return .reused
             }
-            guard let userRow = try await connection.first("""
-                SELECT u.*, s.sign_in_method AS session_sign_in_method, s.created_at AS session_created_at,
-                       s.refreshed_at AS session_refreshed_at
-                FROM auth_users u JOIN auth_sessions s ON s.user_id = u.id WHERE s.id = \(SQLValue(sessionID))
-                """) else { return .unknown }
+            guard
+                let userRow = try await connection.first(
+                    """
+                    SELECT u.*, s.sign_in_method AS session_sign_in_method, s.created_at AS session_created_at,
+                           s.refreshed_at AS session_refreshed_at
+                    FROM auth_users u JOIN auth_sessions s ON s.user_id = u.id WHERE s.id = \(SQLValue(sessionID))
+                    """)
+            else { return .unknown }
             let lastActive = try userRow.optionalDate("session_refreshed_at") ?? userRow.date("session_created_at")
             if now.timeIntervalSince(lastActive) > policy.refreshTokenInactivity {
                 try await connection.query("DELETE FROM auth_sessions WHERE id = \(SQLValue(sessionID))")
@@ -170,10 +185,13 @@ public struct AuthService: Sendable {
             }
             try await connection.query("UPDATE auth_refresh_tokens SET revoked = \(true) WHERE token_hash = \(hash)")
             try await connection.query("UPDATE auth_sessions SET refreshed_at = \(SQLValue(now)) WHERE id = \(SQLValue(sessionID))")
-            let method = AuthenticationMethod(method: userRow.optionalString("session_sign_in_method") ?? "otp",
-                                              timestamp: Int((userRow.optionalDate("session_created_at") ?? now).timeIntervalSince1970))
-            return .issued(try await issueTokens(for: try AuthUser(row: userRow), sessionID: sessionID, method: method,
-                                                 isNewUser: false, now: now, in: connection))
+            let method = AuthenticationMethod(
+                method: userRow.optionalString("session_sign_in_method") ?? "otp",
+                timestamp: Int((userRow.optionalDate("session_created_at") ?? now).timeIntervalSince1970))
+            return .issued(
+                try await issueTokens(
+                    for: try AuthUser(row: userRow), sessionID: sessionID, method: method,
+                    isNewUser: false, now: now, in: connection))
         }
         switch outcome {
         case .issued(let session): return session
@@ -251,18 +269,23 @@ public struct AuthService: Sendable {
     /// Starts a session signed in by `method` (`otp` or `password`, the token's `amr`).
     func issueSession(for user: AuthUser, method: String = "otp", isNewUser: Bool, now: Date, in connection: any SQLConnection) async throws -> IssuedSession {
         let sessionID = UUID()
-        try await connection.query("""
+        try await connection.query(
+            """
             INSERT INTO auth_sessions (id, user_id, created_at, sign_in_method)
             VALUES (\(SQLValue(sessionID)), \(SQLValue(user.id.rawValue)), \(SQLValue(now)), \(method))
             """)
-        return try await issueTokens(for: user, sessionID: sessionID, method: AuthenticationMethod(method: method, timestamp: Int(now.timeIntervalSince1970)),
-                                     isNewUser: isNewUser, now: now, in: connection)
+        return try await issueTokens(
+            for: user, sessionID: sessionID, method: AuthenticationMethod(method: method, timestamp: Int(now.timeIntervalSince1970)),
+            isNewUser: isNewUser, now: now, in: connection)
     }
 
-    private func issueTokens(for user: AuthUser, sessionID: UUID, method: AuthenticationMethod, isNewUser: Bool, now: Date,
-                             in connection: any SQLConnection) async throws -> IssuedSession {
+    private func issueTokens(
+        for user: AuthUser, sessionID: UUID, method: AuthenticationMethod, isNewUser: Bool, now: Date,
+        in connection: any SQLConnection
+    ) async throws -> IssuedSession {
         let refreshToken = Self.randomToken()
-        try await connection.query("""
+        try await connection.query(
+            """
             INSERT INTO auth_refresh_tokens (token_hash, session_id, revoked, created_at)
             VALUES (\(Self.sha256(refreshToken)), \(SQLValue(sessionID)), \(false), \(SQLValue(now)))
             """)
@@ -287,19 +310,25 @@ public struct AuthService: Sendable {
     }
 
     static func findOrCreateUser(phone: PhoneNumber, now: Date, in connection: any SQLConnection) async throws -> (AuthUser, Bool) {
-        if let row = try await connection.first("""
+        if let row = try await connection.first(
+            """
             UPDATE auth_users SET last_sign_in_at = \(SQLValue(now)), updated_at = \(SQLValue(now))
             WHERE phone = \(phone.digits) RETURNING *
-            """) {
+            """)
+        {
             return (try AuthUser(row: row), false)
         }
         let id = UUID()
-        guard let row = try await connection.first("""
-            INSERT INTO auth_users (id, phone, phone_confirmed_at, last_sign_in_at, created_at, updated_at)
-            VALUES (\(SQLValue(id)), \(phone.digits), \(SQLValue(now)), \(SQLValue(now)), \(SQLValue(now)), \(SQLValue(now)))
-            RETURNING *
-            """) else { throw DomainError.internal("account was not created") }
-        try await connection.query("""
+        guard
+            let row = try await connection.first(
+                """
+                INSERT INTO auth_users (id, phone, phone_confirmed_at, last_sign_in_at, created_at, updated_at)
+                VALUES (\(SQLValue(id)), \(phone.digits), \(SQLValue(now)), \(SQLValue(now)), \(SQLValue(now)), \(SQLValue(now)))
+                RETURNING *
+                """)
+        else { throw DomainError.internal("account was not created") }
+        try await connection.query(
+            """
             INSERT INTO users (id, phone, qr_code_id, created_at, updated_at)
             VALUES (\(SQLValue(id)), \(phone.e164), \(SQLValue(UUID())), \(SQLValue(now)), \(SQLValue(now)))
             """)
@@ -322,7 +351,8 @@ public struct AuthService: Sendable {
     }
 
     static func constantTimeEqual(_ lhs: String, _ rhs: String) -> Bool {
-        let a = Array(lhs.utf8), b = Array(rhs.utf8)
+        let a = Array(lhs.utf8)
+        let b = Array(rhs.utf8)
         guard a.count == b.count else { return false }
         return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }

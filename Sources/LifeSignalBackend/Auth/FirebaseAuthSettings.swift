@@ -27,8 +27,10 @@ public struct FirebaseAuthSettings: Sendable, Equatable {
     /// How long keys are kept when the key server sends no `max-age`. Default: 5 minutes.
     public var defaultMaxAge: TimeInterval
 
-    public init(projectID: String, keysURL: URL = Self.googleKeysURL, refetchInterval: TimeInterval = 30,
-                fetchTimeout: Duration = .seconds(5), defaultMaxAge: TimeInterval = 300) {
+    public init(
+        projectID: String, keysURL: URL = Self.googleKeysURL, refetchInterval: TimeInterval = 30,
+        fetchTimeout: Duration = .seconds(5), defaultMaxAge: TimeInterval = 300
+    ) {
         self.projectID = projectID
         self.keysURL = keysURL
         self.refetchInterval = max(0, refetchInterval)

@@ -100,8 +100,11 @@ actor FirebaseKeyCache {
     static let httpFetch: Fetch = { url, timeout in
         var request = HTTPClientRequest(url: url.absoluteString)
         request.headers.add(name: "Accept", value: "application/json")
-        let deadline = NIODeadline.now() + TimeAmount.nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000
-                                                                  + timeout.components.attoseconds / 1_000_000_000)
+        let deadline =
+            NIODeadline.now()
+            + TimeAmount.nanoseconds(
+                Int64(timeout.components.seconds) * 1_000_000_000
+                    + timeout.components.attoseconds / 1_000_000_000)
         let response = try await HTTPClient.shared.execute(request, deadline: deadline)
         guard response.status == .ok else { throw KeySourceError("\(url.absoluteString) answered \(response.status.code)") }
         // Google's key documents are a few kilobytes; a megabyte bounds a misbehaving server.
@@ -115,7 +118,10 @@ actor FirebaseKeyCache {
         for directive in cacheControl.split(separator: ",") {
             let parts = directive.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
             switch parts.first {
-            case "max-age": if parts.count == 2, let seconds = Int(parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))) { age = TimeInterval(max(0, seconds)) }
+            case "max-age":
+                if parts.count == 2, let seconds = Int(parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))) {
+                    age = TimeInterval(max(0, seconds))
+                }
             case "no-store", "no-cache": return 0
             default: break
             }
@@ -143,10 +149,10 @@ enum FirebaseKeyParser {
         if let jwks = object["keys"] as? [[String: Any]] {
             for jwk in jwks {
                 guard jwk["kty"] as? String == "RSA", let kid = jwk["kid"] as? String, !kid.isEmpty,
-                      let n = jwk["n"] as? String, let e = jwk["e"] as? String,
-                      (jwk["alg"] as? String).map({ $0 == "RS256" }) ?? true,
-                      (jwk["use"] as? String).map({ $0 == "sig" }) ?? true,
-                      let key = try? Insecure.RSA.PublicKey(modulus: n, exponent: e)
+                    let n = jwk["n"] as? String, let e = jwk["e"] as? String,
+                    (jwk["alg"] as? String).map({ $0 == "RS256" }) ?? true,
+                    (jwk["use"] as? String).map({ $0 == "sig" }) ?? true,
+                    let key = try? Insecure.RSA.PublicKey(modulus: n, exponent: e)
                 else { continue }
                 keys[kid] = key
             }

@@ -88,8 +88,9 @@ public struct JWTSigner: Sendable {
         keys = Task {
             let encoder = JSONEncoder()
             encoder.outputFormatting = .sortedKeys
-            return await JWTKeyCollection().add(hmac: key, digestAlgorithm: .sha256,
-                                                serializer: DefaultJWTSerializer(jsonEncoder: encoder))
+            return await JWTKeyCollection().add(
+                hmac: key, digestAlgorithm: .sha256,
+                serializer: DefaultJWTSerializer(jsonEncoder: encoder))
         }
     }
 
@@ -104,8 +105,8 @@ public struct JWTSigner: Sendable {
         guard parts.count == 3 else { throw .malformed("Expected 3 parts in JWT; got \(parts.count)") }
         // jwt-kit would try any header's `alg` with the key it has; only HS256 is ours.
         guard let headerData = Self.decodeBase64URL(parts[0]),
-              let header = try? JSONSerialization.jsonObject(with: headerData) as? [String: Any],
-              header["alg"] as? String == "HS256"
+            let header = try? JSONSerialization.jsonObject(with: headerData) as? [String: Any],
+            header["alg"] as? String == "HS256"
         else { throw .malformed("Wrong or unsupported encoding algorithm") }
         let claims: TokenClaims
         do {

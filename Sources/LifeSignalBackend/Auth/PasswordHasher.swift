@@ -1,6 +1,6 @@
-import _CryptoExtras
 import Crypto
 import Foundation
+import _CryptoExtras
 
 /// Passwords stored as PBKDF2-HMAC-SHA256 (RFC 8018): `pbkdf2-sha256$<iterations>$<salt>$<hash>`
 /// with base64 salt and hash.
@@ -30,8 +30,9 @@ public struct PasswordHasher: Sendable {
     public func verify(_ password: String, against stored: String) -> Bool {
         let parts = stored.split(separator: "$")
         guard parts.count == 4, parts[0] == "pbkdf2-sha256", let rounds = Int(parts[1]), rounds > 0,
-              let salt = Data(base64Encoded: String(parts[2])), let expected = Data(base64Encoded: String(parts[3])),
-              !expected.isEmpty else { return false }
+            let salt = Data(base64Encoded: String(parts[2])), let expected = Data(base64Encoded: String(parts[3])),
+            !expected.isEmpty
+        else { return false }
         let derived = Self.pbkdf2(password: Data(password.utf8), salt: salt, iterations: rounds, length: expected.count)
         return derived.count == expected.count && zip(derived, expected).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
@@ -56,8 +57,9 @@ public struct PasswordHasher: Sendable {
     /// with few rounds; the production count comes from the configuration).
     static func pbkdf2(password: Data, salt: Data, iterations: Int, length: Int) -> Data {
         do {
-            let key = try KDF.Insecure.PBKDF2.deriveKey(from: password, salt: salt, using: .sha256,
-                                                        outputByteCount: length, unsafeUncheckedRounds: max(iterations, 1))
+            let key = try KDF.Insecure.PBKDF2.deriveKey(
+                from: password, salt: salt, using: .sha256,
+                outputByteCount: length, unsafeUncheckedRounds: max(iterations, 1))
             return key.withUnsafeBytes { Data($0) }
         } catch {
             // BoringSSL refuses only impossible parameters (a zero length); such a hash

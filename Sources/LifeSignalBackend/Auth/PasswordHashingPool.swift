@@ -71,7 +71,11 @@ public final class PasswordHashingPool: @unchecked Sendable {
     /// Takes a turn, waiting in line for one when all are taken; throws when the line is full
     /// or the waiting task is cancelled.
     private func acquire() async throws {
-        enum Admission { case now, wait(UInt64), refused }
+        enum Admission {
+            case now
+            case wait(UInt64)
+            case refused
+        }
         let admission: Admission = lock.withLock {
             if turns < maximumInFlight {
                 turns += 1

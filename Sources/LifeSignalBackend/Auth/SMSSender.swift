@@ -1,6 +1,6 @@
-import Logging
 import LifeSignalDomain
 import LifeSignalFunctions
+import Logging
 
 /// Delivers sign-in codes. Production plugs in an SMS provider; the default writes the code
 /// to the log, which is what a developer running the server locally wants.

@@ -23,7 +23,8 @@ extension CheckInService {
             if let tierDelaySeconds { settings.tierDelaySeconds = tierDelaySeconds }
             if let repeatSeconds { settings.repeatSeconds = repeatSeconds == 0 ? nil : repeatSeconds }
             try settings.validate()
-            try await connection.query("""
+            try await connection.query(
+                """
                 UPDATE users SET escalation_grace_seconds = \(settings.graceSeconds),
                     escalation_tier_delay_seconds = \(settings.tierDelaySeconds),
                     escalation_repeat_seconds = \(settings.repeatSeconds), updated_at = \(now)
@@ -44,10 +45,13 @@ extension CheckInService {
         try EscalationSettings.validate(tier: tier)
         let now = clock.now()
         let (overview, outbox): (CheckInEscalation, Outbox) = try await database.transaction { connection in
-            guard let row = try await connection.first("""
-                UPDATE contacts SET tier = \(tier), updated_at = \(now)
-                WHERE user_id = \(me) AND contact_id = \(responder) AND is_responder = \(true) RETURNING id
-                """) else { throw DomainError.notFound("Responder \(responder)") }
+            guard
+                let row = try await connection.first(
+                    """
+                    UPDATE contacts SET tier = \(tier), updated_at = \(now)
+                    WHERE user_id = \(me) AND contact_id = \(responder) AND is_responder = \(true) RETURNING id
+                    """)
+            else { throw DomainError.notFound("Responder \(responder)") }
             var outbox = Outbox()
             outbox.change("contacts", .update, try row.uuid("id"), owner: me, at: now)
             return (try await Self.overview(of: me, now: now, in: connection), outbox)
@@ -78,13 +82,17 @@ extension CheckInService {
 
     private func setPause(_ me: UserID, until: Date?, now: Date) async throws -> CheckInEscalation {
         let (overview, outbox): (CheckInEscalation, Outbox) = try await database.transaction { connection in
-            guard let person = try await connection.first("""
-                SELECT first_name, last_name, phone, check_in_interval_seconds, paused_until FROM users WHERE id = \(me)
-                """ + connection.forUpdate) else { throw DomainError.notFound("User \(me)") }
+            guard
+                let person = try await connection.first(
+                    """
+                    SELECT first_name, last_name, phone, check_in_interval_seconds, paused_until FROM users WHERE id = \(me)
+                    """ + connection.forUpdate)
+            else { throw DomainError.notFound("User \(me)") }
             let paused = person.optionalDate("paused_until").map { $0 > now } ?? false
             if until == nil, !paused { throw DomainError.failedPrecondition("Check-ins are not paused") }
             let deadline = (until ?? now).addingTimeInterval(TimeInterval(try person.int("check_in_interval_seconds")))
-            try await connection.query("""
+            try await connection.query(
+                """
                 UPDATE users SET paused_until = \(until), check_in_deadline = \(deadline), escalated_for = NULL, escalate_at = NULL,
                     updated_at = \(now)
                 WHERE id = \(me)
@@ -96,12 +104,15 @@ extension CheckInService {
                 drafts += try await Incidents.resolve(active.id, as: .cancelled, by: me, ownerName: name, now: now, in: connection)
                 outbox.change("alerts", .update, active.id, owner: me, at: now)
             }
-            let message: (type: NotificationType, title: String, body: String) = if let until {
-                (.checkInsPaused, "\(name) paused check-ins",
-                 "\(name) paused check-ins until \(Incidents.dayAndTime(until)); you will not be alerted about missed check-ins until then.")
-            } else {
-                (.checkInsUnpaused, "\(name) resumed check-ins", "\(name) resumed check-ins; the next one is due by \(Incidents.dayAndTime(deadline)).")
-            }
+            let message: (type: NotificationType, title: String, body: String) =
+                if let until {
+                    (
+                        .checkInsPaused, "\(name) paused check-ins",
+                        "\(name) paused check-ins until \(Incidents.dayAndTime(until)); you will not be alerted about missed check-ins until then."
+                    )
+                } else {
+                    (.checkInsUnpaused, "\(name) resumed check-ins", "\(name) resumed check-ins; the next one is due by \(Incidents.dayAndTime(deadline)).")
+                }
             drafts += try await AlertService.responders(of: me, in: connection).map {
                 NotificationDraft(recipient: $0, type: message.type, title: message.title, body: message.body, contactID: me)
             }
@@ -114,14 +125,19 @@ extension CheckInService {
     }
 
     static func overview(of me: UserID, now: Date, in connection: any SQLConnection) async throws -> CheckInEscalation {
-        guard let row = try await connection.first("""
-            SELECT escalation_grace_seconds, escalation_tier_delay_seconds, escalation_repeat_seconds, paused_until, check_in_deadline
-            FROM users WHERE id = \(me)
-            """) else { throw DomainError.notFound("User \(me)") }
-        let responders = try await connection.query("""
+        guard
+            let row = try await connection.first(
+                """
+                SELECT escalation_grace_seconds, escalation_tier_delay_seconds, escalation_repeat_seconds, paused_until, check_in_deadline
+                FROM users WHERE id = \(me)
+                """)
+        else { throw DomainError.notFound("User \(me)") }
+        let responders = try await connection.query(
+            """
             SELECT c.contact_id, c.tier, u.first_name, u.last_name, u.phone FROM contacts c JOIN users u ON u.id = c.contact_id
             WHERE c.user_id = \(me) AND c.is_responder = \(true) ORDER BY c.tier, c.contact_id
-            """).map { row in
+            """
+        ).map { row in
             CheckInEscalation.Responder(id: UserID(try row.uuid("contact_id")), name: PersonName.display(row), tier: try row.int("tier"))
         }
         return CheckInEscalation(

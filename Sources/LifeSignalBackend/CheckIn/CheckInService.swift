@@ -21,26 +21,31 @@ public struct CheckInService: Sendable {
         let userID = try caller.requireUser()
         let now = clock.now()
         let (result, outbox): (CheckInResult, Outbox) = try await database.transaction { connection in
-            guard let row = try await connection.first("""
-                SELECT last_check_in_at, check_in_interval_seconds, paused_until, first_name, last_name, phone FROM users WHERE id = \(userID)
-                """ + connection.forUpdate)
+            guard
+                let row = try await connection.first(
+                    """
+                    SELECT last_check_in_at, check_in_interval_seconds, paused_until, first_name, last_name, phone FROM users WHERE id = \(userID)
+                    """ + connection.forUpdate)
             else { throw DomainError.notFound("User \(userID)") }
             try CheckInRules.validateCheckIn(at: now, last: row.optionalDate("last_check_in_at"))
             let start = row.optionalDate("paused_until").flatMap { $0 > now ? $0 : nil } ?? now
             let interval = try CheckInInterval(seconds: TimeInterval(try row.int("check_in_interval_seconds")))
             let deadline = start + interval.seconds
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO check_ins (id, user_id, checked_in_at, source) VALUES (\(UUID()), \(userID), \(now), \(source.rawValue))
                 """)
-            try await connection.query("""
+            try await connection.query(
+                """
                 UPDATE users SET last_check_in_at = \(now), check_in_deadline = \(deadline),
                     escalated_for = NULL, escalate_at = NULL, updated_at = \(now)
                 WHERE id = \(userID)
                 """)
             var outbox = Outbox()
             if let active = try await Incidents.active(of: userID, in: connection), active.kind == .missedCheckIn {
-                let drafts = try await Incidents.resolve(active.id, as: .checkedIn, by: userID, ownerName: PersonName.display(row),
-                                                         now: now, in: connection)
+                let drafts = try await Incidents.resolve(
+                    active.id, as: .checkedIn, by: userID, ownerName: PersonName.display(row),
+                    now: now, in: connection)
                 outbox = try await NotificationStore.outbox(drafts, now: now, in: connection)
                 outbox.change("alerts", .update, active.id, owner: userID, at: now)
             }
@@ -54,9 +59,12 @@ public struct CheckInService: Sendable {
     /// The caller's last check-in and interval.
     public func status(caller: Caller) async throws -> CheckInStatus {
         let userID = try caller.requireUser()
-        guard let row = try await database.query("""
-            SELECT last_check_in_at, check_in_interval_seconds FROM users WHERE id = \(SQLValue(userID.rawValue))
-            """).first
+        guard
+            let row = try await database.query(
+                """
+                SELECT last_check_in_at, check_in_interval_seconds FROM users WHERE id = \(SQLValue(userID.rawValue))
+                """
+            ).first
         else { throw DomainError.notFound("User \(userID)") }
         return CheckInStatus(
             lastCheckIn: row.optionalDate("last_check_in_at"),
@@ -67,10 +75,12 @@ public struct CheckInService: Sendable {
     public func history(caller: Caller, limit: Int = 50) async throws -> [CheckInEntry] {
         let userID = try caller.requireUser()
         try CheckInRules.validateHistoryLimit(limit)
-        return try await database.query("""
+        return try await database.query(
+            """
             SELECT id, checked_in_at, source FROM check_ins WHERE user_id = \(SQLValue(userID.rawValue))
             ORDER BY checked_in_at DESC, id LIMIT \(limit)
-            """).map { row in
+            """
+        ).map { row in
             guard let source = CheckInSource(rawValue: try row.string("source")) else {
                 throw DomainError.internal("Unknown check-in source \(row.optionalString("source") ?? "")")
             }

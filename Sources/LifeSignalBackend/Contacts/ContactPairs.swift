@@ -13,7 +13,8 @@ enum ContactPairs {
     /// ``DomainError/notFound(_:)``.
     @discardableResult
     static func lock(_ a: UserID, _ b: UserID, in connection: any SQLConnection) async throws -> [UserID: SQLRow] {
-        let rows = try await connection.query("""
+        let rows = try await connection.query(
+            """
             SELECT id, first_name, last_name, phone FROM users WHERE id IN (\(a), \(b)) ORDER BY id
             """ + connection.forUpdate)
         var people: [UserID: SQLRow] = [:]
@@ -24,9 +25,12 @@ enum ContactPairs {
 
     /// The roles `contact` holds for `owner`, or `nil` when they are not contacts.
     static func roles(of contact: UserID, for owner: UserID, in connection: any SQLConnection) async throws -> ContactRoles? {
-        guard let row = try await connection.first("""
-            SELECT is_responder, is_dependent FROM contacts WHERE user_id = \(owner) AND contact_id = \(contact)
-            """) else { return nil }
+        guard
+            let row = try await connection.first(
+                """
+                SELECT is_responder, is_dependent FROM contacts WHERE user_id = \(owner) AND contact_id = \(contact)
+                """)
+        else { return nil }
         return try ContactRoles(isResponder: try row.bool("is_responder"), isDependent: try row.bool("is_dependent"))
     }
 
@@ -44,7 +48,8 @@ enum ContactPairs {
         var outbox = Outbox()
         do {
             for (user, other, side) in [(owner, contact, roles), (contact, owner, roles.reciprocal)] {
-                let row = try await connection.first("""
+                let row = try await connection.first(
+                    """
                     INSERT INTO contacts (user_id, contact_id, is_responder, is_dependent, notify_on_expiry, added_at, updated_at)
                     VALUES (\(user), \(other), \(side.isResponder), \(side.isDependent), \(true), \(now), \(now)) RETURNING id
                     """)
@@ -60,10 +65,13 @@ enum ContactPairs {
     static func update(owner: UserID, contact: UserID, roles: ContactRoles, now: Date, in connection: any SQLConnection) async throws -> Outbox {
         var outbox = Outbox()
         for (user, other, side) in [(owner, contact, roles), (contact, owner, roles.reciprocal)] {
-            guard let row = try await connection.first("""
-                UPDATE contacts SET is_responder = \(side.isResponder), is_dependent = \(side.isDependent), updated_at = \(now)
-                WHERE user_id = \(user) AND contact_id = \(other) RETURNING id
-                """) else { throw DomainError.notFound("Contact \(contact)") }
+            guard
+                let row = try await connection.first(
+                    """
+                    UPDATE contacts SET is_responder = \(side.isResponder), is_dependent = \(side.isDependent), updated_at = \(now)
+                    WHERE user_id = \(user) AND contact_id = \(other) RETURNING id
+                    """)
+            else { throw DomainError.notFound("Contact \(contact)") }
             outbox.change("contacts", .update, try row.uuid("id"), owner: user, at: now)
         }
         return outbox
@@ -72,7 +80,8 @@ enum ContactPairs {
     /// Deletes both halves; returns nothing to report when there was no relation.
     static func delete(_ a: UserID, _ b: UserID, now: Date, in connection: any SQLConnection) async throws -> Outbox {
         var outbox = Outbox()
-        let rows = try await connection.query("""
+        let rows = try await connection.query(
+            """
             DELETE FROM contacts WHERE (user_id = \(a) AND contact_id = \(b)) OR (user_id = \(b) AND contact_id = \(a))
             RETURNING id, user_id
             """)
@@ -83,7 +92,8 @@ enum ContactPairs {
     /// Cancels the pending pings between `a` and `b` whose sender no longer has the recipient
     /// as a dependent (after a role change or a removal), telling each recipient.
     static func cancelOrphanedPings(_ a: UserID, _ b: UserID, now: Date, in connection: any SQLConnection) async throws -> Outbox {
-        let rows = try await connection.query("""
+        let rows = try await connection.query(
+            """
             UPDATE pings SET status = 'cancelled', resolved_at = \(now)
             WHERE status = 'pending' AND ((sender_id = \(a) AND recipient_id = \(b)) OR (sender_id = \(b) AND recipient_id = \(a)))
               AND NOT EXISTS (SELECT 1 FROM contacts c WHERE c.user_id = pings.sender_id
@@ -93,12 +103,14 @@ enum ContactPairs {
         var outbox = Outbox()
         var drafts: [NotificationDraft] = []
         for row in rows {
-            let sender = UserID(try row.uuid("sender_id")), recipient = UserID(try row.uuid("recipient_id"))
+            let sender = UserID(try row.uuid("sender_id"))
+            let recipient = UserID(try row.uuid("recipient_id"))
             outbox.change("pings", .update, try row.uuid("id"), owner: recipient, at: now)
             outbox.change("pings", .update, try row.uuid("id"), owner: sender, at: now)
-            drafts.append(NotificationDraft(
-                recipient: recipient, type: .pingCancelled, title: "Ping cancelled",
-                body: "A ping was cancelled because the contact's roles changed.", contactID: sender))
+            drafts.append(
+                NotificationDraft(
+                    recipient: recipient, type: .pingCancelled, title: "Ping cancelled",
+                    body: "A ping was cancelled because the contact's roles changed.", contactID: sender))
         }
         outbox.append(try await NotificationStore.outbox(drafts, now: now, in: connection))
         return outbox

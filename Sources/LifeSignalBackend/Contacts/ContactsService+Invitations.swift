@@ -28,8 +28,10 @@ extension ContactsService {
         let limits = invitationLimits
         let (invitation, outbox): (InvitationSummary, Outbox) = try await database.transaction { connection in
             // Locked, so one person's concurrent invitations are counted one after another.
-            guard let inviter = try await connection.first(
-                "SELECT id, first_name, last_name, phone FROM users WHERE id = \(me)" + connection.forUpdate) else {
+            guard
+                let inviter = try await connection.first(
+                    "SELECT id, first_name, last_name, phone FROM users WHERE id = \(me)" + connection.forUpdate)
+            else {
                 throw DomainError.notFound("User \(me)")
             }
             if try await ContactQueries.verifiedPhone(of: me, in: connection) == phone.e164 {
@@ -43,7 +45,8 @@ extension ContactsService {
             }
             let id = UUID()
             do {
-                try await connection.query("""
+                try await connection.query(
+                    """
                     INSERT INTO contact_invitations (id, inviter_id, invitee_phone, is_responder, is_dependent, status, created_at)
                     VALUES (\(id), \(me), \(phone.e164), \(roles.isResponder), \(roles.isDependent), 'pending', \(now))
                     """)
@@ -53,14 +56,17 @@ extension ContactsService {
             var outbox = Outbox()
             outbox.change("contact_invitations", .insert, id, owner: me, at: now)
             if let invitee {
-                outbox.append(try await NotificationStore.outbox([
-                    NotificationDraft(
-                        recipient: invitee, type: .system, title: "Contact invitation",
-                        body: "\(PersonName.display(inviter)) invited you to be their \(Self.describe(roles)).", contactID: me),
-                ], now: now, in: connection))
+                outbox.append(
+                    try await NotificationStore.outbox(
+                        [
+                            NotificationDraft(
+                                recipient: invitee, type: .system, title: "Contact invitation",
+                                body: "\(PersonName.display(inviter)) invited you to be their \(Self.describe(roles)).", contactID: me)
+                        ], now: now, in: connection))
             } else if let sms = try await InvitationDelivery.enqueue(
                 invitation: id, phone: phone.e164, title: "Invitation", body: Self.invitationSMSBody(from: inviter, roles: roles),
-                perNumberLimit: limits.smsPerNumberPerDay, now: now, in: connection) {
+                perNumberLimit: limits.smsPerNumberPerDay, now: now, in: connection)
+            {
                 outbox.deliveries.append(sms)
             }
             let summary = InvitationSummary(
@@ -79,10 +85,13 @@ extension ContactsService {
         let window = InvitationLimits.window
         // No allowance at all (the backend's API takes any number; `serve` refuses 0).
         guard limit > 0 else { throw DomainError.rateLimited(retryAfter: window) }
-        guard let oldest = try await connection.first("""
-            SELECT created_at FROM contact_invitations WHERE inviter_id = \(inviter) AND created_at > \(now.addingTimeInterval(-window))
-            ORDER BY created_at DESC LIMIT 1 OFFSET \(max(0, limit - 1))
-            """) else { return }
+        guard
+            let oldest = try await connection.first(
+                """
+                SELECT created_at FROM contact_invitations WHERE inviter_id = \(inviter) AND created_at > \(now.addingTimeInterval(-window))
+                ORDER BY created_at DESC LIMIT 1 OFFSET \(max(0, limit - 1))
+                """)
+        else { return }
         let leaves = try oldest.date("created_at").addingTimeInterval(window)
         throw DomainError.rateLimited(retryAfter: max(1, leaves.timeIntervalSince(now).rounded(.up)))
     }
@@ -111,16 +120,19 @@ extension ContactsService {
             }
             var outbox = try await ContactPairs.insert(
                 owner: invitation.inviterID, contact: me, roles: invitation.roles, now: now, in: connection)
-            try await connection.query("""
+            try await connection.query(
+                """
                 UPDATE contact_invitations SET status = 'accepted', responded_at = \(now) WHERE id = \(invitationID)
                 """)
             outbox.change("contact_invitations", .update, invitationID, owner: invitation.inviterID, at: now)
-            outbox.append(try await NotificationStore.outbox([
-                NotificationDraft(
-                    recipient: invitation.inviterID, type: .contactAdded, title: "Invitation accepted",
-                    body: "\(people[me].map(PersonName.display) ?? "Your contact") is now your \(Self.describe(invitation.roles)).",
-                    contactID: me),
-            ], now: now, in: connection))
+            outbox.append(
+                try await NotificationStore.outbox(
+                    [
+                        NotificationDraft(
+                            recipient: invitation.inviterID, type: .contactAdded, title: "Invitation accepted",
+                            body: "\(people[me].map(PersonName.display) ?? "Your contact") is now your \(Self.describe(invitation.roles)).",
+                            contactID: me)
+                    ], now: now, in: connection))
             return (try await ContactQueries.summary(of: invitation.inviterID, for: me, now: now, in: connection), outbox)
         }
         await notifier.deliver(outbox)
@@ -133,7 +145,8 @@ extension ContactsService {
         let now = clock.now()
         let outbox: Outbox = try await database.transaction { connection in
             let invitation = try await pendingInvitation(invitationID, for: me, in: connection)
-            try await connection.query("""
+            try await connection.query(
+                """
                 UPDATE contact_invitations SET status = 'declined', responded_at = \(now) WHERE id = \(invitationID)
                 """)
             var outbox = Outbox()
@@ -145,11 +158,14 @@ extension ContactsService {
 
     /// The invitation, locked; it must exist, be addressed to `me` and still be pending.
     private func pendingInvitation(_ id: UUID, for me: UserID, in connection: any SQLConnection) async throws -> InvitationSummary {
-        guard let row = try await connection.first("""
-            SELECT i.id, i.inviter_id, i.invitee_phone, i.is_responder, i.is_dependent, i.status, i.created_at,
-                   '' AS first_name, '' AS last_name, '' AS phone
-            FROM contact_invitations i WHERE i.id = \(id)
-            """ + connection.forUpdate) else { throw DomainError.notFound("Invitation \(id)") }
+        guard
+            let row = try await connection.first(
+                """
+                SELECT i.id, i.inviter_id, i.invitee_phone, i.is_responder, i.is_dependent, i.status, i.created_at,
+                       '' AS first_name, '' AS last_name, '' AS phone
+                FROM contact_invitations i WHERE i.id = \(id)
+                """ + connection.forUpdate)
+        else { throw DomainError.notFound("Invitation \(id)") }
         let invitation = try ContactQueries.invitation(row)
         guard try await ContactQueries.verifiedPhone(of: me, in: connection) == invitation.inviteePhone else {
             throw DomainError.forbidden("This invitation was sent to another phone number")

@@ -41,9 +41,11 @@ extension ContactsService {
     public func lookUpQRCode(caller: Caller, qrCodeID: UUID) async throws -> QRCodeOwner {
         _ = try caller.requireUser()
         let now = clock.now()
-        guard let row = try await database.transaction({ connection in
-            try await QRCodes.owner(of: qrCodeID, now: now, in: connection)
-        }) else { throw QRCodes.unknown }
+        guard
+            let row = try await database.transaction({ connection in
+                try await QRCodes.owner(of: qrCodeID, now: now, in: connection)
+            })
+        else { throw QRCodes.unknown }
         return QRCodeOwner(userID: UserID(try row.uuid("id")), name: PersonName.display(row))
     }
 
@@ -66,12 +68,14 @@ extension ContactsService {
                 throw DomainError.alreadyExists("Contact \(contact)")
             }
             outbox.append(try await ContactPairs.insert(owner: me, contact: contact, roles: roles, now: now, in: connection))
-            outbox.append(try await NotificationStore.outbox([
-                NotificationDraft(
-                    recipient: contact, type: .contactAdded, title: "New contact",
-                    body: "\(people[me].map(PersonName.display) ?? "Someone") added you as their \(Self.describe(roles.reciprocal)).",
-                    contactID: me),
-            ], now: now, in: connection))
+            outbox.append(
+                try await NotificationStore.outbox(
+                    [
+                        NotificationDraft(
+                            recipient: contact, type: .contactAdded, title: "New contact",
+                            body: "\(people[me].map(PersonName.display) ?? "Someone") added you as their \(Self.describe(roles.reciprocal)).",
+                            contactID: me)
+                    ], now: now, in: connection))
             return (try await ContactQueries.summary(of: contact, for: me, now: now, in: connection), outbox)
         }
         await notifier.deliver(outbox)

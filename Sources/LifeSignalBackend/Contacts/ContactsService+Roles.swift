@@ -30,12 +30,14 @@ extension ContactsService {
                     // They asked to become my responder and now are: nothing left to answer.
                     outbox.append(try await RoleRequestStore.withdraw(requester: contact, owner: me, now: now, in: connection))
                 }
-                outbox.append(try await NotificationStore.outbox([
-                    NotificationDraft(
-                        recipient: contact, type: .contactRoleChanged, title: "Roles changed",
-                        body: Self.change(by: people[me].map(PersonName.display) ?? "A contact", from: before, to: applied),
-                        contactID: me),
-                ], now: now, in: connection))
+                outbox.append(
+                    try await NotificationStore.outbox(
+                        [
+                            NotificationDraft(
+                                recipient: contact, type: .contactRoleChanged, title: "Roles changed",
+                                body: Self.change(by: people[me].map(PersonName.display) ?? "A contact", from: before, to: applied),
+                                contactID: me)
+                        ], now: now, in: connection))
             }
             var pending: RoleRequest?
             if asks {
@@ -67,19 +69,21 @@ extension ContactsService {
         let (summary, outbox): (ContactSummary, Outbox) = try await database.transaction { connection in
             let (requester, people) = try await Self.lockRequest(requestID, ownedBy: me, in: connection)
             guard let before = try await ContactPairs.roles(of: requester, for: me, in: connection),
-                  let taken = try await RoleRequestStore.take(requestID, where: "owner_id = \(me)", now: now, in: connection)
+                let taken = try await RoleRequestStore.take(requestID, where: "owner_id = \(me)", now: now, in: connection)
             else { throw Self.unknownRequest }
             var outbox = taken.outbox
             let after = try ContactRoles(isResponder: true, isDependent: before.isDependent)
             if after != before {
                 outbox.append(try await ContactPairs.update(owner: me, contact: requester, roles: after, now: now, in: connection))
             }
-            outbox.append(try await NotificationStore.outbox([
-                NotificationDraft(
-                    recipient: requester, type: .contactRoleChanged, title: "Request accepted",
-                    body: "\(people[me].map(PersonName.display) ?? "Your contact") accepted: you are now their responder.",
-                    contactID: me),
-            ], now: now, in: connection))
+            outbox.append(
+                try await NotificationStore.outbox(
+                    [
+                        NotificationDraft(
+                            recipient: requester, type: .contactRoleChanged, title: "Request accepted",
+                            body: "\(people[me].map(PersonName.display) ?? "Your contact") accepted: you are now their responder.",
+                            contactID: me)
+                    ], now: now, in: connection))
             return (try await ContactQueries.summary(of: requester, for: me, now: now, in: connection), outbox)
         }
         await notifier.deliver(outbox)
@@ -95,12 +99,14 @@ extension ContactsService {
             guard let taken = try await RoleRequestStore.take(requestID, where: "owner_id = \(me)", now: now, in: connection)
             else { throw Self.unknownRequest }
             var outbox = taken.outbox
-            outbox.append(try await NotificationStore.outbox([
-                NotificationDraft(
-                    recipient: requester, type: .contactRoleChanged, title: "Request declined",
-                    body: "\(people[me].map(PersonName.display) ?? "Your contact") declined your request to become their responder.",
-                    contactID: me),
-            ], now: now, in: connection))
+            outbox.append(
+                try await NotificationStore.outbox(
+                    [
+                        NotificationDraft(
+                            recipient: requester, type: .contactRoleChanged, title: "Request declined",
+                            body: "\(people[me].map(PersonName.display) ?? "Your contact") declined your request to become their responder.",
+                            contactID: me)
+                    ], now: now, in: connection))
             return outbox
         }
         await notifier.deliver(outbox)
@@ -138,7 +144,8 @@ extension ContactsService {
         do {
             return try ContactRoles(isResponder: wanted.isResponder, isDependent: wanted.isDependent && before.isDependent)
         } catch {
-            throw DomainError.failedPrecondition("""
+            throw DomainError.failedPrecondition(
+                """
                 Becoming \(contactName)'s responder waits for their consent, and dropping your other role now would leave none: \
                 ask first, then drop it once they accept
                 """)

@@ -32,11 +32,13 @@ public struct ContactsService: Sendable {
             var outbox = try await ContactPairs.delete(me, contact, now: now, in: connection)
             outbox.append(try await ContactPairs.cancelOrphanedPings(me, contact, now: now, in: connection))
             outbox.append(try await RoleRequestStore.deleteBetween(me, contact, now: now, in: connection))
-            outbox.append(try await NotificationStore.outbox([
-                NotificationDraft(
-                    recipient: contact, type: .contactRemoved, title: "Contact removed",
-                    body: "\(people[me].map(PersonName.display) ?? "A contact") removed you from their contacts.", contactID: me),
-            ], now: now, in: connection))
+            outbox.append(
+                try await NotificationStore.outbox(
+                    [
+                        NotificationDraft(
+                            recipient: contact, type: .contactRemoved, title: "Contact removed",
+                            body: "\(people[me].map(PersonName.display) ?? "A contact") removed you from their contacts.", contactID: me)
+                    ], now: now, in: connection))
             return outbox
         }
         await notifier.deliver(outbox)

@@ -18,7 +18,8 @@ public enum QRCodes {
 
     /// The owner (`id, first_name, last_name, phone`) of a code that links at `now`.
     static func owner(of code: UUID, now: Date, in connection: any SQLConnection) async throws -> SQLRow? {
-        try await connection.first("""
+        try await connection.first(
+            """
             SELECT id, first_name, last_name, phone, qr_code_id FROM users
             WHERE qr_code_id = \(code) AND qr_code_expires_at > \(now)
             """)
@@ -26,8 +27,10 @@ public enum QRCodes {
 
     /// The person's code when it still links at `now`, else a fresh one valid for `lifetime`.
     static func current(of user: UserID, lifetime: TimeInterval, now: Date, in connection: any SQLConnection) async throws -> (QRCode, Outbox) {
-        guard let row = try await connection.first(
-            "SELECT qr_code_id, qr_code_expires_at FROM users WHERE id = \(user)" + connection.forUpdate) else {
+        guard
+            let row = try await connection.first(
+                "SELECT qr_code_id, qr_code_expires_at FROM users WHERE id = \(user)" + connection.forUpdate)
+        else {
             throw DomainError.notFound("User \(user)")
         }
         if let expiresAt = row.optionalDate("qr_code_expires_at"), expiresAt > now {
@@ -40,10 +43,13 @@ public enum QRCodes {
     /// linking at once.
     static func mint(for user: UserID, lifetime: TimeInterval, now: Date, in connection: any SQLConnection) async throws -> (QRCode, Outbox) {
         let code = QRCode(id: UUID(), expiresAt: now.addingTimeInterval(max(1, lifetime)))
-        guard try await connection.first("""
-            UPDATE users SET qr_code_id = \(code.id), qr_code_expires_at = \(code.expiresAt), updated_at = \(now)
-            WHERE id = \(user) RETURNING id
-            """) != nil else { throw DomainError.notFound("User \(user)") }
+        guard
+            try await connection.first(
+                """
+                UPDATE users SET qr_code_id = \(code.id), qr_code_expires_at = \(code.expiresAt), updated_at = \(now)
+                WHERE id = \(user) RETURNING id
+                """) != nil
+        else { throw DomainError.notFound("User \(user)") }
         var outbox = Outbox()
         outbox.change("users", .update, user.rawValue, owner: user, at: now)
         return (code, outbox)
@@ -53,10 +59,13 @@ public enum QRCodes {
     /// concurrent scan spent it first: the owner's row is locked by then). The owner's next
     /// `get-qr-code` mints a new one.
     static func spend(_ code: UUID, of owner: UserID, now: Date, in connection: any SQLConnection) async throws -> Outbox {
-        guard try await connection.first("""
-            UPDATE users SET qr_code_id = \(UUID()), qr_code_expires_at = NULL, updated_at = \(now)
-            WHERE id = \(owner) AND qr_code_id = \(code) AND qr_code_expires_at > \(now) RETURNING id
-            """) != nil else { throw unknown }
+        guard
+            try await connection.first(
+                """
+                UPDATE users SET qr_code_id = \(UUID()), qr_code_expires_at = NULL, updated_at = \(now)
+                WHERE id = \(owner) AND qr_code_id = \(code) AND qr_code_expires_at > \(now) RETURNING id
+                """) != nil
+        else { throw unknown }
         var outbox = Outbox()
         outbox.change("users", .update, owner.rawValue, owner: owner, at: now)
         return outbox

@@ -37,27 +37,34 @@ enum RoleRequestStore {
     static func open(requester: UserID, owner: UserID, now: Date, in connection: any SQLConnection) async throws -> (RoleRequest, Outbox) {
         if let pending = try await pending(requester: requester, owner: owner, in: connection) { return (pending, Outbox()) }
         let id = UUID()
-        try await connection.query("""
+        try await connection.query(
+            """
             INSERT INTO contact_role_requests (id, requester_id, owner_id, created_at) VALUES (\(id), \(requester), \(owner), \(now))
             """)
         guard let request = try await pending(requester: requester, owner: owner, in: connection) else {
             throw DomainError.notFound("Role request")
         }
         var outbox = changed(id, requester: requester, owner: owner, .insert, now: now)
-        outbox.append(try await NotificationStore.outbox([
-            NotificationDraft(
-                recipient: owner, type: .contactRoleChanged, title: "Responder request",
-                body: "\(request.requesterName) asks to become your responder.", contactID: requester),
-        ], now: now, in: connection))
+        outbox.append(
+            try await NotificationStore.outbox(
+                [
+                    NotificationDraft(
+                        recipient: owner, type: .contactRoleChanged, title: "Responder request",
+                        body: "\(request.requesterName) asks to become your responder.", contactID: requester)
+                ], now: now, in: connection))
         return (request, outbox)
     }
 
     /// Deletes the request `id` when `condition` holds for it; `nil` when nothing matched.
-    static func take(_ id: UUID, where condition: SQL, now: Date, in connection: any SQLConnection) async throws -> (requester: UserID, owner: UserID, outbox: Outbox)? {
-        guard let row = try await connection.first(
-            "DELETE FROM contact_role_requests WHERE id = \(id) AND " + condition + " RETURNING requester_id, owner_id")
+    static func take(_ id: UUID, where condition: SQL, now: Date, in connection: any SQLConnection) async throws -> (
+        requester: UserID, owner: UserID, outbox: Outbox
+    )? {
+        guard
+            let row = try await connection.first(
+                "DELETE FROM contact_role_requests WHERE id = \(id) AND " + condition + " RETURNING requester_id, owner_id")
         else { return nil }
-        let requester = UserID(try row.uuid("requester_id")), owner = UserID(try row.uuid("owner_id"))
+        let requester = UserID(try row.uuid("requester_id"))
+        let owner = UserID(try row.uuid("owner_id"))
         return (requester, owner, changed(id, requester: requester, owner: owner, .delete, now: now))
     }
 
@@ -76,8 +83,9 @@ enum RoleRequestStore {
         let rows = try await connection.query("DELETE FROM contact_role_requests WHERE " + condition + " RETURNING id, requester_id, owner_id")
         var outbox = Outbox()
         for row in rows {
-            outbox.append(changed(
-                try row.uuid("id"), requester: UserID(try row.uuid("requester_id")), owner: UserID(try row.uuid("owner_id")), .delete, now: now))
+            outbox.append(
+                changed(
+                    try row.uuid("id"), requester: UserID(try row.uuid("requester_id")), owner: UserID(try row.uuid("owner_id")), .delete, now: now))
         }
         return outbox
     }

@@ -15,8 +15,8 @@ enum ContentEditors {
         case .anonymous: return false
         case .user(let id):
             guard let row = try await database.query("SELECT app_metadata FROM auth_users WHERE id = \(SQLValue(id.rawValue))").first,
-                  let text = row.optionalString("app_metadata"),
-                  let metadata = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
+                let text = row.optionalString("app_metadata"),
+                let metadata = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
             else { return false }
             return metadata["role"] as? String == "editor"
         }

@@ -51,11 +51,12 @@ extension SQLRow {
 extension ContentRecord {
     /// The record a row of its table holds.
     static func decode(_ row: SQLRow) throws -> Self {
-        let record: any ContentRecord = switch table {
-        case .locations: try Location(row: row)
-        case .events: try Event(row: row)
-        case .routes: try Route(row: row)
-        }
+        let record: any ContentRecord =
+            switch table {
+            case .locations: try Location(row: row)
+            case .events: try Event(row: row)
+            case .routes: try Route(row: row)
+            }
         guard let typed = record as? Self else { throw DatabaseError.decoding("a \(table.noun) row read as \(Self.self)") }
         return typed
     }

@@ -69,7 +69,8 @@ public struct ContentService: Sendable {
             return try await database.transaction { connection in
                 if let id = draft.id, try await Self.owned(table, id: id, by: userID, in: connection) {
                     let assignments = columns.keys.sorted().map { SQL.raw("\($0) = ") + "\(columns[$0, default: .null].sqlValue(dialect))" }
-                    let sql = SQL.raw("UPDATE \(table.rawValue) SET ") + SQL.join(assignments, separator: ", ")
+                    let sql =
+                        SQL.raw("UPDATE \(table.rawValue) SET ") + SQL.join(assignments, separator: ", ")
                         + ", updated_at = \(SQLValue.timestamp(now)) WHERE id = \(SQLValue.uuid(id)) RETURNING *"
                     guard let row = try await connection.first(sql) else { throw DomainError.notFound("\(table.noun) \(id)") }
                     return try D.Record.decode(row)
@@ -80,7 +81,8 @@ public struct ContentService: Sendable {
                 values["created_at"] = .timestamp(now)
                 values["updated_at"] = .timestamp(now)
                 let names = values.keys.sorted()
-                let sql = SQL.raw("INSERT INTO \(table.rawValue) (\(names.joined(separator: ", "))) VALUES (")
+                let sql =
+                    SQL.raw("INSERT INTO \(table.rawValue) (\(names.joined(separator: ", "))) VALUES (")
                     + SQL.join(names.map { "\(values[$0, default: .null])" as SQL }, separator: ", ") + ") RETURNING *"
                 guard let row = try await connection.first(sql) else { throw DomainError.internal("INSERT returned no row") }
                 return try D.Record.decode(row)
@@ -99,8 +101,9 @@ public struct ContentService: Sendable {
             guard try await Self.owned(R.table, id: id, by: userID, in: connection) else {
                 throw DomainError.notFound("\(R.table.noun) \(id)")
             }
-            try await connection.query(SQL.raw("UPDATE \(R.table.rawValue) SET deleted_at = ")
-                + "\(SQLValue.timestamp(now)), updated_at = \(SQLValue.timestamp(now)) WHERE id = \(SQLValue.uuid(id))")
+            try await connection.query(
+                SQL.raw("UPDATE \(R.table.rawValue) SET deleted_at = ")
+                    + "\(SQLValue.timestamp(now)), updated_at = \(SQLValue.timestamp(now)) WHERE id = \(SQLValue.uuid(id))")
         }
     }
 
@@ -108,8 +111,10 @@ public struct ContentService: Sendable {
     /// record; throws when it is deleted or someone else's. Locks the row on PostgreSQL.
     static func owned(_ table: ContentTable, id: UUID, by userID: UserID, in connection: any SQLConnection) async throws -> Bool {
         let lock = connection.dialect == .postgres ? " FOR UPDATE" : ""
-        guard let row = try await connection.first(SQL.raw("SELECT created_by, deleted_at FROM \(table.rawValue) WHERE id = ")
-            + "\(SQLValue.uuid(id))" + SQL.raw(lock))
+        guard
+            let row = try await connection.first(
+                SQL.raw("SELECT created_by, deleted_at FROM \(table.rawValue) WHERE id = ")
+                    + "\(SQLValue.uuid(id))" + SQL.raw(lock))
         else { return false }
         if row.optionalDate("deleted_at") != nil { throw DomainError.notFound("\(table.noun) \(id)") }
         guard row.optionalUUID("created_by") == userID.rawValue else {

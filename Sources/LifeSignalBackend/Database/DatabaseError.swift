@@ -20,7 +20,7 @@ public enum DatabaseError: Error, Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case let .statement(state, message, detail, _):
+        case .statement(let state, let message, let detail, _):
             "SQL error \(state): \(message)" + (detail.map { " (\($0))" } ?? "")
         case .unavailable(let why): "database unavailable: \(why)"
         case .decoding(let why): "unexpected value: \(why)"

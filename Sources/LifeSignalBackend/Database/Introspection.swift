@@ -31,7 +31,8 @@ public enum Introspection {
             var result: [String: TableSchema] = [:]
             switch connection.dialect {
             case .postgres:
-                let rows = try await connection.query("""
+                let rows = try await connection.query(
+                    """
                     SELECT c.table_name, c.column_name, c.udt_name, c.is_nullable = 'YES' AS nullable,
                            EXISTS (SELECT 1 FROM information_schema.key_column_usage k
                                    JOIN information_schema.table_constraints t
@@ -47,9 +48,10 @@ public enum Introspection {
                 for row in rows {
                     let table = try row.string("table_name")
                     if grouped[table] == nil { order.append(table) }
-                    grouped[table, default: []].append(ColumnSchema(
-                        name: try row.string("column_name"), type: normalize(try row.string("udt_name")),
-                        isPrimaryKey: try row.bool("is_pk"), isNullable: try row.bool("nullable")))
+                    grouped[table, default: []].append(
+                        ColumnSchema(
+                            name: try row.string("column_name"), type: normalize(try row.string("udt_name")),
+                            isPrimaryKey: try row.bool("is_pk"), isNullable: try row.bool("nullable")))
                 }
                 for table in order where !Schema.isPrivate(table) {
                     result[table] = TableSchema(name: table, columns: grouped[table] ?? [])
@@ -57,11 +59,15 @@ public enum Introspection {
             case .sqlite:
                 let tables = try await connection.query("SELECT name FROM sqlite_master WHERE type IN ('table', 'view') ORDER BY name")
                 for table in try tables.map({ try $0.string("name") }) where !Schema.isPrivate(table) {
-                    let columns = try await connection.query(SQL("SELECT name, type, pk, \"notnull\" AS not_null FROM pragma_table_info($1)", bindings: [.text(table)]))
-                    result[table] = TableSchema(name: table, columns: try columns.map {
-                        ColumnSchema(name: try $0.string("name"), type: normalize(try $0.string("type")), isPrimaryKey: try $0.int("pk") > 0,
-                                     isNullable: try $0.int("not_null") == 0)
-                    })
+                    let columns = try await connection.query(
+                        SQL("SELECT name, type, pk, \"notnull\" AS not_null FROM pragma_table_info($1)", bindings: [.text(table)]))
+                    result[table] = TableSchema(
+                        name: table,
+                        columns: try columns.map {
+                            ColumnSchema(
+                                name: try $0.string("name"), type: normalize(try $0.string("type")), isPrimaryKey: try $0.int("pk") > 0,
+                                isNullable: try $0.int("not_null") == 0)
+                        })
                 }
             }
             return result

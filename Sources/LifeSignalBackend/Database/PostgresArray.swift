@@ -25,7 +25,7 @@ public enum PostgresArray {
                     element.append(characters[index])
                     index += 1
                 }
-                guard index < end else { return nil }   // unterminated quote
+                guard index < end else { return nil }  // unterminated quote
                 index += 1
                 elements.append(element)
                 skipSpaces()
@@ -48,9 +48,10 @@ public enum PostgresArray {
 
     /// A JSON array of scalars as an array literal, every element quoted.
     public static func format(_ elements: [String?]) -> String {
-        "{" + elements.map { element in
-            guard let element else { return "NULL" }
-            return "\"" + element.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-        }.joined(separator: ",") + "}"
+        "{"
+            + elements.map { element in
+                guard let element else { return "NULL" }
+                return "\"" + element.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+            }.joined(separator: ",") + "}"
     }
 }

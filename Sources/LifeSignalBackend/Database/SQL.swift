@@ -110,7 +110,10 @@ public struct SQL: Sendable, Hashable, ExpressibleByStringInterpolation, CustomS
         return output
     }
 
-    enum Piece { case text(Substring), placeholder(Int) }
+    enum Piece {
+        case text(Substring)
+        case placeholder(Int)
+    }
 
     /// Walks `text` byte by byte: every delimiter is ASCII, so a UTF-8 index next to one is
     /// always a character boundary, and a walk by `Character` (grapheme breaking) cost a

@@ -23,10 +23,12 @@ public final class SQLiteDatabase: Database {
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         do {
             connection = try await SQLiteConnection.open(storage: .file(path: path))
-            for pragma in ["PRAGMA journal_mode=WAL", "PRAGMA foreign_keys=ON", "PRAGMA busy_timeout=5000", "PRAGMA synchronous=NORMAL",
-                           // Statistics for the planner, refreshed for tables that grew a lot
-                           // since the last open (SQLite's advice for long-lived connections).
-                           "PRAGMA optimize=0x10002"] {
+            for pragma in [
+                "PRAGMA journal_mode=WAL", "PRAGMA foreign_keys=ON", "PRAGMA busy_timeout=5000", "PRAGMA synchronous=NORMAL",
+                // Statistics for the planner, refreshed for tables that grew a lot
+                // since the last open (SQLite's advice for long-lived connections).
+                "PRAGMA optimize=0x10002",
+            ] {
                 _ = try await connection.query(pragma, [])
             }
         } catch {

@@ -17,12 +17,15 @@ enum InvitationDelivery {
     /// Queues the SMS for `invitation` to `phone` (E.164) and returns the row's id, or `nil`
     /// when this server sends no SMS (``DeliveryLedger/channelsInScope``) or the number has
     /// had `limit` invitation SMS in the last ``InvitationLimits/window``.
-    static func enqueue(invitation: UUID, phone: String, title: String, body: String, perNumberLimit limit: Int,
-                        now: Date, in connection: any SQLConnection) async throws -> UUID? {
+    static func enqueue(
+        invitation: UUID, phone: String, title: String, body: String, perNumberLimit limit: Int,
+        now: Date, in connection: any SQLConnection
+    ) async throws -> UUID? {
         guard DeliveryLedger.channelsInScope.contains(.sms), limit > 0 else { return nil }
         // Through the invitations to the number (indexed on the phone), then each one's SMS
         // row (the ledger's unique key starts with notification_id): no scan of the ledger.
-        let recent = try await connection.query("""
+        let recent = try await connection.query(
+            """
             SELECT d.id FROM contact_invitations i JOIN deliveries d ON d.notification_id = i.id
             WHERE i.invitee_phone = \(phone) AND i.created_at > \(now.addingTimeInterval(-InvitationLimits.window)) \
             AND d.channel = 'sms' AND d.kind = \(kind) LIMIT \(limit)
@@ -30,7 +33,8 @@ enum InvitationDelivery {
         guard recent.count < limit else { return nil }
         let data = String(decoding: try JSONEncoder.sorted.encode(["type": kind, "invitationId": invitation.uuidString.lowercased()]), as: UTF8.self)
         let id = UUID()
-        try await connection.query("""
+        try await connection.query(
+            """
             INSERT INTO deliveries (id, notification_id, user_id, channel, address, kind, title, body, data, alert_id, \
             status, attempts, next_attempt_at, created_at, updated_at) VALUES
             (\(id), \(invitation), \(nil as UUID?), 'sms', \(phone), \(kind), \(title), \(body), \(data), \(nil as UUID?), \

@@ -8,8 +8,10 @@ extension DeliveryLedger {
     public static let retention: TimeInterval = 7 * 24 * 3600
 
     /// Rows newest first, for the service role (`list-deliveries`, `lifesignal deliveries`).
-    public func list(caller: Caller, status: DeliveryStatus? = nil, channel: DeliveryChannel? = nil,
-                     user: UserID? = nil, limit: Int = 100) async throws -> [DeliveryRecord] {
+    public func list(
+        caller: Caller, status: DeliveryStatus? = nil, channel: DeliveryChannel? = nil,
+        user: UserID? = nil, limit: Int = 100
+    ) async throws -> [DeliveryRecord] {
         guard case .service = caller else { throw DomainError.forbidden("Only the service role may read the delivery ledger") }
         guard (1...1000).contains(limit) else { throw DomainError.invalidArgument("limit must be between 1 and 1000, not \(limit)") }
         var conditions: [SQL] = [" 1 = 1"]
@@ -18,7 +20,8 @@ extension DeliveryLedger {
         if let user { conditions.append("user_id = \(user)") }
         let filter = SQL.join(conditions, separator: " AND ")
         let rows = try await database.transaction { connection in
-            try await connection.query("""
+            try await connection.query(
+                """
                 SELECT id, notification_id, user_id, channel, address, kind, title, status, attempts, next_attempt_at, provider_message_id,
                        last_error, created_at, sent_at FROM deliveries WHERE
                 """ + filter + " ORDER BY created_at DESC, id LIMIT \(limit)")
@@ -46,12 +49,15 @@ extension DeliveryLedger {
             var summary = DeliverySummary()
             for row in try await connection.query("SELECT channel, status, count(*) AS n FROM deliveries GROUP BY channel, status") {
                 guard let channel = DeliveryChannel(rawValue: try row.string("channel")),
-                      let status = DeliveryStatus(rawValue: try row.string("status")) else { continue }
+                    let status = DeliveryStatus(rawValue: try row.string("status"))
+                else { continue }
                 summary.counts[channel, default: [:]][status] = try row.int("n")
             }
-            if let row = try await connection.first("""
+            if let row = try await connection.first(
+                """
                 SELECT created_at FROM deliveries WHERE status IN ('queued', 'sending') ORDER BY created_at LIMIT 1
-                """), let oldest = row.optionalDate("created_at") {
+                """), let oldest = row.optionalDate("created_at")
+            {
                 summary.oldestWaiting = max(0, now.timeIntervalSince(oldest))
             }
             return summary
@@ -63,19 +69,23 @@ extension DeliveryLedger {
     @discardableResult
     public func prune(batch: Int = 1000) async throws -> Int {
         let now = clock.now()
-        var total = 0, deleted = batch
+        var total = 0
+        var deleted = batch
         while deleted == batch {
             deleted = try await database.transaction { connection in
-                try await connection.query("""
+                try await connection.query(
+                    """
                     DELETE FROM deliveries WHERE id IN (SELECT id FROM deliveries
                         WHERE status IN ('sent', 'delivered', 'failed') AND created_at < \(now.addingTimeInterval(-Self.retention)) LIMIT \(batch))
                     RETURNING id
-                    """).count
+                    """
+                ).count
             }
             total += deleted
         }
         _ = try await database.transaction { connection in
-            try await connection.query("""
+            try await connection.query(
+                """
                 DELETE FROM device_messages WHERE id IN (SELECT id FROM device_messages
                     WHERE created_at < \(now.addingTimeInterval(-DeviceInbox.retention)) LIMIT \(batch))
                 """)
@@ -113,16 +123,19 @@ extension DeliveryLedger {
     @discardableResult
     public func record(_ status: ProviderStatus, providerMessageID: String, channel: DeliveryChannel) async throws -> Bool {
         let now = clock.now()
-        let (name, error): (String, String?) = switch status {
-        case .delivered: ("delivered", nil)
-        case .failed(let reason): ("failed", reason)
-        }
+        let (name, error): (String, String?) =
+            switch status {
+            case .delivered: ("delivered", nil)
+            case .failed(let reason): ("failed", reason)
+            }
         return try await database.transaction { connection in
-            try await connection.query("""
+            try await connection.query(
+                """
                 UPDATE deliveries SET status = \(name), last_error = coalesce(\(error), last_error), updated_at = \(now)
                 WHERE provider_message_id = \(providerMessageID) AND channel = \(channel.rawValue) AND status IN ('sent', 'delivered')
                 RETURNING id
-                """).isEmpty == false
+                """
+            ).isEmpty == false
         }
     }
 }

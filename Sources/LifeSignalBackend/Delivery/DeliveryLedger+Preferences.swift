@@ -20,7 +20,8 @@ extension DeliveryLedger {
         try await database.transaction { connection in
             try await Self.requireProfile(me, in: connection)
             try await connection.query("DELETE FROM delivery_preferences WHERE user_id = \(me)")
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO delivery_preferences (user_id, push, sms, email, updated_at)
                 VALUES (\(me), \(preferences.push.rawValue), \(preferences.sms.rawValue), \(preferences.email.rawValue), \(now))
                 """)
@@ -30,18 +31,22 @@ extension DeliveryLedger {
 
     /// Changes only the channels given, in one statement, and returns the stored choices: two
     /// devices changing different channels at once both keep their change.
-    public func updatePreferences(caller: Caller, push: ChannelChoice? = nil, sms: ChannelChoice? = nil,
-                                  email: ChannelChoice? = nil) async throws -> DeliveryPreferences {
+    public func updatePreferences(
+        caller: Caller, push: ChannelChoice? = nil, sms: ChannelChoice? = nil,
+        email: ChannelChoice? = nil
+    ) async throws -> DeliveryPreferences {
         let me = try caller.requireUser()
         let now = clock.now()
         let standard = DeliveryPreferences.standard
         let changes = [("push", push), ("sms", sms), ("email", email)].compactMap { name, choice in
             choice.map { _ in SQL.raw("\(name) = excluded.\(name)") }
         }
-        let update = changes.isEmpty ? SQL.raw("DO NOTHING") : SQL.raw("DO UPDATE SET ") + SQL.join(changes + ["updated_at = excluded.updated_at"], separator: ", ")
+        let update =
+            changes.isEmpty ? SQL.raw("DO NOTHING") : SQL.raw("DO UPDATE SET ") + SQL.join(changes + ["updated_at = excluded.updated_at"], separator: ", ")
         _ = try await database.transaction { connection in
             try await Self.requireProfile(me, in: connection)
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO delivery_preferences (user_id, push, sms, email, updated_at)
                 VALUES (\(me), \((push ?? standard.push).rawValue), \((sms ?? standard.sms).rawValue), \((email ?? standard.email).rawValue), \(now))
                 ON CONFLICT (user_id) 

@@ -42,7 +42,8 @@ public struct DeliveryLedger: Sendable {
     @discardableResult
     public func sendDue(limit: Int = 200) async -> Int {
         let now = clock.now()
-        return await claimAndSend("""
+        return await claimAndSend(
+            """
             id IN (SELECT id FROM deliveries WHERE status IN ('queued', 'sending') AND next_attempt_at <= \(now) \
             AND channel IN (\(senders.channelList)) ORDER BY next_attempt_at LIMIT \(max(1, limit))\(skipLocked))
             AND status IN ('queued', 'sending') AND next_attempt_at <= \(now)
@@ -78,10 +79,12 @@ public struct DeliveryLedger: Sendable {
         let now = clock.now()
         let leaseEnd = now.addingTimeInterval(policy.lease)
         return try await database.transaction { connection in
-            try await connection.query("""
+            try await connection.query(
+                """
                 UPDATE deliveries SET status = 'sending', attempts = attempts + 1, next_attempt_at = \(leaseEnd), updated_at = \(now)
                 WHERE channel IN (\(senders.channelList)) AND 
-                """ + condition + SQL.raw(" RETURNING " + ClaimedDelivery.columns)).map(ClaimedDelivery.init(row:))
+                """ + condition + SQL.raw(" RETURNING " + ClaimedDelivery.columns)
+            ).map(ClaimedDelivery.init(row:))
         }
     }
 
@@ -125,13 +128,15 @@ public struct DeliveryLedger: Sendable {
                 let mine: SQL = " id = \(delivery.id) AND status = 'sending' AND attempts = \(delivery.attempts)"
                 switch outcome {
                 case .sent(let providerID):
-                    try await connection.query("""
+                    try await connection.query(
+                        """
                         UPDATE deliveries SET status = 'sent', provider_message_id = \(providerID), sent_at = \(now), \
                         last_error = NULL, updated_at = \(now) WHERE
                         """ + mine)
                 case .transient(let error) where delivery.attempts < policy.maximumAttempts:
                     let retry = now.addingTimeInterval(policy.delay(afterAttempt: delivery.attempts))
-                    try await connection.query("""
+                    try await connection.query(
+                        """
                         UPDATE deliveries SET status = 'queued', next_attempt_at = \(retry), last_error = \(error), \
                         updated_at = \(now) WHERE
                         """ + mine)

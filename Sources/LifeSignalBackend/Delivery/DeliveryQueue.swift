@@ -34,7 +34,8 @@ enum DeliveryQueue {
                 for address in addresses.of(record.userID, on: channel) {
                     let id = UUID()
                     ids.append(id)
-                    rows.append("""
+                    rows.append(
+                        """
                         (\(id), \(record.id), \(record.userID), \(channel.rawValue), \(address), \(record.type.rawValue), \
                         \(record.title), \(record.body), \(json), \(alertID), 'queued', 0, \(now), \(now), \(now))
                         """)
@@ -43,7 +44,8 @@ enum DeliveryQueue {
         }
         // Chunks keep the parameter count far below either engine's limit (15 a row).
         for start in stride(from: 0, to: rows.count, by: 200) {
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO deliveries (id, notification_id, user_id, channel, address, kind, title, body, data, alert_id, \
                 status, attempts, next_attempt_at, created_at, updated_at) VALUES
                 """ + SQL.join(Array(rows[start..<min(start + 200, rows.count)]), separator: ", "))
@@ -96,10 +98,12 @@ struct Addresses {
             }
             if channels.contains(.push) {
                 // The app's own switch still governs pushes, as it did before the ledger.
-                for row in try await connection.query("""
+                for row in try await connection.query(
+                    """
                     SELECT t.user_id, t.token FROM push_tokens t JOIN users u ON u.id = t.user_id
                     WHERE u.notifications_enabled = \(true) AND t.user_id IN (\(list)) ORDER BY t.created_at
-                    """) {
+                    """)
+                {
                     result.tokens[UserID(try row.uuid("user_id")), default: []].append(try row.string("token"))
                 }
             }
@@ -109,9 +113,11 @@ struct Addresses {
                 }
             }
             if channels.contains(.email) {
-                for row in try await connection.query("""
+                for row in try await connection.query(
+                    """
                     SELECT id, email FROM auth_users WHERE email IS NOT NULL AND email_confirmed_at IS NOT NULL AND id IN (\(list))
-                    """) {
+                    """)
+                {
                     result.emails[UserID(try row.uuid("id"))] = try row.string("email")
                 }
             }

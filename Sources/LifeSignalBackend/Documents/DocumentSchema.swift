@@ -1,5 +1,5 @@
-import LifeSignalFunctions
 import Foundation
+import LifeSignalFunctions
 
 extension DocumentService {
     /// The table documents live in.

@@ -28,7 +28,8 @@ public struct DocumentService: Sendable {
     public func get(caller: Caller, path: DocumentPath) async throws -> DocumentSnapshot {
         if let projected = ProjectedPath(path) { return try await projectedGet(caller, projected, path) }
         let owner = try Self.owner(caller, path.segments)
-        let row = try await database.query("SELECT path, data, created_at, updated_at FROM documents WHERE path = \(path.rawValue) AND owner_id = \(owner)").first
+        let row = try await database.query("SELECT path, data, created_at, updated_at FROM documents WHERE path = \(path.rawValue) AND owner_id = \(owner)")
+            .first
         return try row.map(Self.snapshot) ?? .missing(path)
     }
 
@@ -86,7 +87,8 @@ public struct DocumentService: Sendable {
         }
         let owner = try Self.owner(caller, query.collection.segments)
         try query.validate()
-        let rows = try await database.query("""
+        let rows = try await database.query(
+            """
             SELECT path, data, created_at, updated_at FROM documents
             WHERE owner_id = \(owner) AND parent = \(query.collection.rawValue) ORDER BY path
             """)
@@ -107,7 +109,8 @@ public struct DocumentService: Sendable {
             let data = try change(stored?.data)
             try DocumentRules.validate(data, at: path)
             let json = try DocumentJSON.encode(data)
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO documents (path, parent, owner_id, data, created_at, updated_at)
                 VALUES (\(path.rawValue), \(path.parent.rawValue), \(owner), \(SQLValue.json(json)), \(SQLValue(now)), \(SQLValue(now)))
                 ON CONFLICT (path) DO UPDATE SET data = excluded.data, updated_at = excluded.updated_at

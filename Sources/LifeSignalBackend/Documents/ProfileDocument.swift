@@ -74,17 +74,20 @@ enum ProfileDocument {
 
     /// The owner's document, or `nil` when the account is gone.
     static func load(_ user: UserID, in connection: any SQLConnection) async throws -> DocumentSnapshot? {
-        guard let row = try await connection.first(
-            SQL.raw("SELECT \(UserProfile.columns), created_at, updated_at FROM users") + " WHERE id = \(user)")
+        guard
+            let row = try await connection.first(
+                SQL.raw("SELECT \(UserProfile.columns), created_at, updated_at FROM users") + " WHERE id = \(user)")
         else { return nil }
         let profile = try UserProfile(row: row)
         let alert = try await connection.first(
             "SELECT id, activated_at FROM alerts WHERE user_id = \(user) AND status = 'active'")
-        let createdAt = row.optionalDate("created_at"), updatedAt = row.optionalDate("updated_at")
+        let createdAt = row.optionalDate("created_at")
+        let updatedAt = row.optionalDate("updated_at")
         return DocumentSnapshot(
             path: try DocumentPath(segments: ["users", user.description]),
-            data: owner(profile, createdAt: createdAt, updatedAt: updatedAt,
-                        alert: try alert.map { (try $0.uuid("id"), try $0.date("activated_at")) }),
+            data: owner(
+                profile, createdAt: createdAt, updatedAt: updatedAt,
+                alert: try alert.map { (try $0.uuid("id"), try $0.date("activated_at")) }),
             createTime: createdAt.map(DocumentTimestamp.truncated), updateTime: updatedAt.map(DocumentTimestamp.truncated))
     }
 }

@@ -33,8 +33,9 @@ struct ProfileDocumentChange {
     /// whatever else the write holds.
     init(_ fields: [String: DocumentValue], path: DocumentPath) throws(DomainError) {
         if let refused = fields.keys.sorted().first(where: { !Self.writable.contains($0) }) {
-            throw .forbidden("\(refused) of \(path) is kept by LifeSignal and cannot be written; "
-                + "an owner may change only \(Self.writable.sorted().joined(separator: ", "))")
+            throw .forbidden(
+                "\(refused) of \(path) is kept by LifeSignal and cannot be written; "
+                    + "an owner may change only \(Self.writable.sorted().joined(separator: ", "))")
         }
         if let name = fields["name"] {
             guard fields["firstName"] == nil, fields["lastName"] == nil else {
@@ -66,11 +67,12 @@ struct ProfileDocumentChange {
             throw .invalidArgument("One reminder is kept: set notify30MinBefore or notify2HoursBefore, not both")
         }
         if let value = fields["checkInInterval"] {
-            let seconds: Double = switch value {
-            case .integer(let number): Double(number)
-            case .double(let number) where number.rounded() == number: number
-            default: throw .invalidArgument("checkInInterval is a whole number of seconds")
-            }
+            let seconds: Double =
+                switch value {
+                case .integer(let number): Double(number)
+                case .double(let number) where number.rounded() == number: number
+                default: throw .invalidArgument("checkInInterval is a whole number of seconds")
+                }
             interval = try CheckInInterval.seconds(seconds, field: "checkInInterval")
         }
     }

@@ -41,14 +41,16 @@ public struct FileStorageService: Sendable {
         let contentType = try Self.image(data, declared: contentType, limits: imageLimits).format.mimeType
         let now = clock.now()
         let ownerValue: SQLValue = owner.map { .uuid($0.rawValue) } ?? .null
-        let conflict = upsert
+        let conflict =
+            upsert
             ? " ON CONFLICT (bucket, name) DO UPDATE SET data = excluded.data, content_type = excluded.content_type, size = excluded.size, updated_at = excluded.updated_at, owner = excluded.owner"
             : ""
         do {
-            try await database.query(SQL.raw("") + """
-                INSERT INTO storage_objects (bucket, name, owner, content_type, size, data, created_at, updated_at)
-                VALUES (\(bucket.name), \(path), \(ownerValue), \(contentType), \(data.count), \(SQLValue.bytes(data)), \(SQLValue(now)), \(SQLValue(now)))
-                """ + SQL.raw(conflict))
+            try await database.query(
+                SQL.raw("") + """
+                    INSERT INTO storage_objects (bucket, name, owner, content_type, size, data, created_at, updated_at)
+                    VALUES (\(bucket.name), \(path), \(ownerValue), \(contentType), \(data.count), \(SQLValue.bytes(data)), \(SQLValue(now)), \(SQLValue(now)))
+                    """ + SQL.raw(conflict))
         } catch let error as DatabaseError where error.isUniqueViolation {
             throw StorageFailure.alreadyExists(path)
         }
@@ -59,8 +61,10 @@ public struct FileStorageService: Sendable {
     public func download(caller: Caller, bucket bucketName: String, path: String) async throws -> (data: Data, object: StoredObject) {
         let bucket = try Self.bucket(bucketName)
         try Self.validate(path)
-        guard let row = try await database.query(
-            "SELECT owner, content_type, size, data, updated_at FROM storage_objects WHERE bucket = \(bucket.name) AND name = \(path)").first
+        guard
+            let row = try await database.query(
+                "SELECT owner, content_type, size, data, updated_at FROM storage_objects WHERE bucket = \(bucket.name) AND name = \(path)"
+            ).first
         else { throw StorageFailure.objectNotFound(path) }
         let owner = row.optionalUUID("owner").map { UserID(rawValue: $0) }
         if !bucket.isPublic {
@@ -74,8 +78,12 @@ public struct FileStorageService: Sendable {
         // Served as what the bytes are: an object stored before uploads were sniffed (an SVG
         // recorded as image/svg+xml) comes back as opaque bytes, never as markup.
         let type = ImageSniffer.format(of: data)?.mimeType ?? "application/octet-stream"
-        return (data, StoredObject(bucket: bucket.name, name: path, contentType: type,
-                                   size: try row.int("size"), owner: owner, updatedAt: try row.date("updated_at")))
+        return (
+            data,
+            StoredObject(
+                bucket: bucket.name, name: path, contentType: type,
+                size: try row.int("size"), owner: owner, updatedAt: try row.date("updated_at"))
+        )
     }
 
     /// The upload's bytes as a picture a bucket takes. The declared type must name one of the
@@ -112,8 +120,8 @@ public struct FileStorageService: Sendable {
     static func validate(_ path: String) throws {
         let segments = path.split(separator: "/", omittingEmptySubsequences: false)
         guard !path.isEmpty, path.utf8.count <= 1024,
-              segments.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }),
-              !path.contains(where: { $0.isNewline || $0 == "\0" })
+            segments.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }),
+            !path.contains(where: { $0.isNewline || $0 == "\0" })
         else { throw StorageFailure.invalidPath(path) }
     }
 

@@ -1,4 +1,5 @@
 import LifeSignalDomain
+
 /// Why a storage request was refused.
 public enum StorageFailure: Error, Sendable, Hashable {
     case bucketNotFound(String)

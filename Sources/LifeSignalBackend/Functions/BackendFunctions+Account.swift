@@ -5,9 +5,11 @@ import LifeSignalFunctions
 extension BackendFunctions {
     static let accountFunctions: [Registration] = [
         handle(CloudFunctions.updateUserProfile) { backend, caller, request in
-            let profile = try await backend.profiles.update(caller: caller, ProfileUpdate(
-                firstName: request.firstName, lastName: request.lastName, emergencyNote: request.emergencyNote,
-                phone: request.phone, avatarURL: request.avatarUrl, notificationsEnabled: request.notificationsEnabled))
+            let profile = try await backend.profiles.update(
+                caller: caller,
+                ProfileUpdate(
+                    firstName: request.firstName, lastName: request.lastName, emergencyNote: request.emergencyNote,
+                    phone: request.phone, avatarURL: request.avatarUrl, notificationsEnabled: request.notificationsEnabled))
             return ProfileResponse(profile)
         },
         handle(CloudFunctions.updateCheckInSettings) { backend, caller, request in

@@ -11,6 +11,6 @@ extension BackendFunctions {
             // The check-in knows its interval: no second read of the status.
             let result = try await backend.checkIns.checkIn(caller: caller, source: request.source ?? .manual)
             return CheckInResponse(result)
-        },
+        }
     ]
 }

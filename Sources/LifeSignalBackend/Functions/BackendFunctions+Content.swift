@@ -18,7 +18,8 @@ extension BackendFunctions {
             let request = try decode(ListContentRequest.self, from: body)
             let (limit, offset) = try page(request)
             let filter = ContentFilter(search: request.search, status: try WireField.status(request.status))
-            let from = try request.from.map { try WireField.day($0, field: "from") }, to = try request.to.map { try WireField.day($0, field: "to") }
+            let from = try request.from.map { try WireField.day($0, field: "from") }
+            let to = try request.to.map { try WireField.day($0, field: "to") }
             let table = try table(request.table)
             if table != .events, from != nil || to != nil {
                 throw DomainError.invalidArgument("from and to filter events only, not \(table.rawValue)")
@@ -28,15 +29,17 @@ extension BackendFunctions {
             case .locations:
                 return try ContentWire.reply(records: try await content.list(Location.self, filter: filter, limit: limit, offset: offset, viewer: caller))
             case .events:
-                return try ContentWire.reply(records: try await content.list(
-                    Event.self, filter: filter, from: from, to: to, limit: limit, offset: offset, viewer: caller))
+                return try ContentWire.reply(
+                    records: try await content.list(
+                        Event.self, filter: filter, from: from, to: to, limit: limit, offset: offset, viewer: caller))
             case .routes:
                 return try ContentWire.reply(records: try await content.list(Route.self, filter: filter, limit: limit, offset: offset, viewer: caller))
             }
         },
         raw(CloudFunctions.getContent(reply: Data.self)) { backend, caller, body in
             let request = try decode(ContentIDRequest.self, from: body)
-            let id = try WireField.uuid(request.id, field: "id"), content = backend.content
+            let id = try WireField.uuid(request.id, field: "id")
+            let content = backend.content
             switch try table(request.table) {
             case .locations: return try ContentWire.reply(record: try await content.record(Location.self, id: id, viewer: caller))
             case .events: return try ContentWire.reply(record: try await content.record(Event.self, id: id, viewer: caller))
@@ -58,7 +61,8 @@ extension BackendFunctions {
             }
         },
         handle(CloudFunctions.deleteContent) { backend, caller, request in
-            let id = try WireField.uuid(request.id, field: "id"), content = backend.content
+            let id = try WireField.uuid(request.id, field: "id")
+            let content = backend.content
             switch try table(request.table) {
             case .locations: try await content.delete(Location.self, id: id, caller: caller)
             case .events: try await content.delete(Event.self, id: id, caller: caller)
@@ -76,7 +80,8 @@ extension BackendFunctions {
     }
 
     private static func page(_ request: ListContentRequest) throws(DomainError) -> (limit: Int, offset: Int) {
-        let limit = request.limit ?? ContentPaging.pageLimit, offset = request.offset ?? 0
+        let limit = request.limit ?? ContentPaging.pageLimit
+        let offset = request.offset ?? 0
         guard (1...ContentPaging.pageLimit).contains(limit) else {
             throw .invalidArgument("limit must be between 1 and \(ContentPaging.pageLimit), not \(limit)")
         }

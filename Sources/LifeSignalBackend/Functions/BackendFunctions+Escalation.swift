@@ -10,9 +10,10 @@ extension BackendFunctions {
             EscalationSettingsResponse(try await backend.checkIns.escalation(caller: caller))
         },
         handle(CloudFunctions.updateEscalationSettings) { backend, caller, request in
-            return EscalationSettingsResponse(try await backend.checkIns.updateEscalation(
-                caller: caller, graceSeconds: request.graceSeconds, tierDelaySeconds: request.tierDelaySeconds,
-                repeatSeconds: request.repeatSeconds))
+            return EscalationSettingsResponse(
+                try await backend.checkIns.updateEscalation(
+                    caller: caller, graceSeconds: request.graceSeconds, tierDelaySeconds: request.tierDelaySeconds,
+                    repeatSeconds: request.repeatSeconds))
         },
         handle(CloudFunctions.updateContactTier) { backend, caller, request in
             try EscalationSettings.validate(tier: request.tier)

@@ -5,12 +5,13 @@ import LifeSignalFunctions
 extension BackendFunctions {
     static let notificationFunctions: [Registration] = [
         handle(CloudFunctions.registerPushToken) { backend, caller, request in
-            let platform = try request.platform.map { (name) throws(DomainError) -> NotificationService.Platform in
-                guard let platform = NotificationService.Platform(rawValue: name) else {
-                    throw .invalidArgument("platform is fcm, apns or web, not \"\(name)\"")
-                }
-                return platform
-            } ?? .fcm
+            let platform =
+                try request.platform.map { (name) throws(DomainError) -> NotificationService.Platform in
+                    guard let platform = NotificationService.Platform(rawValue: name) else {
+                        throw .invalidArgument("platform is fcm, apns or web, not \"\(name)\"")
+                    }
+                    return platform
+                } ?? .fcm
             try await backend.notifications.registerPushToken(caller: caller, token: request.token, platform: platform)
             return SuccessResponse()
         },

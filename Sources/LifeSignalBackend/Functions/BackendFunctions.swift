@@ -1,7 +1,6 @@
 import Foundation
 import LifeSignalDomain
 import LifeSignalFunctions
-import LifeSignalFunctions
 
 /// The cloud functions, addressed by name with JSON in and out: what `/functions/v1/<name>`
 /// serves. Each decodes its request, calls a service and encodes the reply in the shape the
@@ -50,7 +49,8 @@ public struct BackendFunctions: Sendable {
         let data = body.isEmpty ? Data("{}".utf8) : body
         do { return try JSONDecoder().decode(T.self, from: data) } catch {
             if case DecodingError.dataCorrupted(let context) = error, context.codingPath.isEmpty,
-               let failure = unwholeNumberFailure(in: data) {
+                let failure = unwholeNumberFailure(in: data)
+            {
                 throw failure
             }
             throw Failure.badRequest(describe(error))
@@ -67,7 +67,7 @@ public struct BackendFunctions: Sendable {
     public static func describe(_ error: any Error) -> String {
         switch error {
         case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context),
-             DecodingError.dataCorrupted(let context):
+            DecodingError.dataCorrupted(let context):
             let path = context.codingPath.map(\.stringValue).joined(separator: ".")
             return path.isEmpty ? "Invalid JSON body: \(context.debugDescription)" : "Invalid value for \(path): \(context.debugDescription)"
         case DecodingError.keyNotFound(let key, _):

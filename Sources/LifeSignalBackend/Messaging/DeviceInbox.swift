@@ -59,9 +59,12 @@ public enum DeviceInbox {
     static func recordDelivery(_ entry: InboxEntry, id: UUID, in database: any Database) async throws -> (platform: String, event: ChangeEvent?)? {
         let row = Row(id: id, entry: entry, data: try encoded(entry.message.data))
         return try await database.transaction { connection in
-            guard let token = try await connection.first("""
-                SELECT platform FROM push_tokens WHERE token = \(entry.message.token) AND user_id = \(entry.user)
-                """) else { return nil }
+            guard
+                let token = try await connection.first(
+                    """
+                    SELECT platform FROM push_tokens WHERE token = \(entry.message.token) AND user_id = \(entry.user)
+                    """)
+            else { return nil }
             let platform = try token.string("platform")
             if try await connection.first("SELECT 1 AS present FROM device_messages WHERE id = \(id)") != nil {
                 return (platform, nil)
@@ -81,7 +84,8 @@ public enum DeviceInbox {
         for start in stride(from: 0, to: rows.count, by: 200) {
             let values = rows[start..<min(start + 200, rows.count)].map { row -> SQL in
                 let entry = row.entry
-                return "(\(row.id), \(entry.message.token), \(entry.user), \(entry.message.title), \(entry.message.body), \(row.data), \(entry.topic), \(entry.sentAt))"
+                return
+                    "(\(row.id), \(entry.message.token), \(entry.user), \(entry.message.title), \(entry.message.body), \(row.data), \(entry.topic), \(entry.sentAt))"
             }
             try await connection.query(
                 "INSERT INTO device_messages (id, token, user_id, title, body, data, topic, created_at) VALUES "
@@ -98,7 +102,8 @@ public enum DeviceInbox {
     /// Up to `limit` messages of `token` after `cursor`, oldest first. The caller has already
     /// checked that the token is `user`'s; the filter on both keeps it that way regardless.
     static func page(token: String, user: UserID, after cursor: Int, limit: Int, in connection: any SQLConnection) async throws -> DeviceMessagePage {
-        let rows = try await connection.query("""
+        let rows = try await connection.query(
+            """
             SELECT seq, id, title, body, data, topic, created_at FROM device_messages
             WHERE token = \(token) AND user_id = \(user) AND seq > \(cursor) ORDER BY seq LIMIT \(limit)
             """)

@@ -33,7 +33,8 @@ public struct MessagingService: Sendable {
         let now = clock.now()
         try await database.transaction { connection in
             try await Self.requireOwned(token, by: me, in: connection)
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO topic_subscriptions (token, user_id, topic, created_at) VALUES (\(token), \(me), \(topic), \(now))
                 ON CONFLICT (token, topic) DO NOTHING
                 """)
@@ -87,16 +88,20 @@ public struct MessagingService: Sendable {
         let title = title.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !title.isEmpty, title.count <= NotificationService.maximumTitleLength, body.count <= NotificationService.maximumBodyLength else {
             throw DomainError.invalidArgument(
-                "A push has a title of 1 to \(NotificationService.maximumTitleLength) characters and a body of at most \(NotificationService.maximumBodyLength)")
+                "A push has a title of 1 to \(NotificationService.maximumTitleLength) characters and a body of at most \(NotificationService.maximumBodyLength)"
+            )
         }
         let now = clock.now()
         var payload = data
         payload["topic"] = topic
-        let entries = try await database.query("""
+        let entries = try await database.query(
+            """
             SELECT s.token, s.user_id FROM topic_subscriptions s WHERE s.topic = \(topic) ORDER BY s.created_at, s.token
-            """).map { row in
-            InboxEntry(user: UserID(try row.uuid("user_id")), message: PushMessage(token: try row.string("token"), title: title, body: body, data: payload),
-                       topic: topic, sentAt: now)
+            """
+        ).map { row in
+            InboxEntry(
+                user: UserID(try row.uuid("user_id")), message: PushMessage(token: try row.string("token"), title: title, body: body, data: payload),
+                topic: topic, sentAt: now)
         }
         await notifier.send(entries)
         return entries.count
@@ -117,6 +122,7 @@ extension LifeSignalBackend {
     /// Built on demand like ``files``: it holds no state of its own, and its notifier is the
     /// same delivery path (database, change feed, push sender) the other services use.
     public var messaging: MessagingService {
-        MessagingService(database: database, clock: clock, notifier: Notifier(database: database, changes: changes, push: configuration.pushSender, ledger: deliveries))
+        MessagingService(
+            database: database, clock: clock, notifier: Notifier(database: database, changes: changes, push: configuration.pushSender, ledger: deliveries))
     }
 }

@@ -26,7 +26,7 @@ extension Schema {
             "CREATE INDEX topic_subscriptions_topic ON topic_subscriptions (topic)",
         ],
         postgresOnly: [
-            deviceMessagesTable(seq: "seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY"),
+            deviceMessagesTable(seq: "seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY")
         ] + deviceMessagesIndexes + [
             "ALTER TABLE topic_subscriptions ENABLE ROW LEVEL SECURITY", "GRANT ALL ON topic_subscriptions TO service_role",
             "ALTER TABLE device_messages ENABLE ROW LEVEL SECURITY", "GRANT ALL ON device_messages TO service_role",

@@ -4,7 +4,11 @@ import LifeSignalFunctions
 
 /// A row that changed, as Realtime's `postgres_changes` reports it.
 public struct ChangeEvent: Sendable, Hashable {
-    public enum Kind: String, Sendable, Hashable, Codable { case insert = "INSERT", update = "UPDATE", delete = "DELETE" }
+    public enum Kind: String, Sendable, Hashable, Codable {
+        case insert = "INSERT"
+        case update = "UPDATE"
+        case delete = "DELETE"
+    }
 
     public var table: String
     public var kind: Kind

@@ -19,9 +19,11 @@ public struct NotificationService: Sendable {
     /// The caller's notifications, newest first.
     public func notifications(caller: Caller, limit: Int = 100) async throws -> [NotificationRecord] {
         let me = try caller.requireUser()
-        return try await database.query(SQL.raw("SELECT \(NotificationRecord.columns) FROM notifications") + """
-             WHERE user_id = \(me) ORDER BY created_at DESC, id LIMIT \(max(1, min(limit, 1000)))
-            """).map(NotificationRecord.init(row:))
+        return try await database.query(
+            SQL.raw("SELECT \(NotificationRecord.columns) FROM notifications") + """
+                 WHERE user_id = \(me) ORDER BY created_at DESC, id LIMIT \(max(1, min(limit, 1000)))
+                """
+        ).map(NotificationRecord.init(row:))
     }
 
     /// Marks the caller's notifications with `ids` as read, or all of them when `ids` is `nil`.
@@ -37,13 +39,16 @@ public struct NotificationService: Sendable {
                 guard !ids.isEmpty else { return (0, Outbox()) }
                 let unique = Array(Set(ids))
                 let list = SQL.join(unique.map { "\($0)" }, separator: ", ")
-                let owned = try await connection.first("""
-                    SELECT count(*) AS n FROM notifications WHERE user_id = \(me) AND id IN (\(list))
-                    """)?.int("n") ?? 0
+                let owned =
+                    try await connection.first(
+                        """
+                        SELECT count(*) AS n FROM notifications WHERE user_id = \(me) AND id IN (\(list))
+                        """)?.int("n") ?? 0
                 guard owned == unique.count else { throw DomainError.notFound("Notification") }
                 filter = " AND id IN (\(list))"
             }
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 UPDATE notifications SET is_read = \(true), read_at = \(now) WHERE user_id = \(me) AND is_read = \(false)
                 """ + filter + " RETURNING id")
             var outbox = Outbox()
@@ -92,7 +97,8 @@ public struct NotificationService: Sendable {
             // are theirs, not the phone's (see `MessagingService`).
             try await connection.query("DELETE FROM topic_subscriptions WHERE token = \(trimmed) AND user_id <> \(me)")
             try await connection.query("DELETE FROM device_messages WHERE token = \(trimmed) AND user_id <> \(me)")
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO push_tokens (token, user_id, platform, created_at, updated_at)
                 VALUES (\(trimmed), \(me), \(platform.rawValue), \(now), \(now))
                 ON CONFLICT (token) DO UPDATE SET user_id = excluded.user_id, platform = excluded.platform,
@@ -130,9 +136,10 @@ public struct NotificationService: Sendable {
             if let sender, sender != recipient, try await ContactPairs.roles(of: recipient, for: sender, in: connection) == nil {
                 throw DomainError.forbidden("You can only notify your contacts")
             }
-            return try await NotificationStore.outbox([
-                NotificationDraft(recipient: recipient, type: .system, title: title, body: body, contactID: sender),
-            ], now: now, in: connection)
+            return try await NotificationStore.outbox(
+                [
+                    NotificationDraft(recipient: recipient, type: .system, title: title, body: body, contactID: sender)
+                ], now: now, in: connection)
         }
         await notifier.deliver(outbox)
         guard let record = outbox.notifications.first else { throw DomainError.internal("notification was not stored") }

@@ -15,7 +15,8 @@ enum NotificationStore {
             let rows = drafts[start..<min(start + 500, drafts.count)].map { draft -> SQL in
                 "(\(draft.recipient), \(draft.type.rawValue), \(draft.title), \(draft.body), \(draft.contactID), \(false), \(now))"
             }
-            let sql: SQL = "INSERT INTO notifications (user_id, type, title, body, contact_id, is_read, created_at) VALUES "
+            let sql: SQL =
+                "INSERT INTO notifications (user_id, type, title, body, contact_id, is_read, created_at) VALUES "
                 + SQL.join(rows, separator: ", ") + SQL.raw(" RETURNING " + NotificationRecord.columns)
             records += try await connection.query(sql).map(NotificationRecord.init(row:))
         }

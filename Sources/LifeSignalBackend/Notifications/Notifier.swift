@@ -21,7 +21,8 @@ struct Notifier: Sendable {
     func deliver(_ outbox: Outbox) async {
         var events = outbox.changes
         for record in outbox.notifications {
-            events.append(ChangeEvent(table: "notifications", kind: .insert, rowID: record.id.uuidString.lowercased(), ownerID: record.userID, at: record.createdAt))
+            events.append(
+                ChangeEvent(table: "notifications", kind: .insert, rowID: record.id.uuidString.lowercased(), ownerID: record.userID, at: record.createdAt))
         }
         changes.publish(events)
         await ledger.sendAfterCommit(ids: outbox.deliveries)

@@ -25,11 +25,16 @@ public struct PingService: Sendable {
                 throw DomainError.forbidden("Only a responder can ping; this contact is not your dependent")
             }
             let id = UUID()
-            if try await connection.first("""
+            if try await connection.first(
+                """
                 SELECT id FROM pings WHERE sender_id = \(me) AND recipient_id = \(dependent) AND status = 'pending'
-                """) != nil { throw DomainError.alreadyExists("A pending ping to this contact") }
+                """) != nil
+            {
+                throw DomainError.alreadyExists("A pending ping to this contact")
+            }
             do {
-                try await connection.query("""
+                try await connection.query(
+                    """
                     INSERT INTO pings (id, sender_id, recipient_id, status, sent_at) VALUES (\(id), \(me), \(dependent), 'pending', \(now))
                     """)
             } catch let error as DatabaseError where error.isUniqueViolation {
@@ -37,12 +42,15 @@ public struct PingService: Sendable {
             }
             let sender = people[me].map(PersonName.display) ?? "A responder"
             let recipient = people[dependent].map(PersonName.display) ?? "your dependent"
-            var outbox = try await NotificationStore.outbox([
-                NotificationDraft(recipient: dependent, type: .pingReceived, title: "New Ping",
-                                  body: "\(sender) is checking on you.", contactID: me),
-                NotificationDraft(recipient: me, type: .pingSent, title: "Ping sent",
-                                  body: "You pinged \(recipient).", contactID: dependent),
-            ], now: now, in: connection)
+            var outbox = try await NotificationStore.outbox(
+                [
+                    NotificationDraft(
+                        recipient: dependent, type: .pingReceived, title: "New Ping",
+                        body: "\(sender) is checking on you.", contactID: me),
+                    NotificationDraft(
+                        recipient: me, type: .pingSent, title: "Ping sent",
+                        body: "You pinged \(recipient).", contactID: dependent),
+                ], now: now, in: connection)
             outbox.change("pings", .insert, id, owner: dependent, at: now)
             outbox.change("pings", .insert, id, owner: me, at: now)
             return (id, outbox)
@@ -64,19 +72,24 @@ public struct PingService: Sendable {
         let me = try caller.requireUser()
         let now = clock.now()
         let (count, outbox): (Int, Outbox) = try await database.transaction { connection in
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 UPDATE pings SET status = 'responded', resolved_at = \(now)
                 WHERE recipient_id = \(me) AND status = 'pending' RETURNING id, sender_id
                 """)
             guard !rows.isEmpty else { return (0, Outbox()) }
-            let name = try await connection.first("SELECT first_name, last_name, phone FROM users WHERE id = \(me)")
+            let name =
+                try await connection.first("SELECT first_name, last_name, phone FROM users WHERE id = \(me)")
                 .map(PersonName.display) ?? "Your dependent"
             var drafts = try rows.map { row in
-                NotificationDraft(recipient: UserID(try row.uuid("sender_id")), type: .pingResponded, title: "Ping answered",
-                                  body: "\(name) responded to your ping.", contactID: me)
+                NotificationDraft(
+                    recipient: UserID(try row.uuid("sender_id")), type: .pingResponded, title: "Ping answered",
+                    body: "\(name) responded to your ping.", contactID: me)
             }
-            drafts.append(NotificationDraft(recipient: me, type: .pingClearAll, title: "Pings answered",
-                                            body: "You responded to \(rows.count) ping(s)."))
+            drafts.append(
+                NotificationDraft(
+                    recipient: me, type: .pingClearAll, title: "Pings answered",
+                    body: "You responded to \(rows.count) ping(s)."))
             var outbox = try await NotificationStore.outbox(drafts, now: now, in: connection)
             for row in rows {
                 outbox.change("pings", .update, try row.uuid("id"), owner: me, at: now)
@@ -101,17 +114,24 @@ public struct PingService: Sendable {
         let caller = status == .responded ? recipient : sender
         let other = status == .responded ? sender : recipient
         let outbox: Outbox = try await database.transaction { connection in
-            guard let row = try await connection.first("""
-                UPDATE pings SET status = \(status.rawValue), resolved_at = \(now)
-                WHERE sender_id = \(sender) AND recipient_id = \(recipient) AND status = 'pending' RETURNING id
-                """) else { throw DomainError.notFound("Pending ping") }
-            let name = try await connection.first("SELECT first_name, last_name, phone FROM users WHERE id = \(caller)")
+            guard
+                let row = try await connection.first(
+                    """
+                    UPDATE pings SET status = \(status.rawValue), resolved_at = \(now)
+                    WHERE sender_id = \(sender) AND recipient_id = \(recipient) AND status = 'pending' RETURNING id
+                    """)
+            else { throw DomainError.notFound("Pending ping") }
+            let name =
+                try await connection.first("SELECT first_name, last_name, phone FROM users WHERE id = \(caller)")
                 .map(PersonName.display) ?? "Your contact"
-            let draft = status == .responded
-                ? NotificationDraft(recipient: other, type: notification, title: "Ping answered",
-                                    body: "\(name) responded to your ping.", contactID: caller)
-                : NotificationDraft(recipient: other, type: notification, title: "Ping cancelled",
-                                    body: "\(name) cancelled their ping.", contactID: caller)
+            let draft =
+                status == .responded
+                ? NotificationDraft(
+                    recipient: other, type: notification, title: "Ping answered",
+                    body: "\(name) responded to your ping.", contactID: caller)
+                : NotificationDraft(
+                    recipient: other, type: notification, title: "Ping cancelled",
+                    body: "\(name) cancelled their ping.", contactID: caller)
             var outbox = try await NotificationStore.outbox([draft], now: now, in: connection)
             outbox.change("pings", .update, try row.uuid("id"), owner: recipient, at: now)
             outbox.change("pings", .update, try row.uuid("id"), owner: sender, at: now)

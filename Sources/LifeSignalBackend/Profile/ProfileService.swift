@@ -47,7 +47,8 @@ public struct ProfileService: Sendable {
             let e164 = try PhoneNumber(phone).e164
             let verified = try await database.transaction { try await ContactQueries.verifiedPhone(of: me, in: $0) }
             guard e164 == verified else {
-                throw DomainError.failedPrecondition("The phone number must be the one you verified with a code; change it through the phone change, which sends a code to the new number")
+                throw DomainError.failedPrecondition(
+                    "The phone number must be the one you verified with a code; change it through the phone change, which sends a code to the new number")
             }
             sets.append("phone = \(e164)")
         }
@@ -63,8 +64,9 @@ public struct ProfileService: Sendable {
         let me = try caller.requireUser()
         let now = clock.now()
         let (record, outbox): (UserProfile, Outbox) = try await database.transaction { connection in
-            guard let row = try await connection.first(
-                SQL.raw("SELECT \(UserProfile.columns) FROM users") + " WHERE id = \(me)" + connection.forUpdate)
+            guard
+                let row = try await connection.first(
+                    SQL.raw("SELECT \(UserProfile.columns) FROM users") + " WHERE id = \(me)" + connection.forUpdate)
             else { throw DomainError.notFound("User \(me)") }
             let current = try UserProfile(row: row)
             let seconds = interval.map { Int($0.seconds) } ?? current.checkInIntervalSeconds
@@ -74,11 +76,15 @@ public struct ProfileService: Sendable {
             let pausedUntil = try await connection.first("SELECT paused_until FROM users WHERE id = \(me)")?.optionalDate("paused_until")
             let start = pausedUntil.flatMap { $0 > now ? $0 : nil }
             let deadline = (start ?? current.lastCheckIn).map { $0.addingTimeInterval(TimeInterval(seconds)) }
-            guard let updated = try await connection.first(SQL("""
-                UPDATE users SET check_in_interval_seconds = $1, reminder_lead_seconds = $2, check_in_deadline = $3,
-                    updated_at = $4 WHERE id = $5 RETURNING
-                """, bindings: [.int(Int64(seconds)), SQLValue(lead.seconds.map { Int($0) }), SQLValue(deadline), .timestamp(now), .uuid(me.rawValue)])
-                + SQL.raw(" " + UserProfile.columns)) else { throw DomainError.notFound("User \(me)") }
+            guard
+                let updated = try await connection.first(
+                    SQL(
+                        """
+                        UPDATE users SET check_in_interval_seconds = $1, reminder_lead_seconds = $2, check_in_deadline = $3,
+                            updated_at = $4 WHERE id = $5 RETURNING
+                        """, bindings: [.int(Int64(seconds)), SQLValue(lead.seconds.map { Int($0) }), SQLValue(deadline), .timestamp(now), .uuid(me.rawValue)])
+                        + SQL.raw(" " + UserProfile.columns))
+            else { throw DomainError.notFound("User \(me)") }
             var outbox = Outbox()
             outbox.change("users", .update, me.rawValue, owner: me, at: now)
             return (try UserProfile(row: updated), outbox)
@@ -94,8 +100,9 @@ public struct ProfileService: Sendable {
         let me = try caller.requireUser()
         let now = clock.now()
         let outbox: Outbox = try await database.transaction { connection in
-            guard let person = try await connection.first(
-                "SELECT id, first_name, last_name, phone FROM users WHERE id = \(me)" + connection.forUpdate)
+            guard
+                let person = try await connection.first(
+                    "SELECT id, first_name, last_name, phone FROM users WHERE id = \(me)" + connection.forUpdate)
             else { throw DomainError.notFound("User \(me)") }
             let contacts = try await connection.query("SELECT contact_id FROM contacts WHERE user_id = \(me)" + connection.forUpdate)
                 .map { UserID(try $0.uuid("contact_id")) }
@@ -103,10 +110,12 @@ public struct ProfileService: Sendable {
                 try await connection.query("DELETE FROM contact_invitations WHERE invitee_phone = \(phone)")
             }
             let name = PersonName.display(person)
-            var outbox = try await NotificationStore.outbox(contacts.map {
-                NotificationDraft(recipient: $0, type: .contactRemoved, title: "Contact removed",
-                                  body: "\(name) deleted their account.")
-            }, now: now, in: connection)
+            var outbox = try await NotificationStore.outbox(
+                contacts.map {
+                    NotificationDraft(
+                        recipient: $0, type: .contactRemoved, title: "Contact removed",
+                        body: "\(name) deleted their account.")
+                }, now: now, in: connection)
             try await connection.query("DELETE FROM auth_users WHERE id = \(me)")
             outbox.change("users", .delete, me.rawValue, owner: me, at: now)
             return outbox
@@ -118,8 +127,9 @@ public struct ProfileService: Sendable {
         let now = clock.now()
         let (record, outbox): (UserProfile, Outbox) = try await database.transaction { connection in
             let assignments = SQL.join(sets + ["updated_at = \(now)"], separator: ", ")
-            guard let row = try await connection.first(
-                "UPDATE users SET \(assignments) WHERE id = \(me) RETURNING " + SQL.raw(UserProfile.columns))
+            guard
+                let row = try await connection.first(
+                    "UPDATE users SET \(assignments) WHERE id = \(me) RETURNING " + SQL.raw(UserProfile.columns))
             else { throw DomainError.notFound("User \(me)") }
             var outbox = Outbox()
             outbox.change("users", .update, me.rawValue, owner: me, at: now)

@@ -19,7 +19,8 @@ extension ChangeCapture {
     /// A table created later passes its columns to ``capture(table:key:deletedRow:)`` and adds
     /// itself here; a policy that starts reading another column needs a migration that
     /// recreates the table's capture (``deletedRowTriggers(table:key:columns:)``).
-    public static let deletedRowColumns: [String: [String]] = deletedRowColumnsAt200
+    public static let deletedRowColumns: [String: [String]] =
+        deletedRowColumnsAt200
         .merging(["contact_role_requests": Schema.roleRequestDeletedRowColumns]) { first, _ in first }
 
     /// Frozen as migration 200 installed them.
@@ -43,28 +44,36 @@ extension ChangeCapture {
         version: 200, name: "realtime keeps a deleted row's policy columns", statements: [],
         postgresOnly: ["ALTER TABLE lifesignal_realtime_changes ADD COLUMN old_row jsonb", postgresFunctionAt200]
             + capturedAt200.flatMap { table, key in
-                ["DROP TRIGGER IF EXISTS lifesignal_realtime ON \(table)",
-                 postgresTriggerAt200(table: table, key: key, columns: deletedRowColumnsAt200[table] ?? [])]
+                [
+                    "DROP TRIGGER IF EXISTS lifesignal_realtime ON \(table)",
+                    postgresTriggerAt200(table: table, key: key, columns: deletedRowColumnsAt200[table] ?? []),
+                ]
             },
         sqliteOnly: ["ALTER TABLE lifesignal_realtime_changes ADD COLUMN old_row text"]
             + capturedAt200.flatMap { table, key in
-                ["DROP TRIGGER IF EXISTS lifesignal_realtime_\(table)_delete",
-                 sqliteDeleteTriggerAt200(table: table, key: key, columns: deletedRowColumnsAt200[table] ?? [])]
+                [
+                    "DROP TRIGGER IF EXISTS lifesignal_realtime_\(table)_delete",
+                    sqliteDeleteTriggerAt200(table: table, key: key, columns: deletedRowColumnsAt200[table] ?? []),
+                ]
             })
 
     /// The statements that capture a table created after migration 200, per engine: its
     /// deletes keep `deletedRow` (the columns its read policies mention) besides `key`.
     static func capture(table: String, key: [String], deletedRow: [String]) -> (postgres: [String], sqlite: [String]) {
         let sqlite = capture(table: table, key: key).sqlite.filter { !$0.contains("lifesignal_realtime_\(table)_delete") }
-        return ([postgresTriggerAt200(table: table, key: key, columns: deletedRow)],
-                sqlite + [sqliteDeleteTriggerAt200(table: table, key: key, columns: deletedRow)])
+        return (
+            [postgresTriggerAt200(table: table, key: key, columns: deletedRow)],
+            sqlite + [sqliteDeleteTriggerAt200(table: table, key: key, columns: deletedRow)]
+        )
     }
 
     /// Replaces a table's capture so that its deletes keep `columns` (for a policy that starts
     /// reading a column the capture does not keep yet).
     static func deletedRowTriggers(table: String, key: [String], columns: [String]) -> (postgres: [String], sqlite: [String]) {
-        (["DROP TRIGGER IF EXISTS lifesignal_realtime ON \(table)", postgresTriggerAt200(table: table, key: key, columns: columns)],
-         ["DROP TRIGGER IF EXISTS lifesignal_realtime_\(table)_delete", sqliteDeleteTriggerAt200(table: table, key: key, columns: columns)])
+        (
+            ["DROP TRIGGER IF EXISTS lifesignal_realtime ON \(table)", postgresTriggerAt200(table: table, key: key, columns: columns)],
+            ["DROP TRIGGER IF EXISTS lifesignal_realtime_\(table)_delete", sqliteDeleteTriggerAt200(table: table, key: key, columns: columns)]
+        )
     }
 
     private static func postgresTriggerAt200(table: String, key: [String], columns: [String]) -> String {

@@ -138,10 +138,12 @@ final class SQLiteChangeLog: ChangeLogReader {
         if !behind { try await Task.sleep(for: interval) }
         let after = last
         let rows = try await ChangeCapture.untilSuccess("reading the change log") {
-            try await database.query(SQL("""
-                SELECT id, table_name, kind, key, old_key, old_row, committed_at FROM lifesignal_realtime_changes
-                WHERE id > $1 ORDER BY id LIMIT \(Self.batchSize)
-                """, bindings: [.int(after)]))
+            try await database.query(
+                SQL(
+                    """
+                    SELECT id, table_name, kind, key, old_key, old_row, committed_at FROM lifesignal_realtime_changes
+                    WHERE id > $1 ORDER BY id LIMIT \(Self.batchSize)
+                    """, bindings: [.int(after)]))
         }
         if let first = rows.first, case let firstID = try first.int("id"), firstID > after + 1, after > 0 {
             // Only the trigger's pruning leaves a hole (SQLite does not reuse rolled-back ids):

@@ -8,7 +8,11 @@ import Foundation
 /// carries the columns its read policies look at (``oldRow``), against which each subscriber's
 /// policy is evaluated instead (``ChangeCapture/deletedRowColumns``).
 public struct CapturedChange: Sendable, Hashable {
-    public enum Kind: String, Sendable, Hashable { case insert = "INSERT", update = "UPDATE", delete = "DELETE" }
+    public enum Kind: String, Sendable, Hashable {
+        case insert = "INSERT"
+        case update = "UPDATE"
+        case delete = "DELETE"
+    }
 
     public var table: String
     public var kind: Kind
@@ -50,7 +54,8 @@ public enum ChangeCapture {
 
     /// The tables whose changes Realtime publishes, with their primary-key columns.
     /// Credentials (`push_tokens`, `auth_*`) and files are never published.
-    public static let publishedTables: [(table: String, key: [String])] = capturedSince104 + [(DocumentService.table, ["path"])]
+    public static let publishedTables: [(table: String, key: [String])] =
+        capturedSince104 + [(DocumentService.table, ["path"])]
         + [("contact_role_requests", ["id"])]
 
     /// The tables migration 104 installed capture on; later tables install their own
@@ -64,13 +69,16 @@ public enum ChangeCapture {
     static let migration = Migration(
         version: 104, name: "realtime change capture", statements: [],
         postgresOnly: [postgresFunction] + capturedSince104.map { postgresTrigger(table: $0.table, key: $0.key) },
-        sqliteOnly: ["""
+        sqliteOnly: [
+            """
             CREATE TABLE lifesignal_realtime_changes (
                 id integer PRIMARY KEY AUTOINCREMENT,
                 table_name text NOT NULL, kind text NOT NULL, key text, old_key text, committed_at text NOT NULL)
-            """] + capturedSince104.flatMap { table, key in
-            CapturedChange.Kind.allCases.map { sqliteTrigger(table: table, key: key, kind: $0) }
-        })
+            """
+        ]
+            + capturedSince104.flatMap { table, key in
+                CapturedChange.Kind.allCases.map { sqliteTrigger(table: table, key: key, kind: $0) }
+            })
 
     /// The statements that capture a table created after migration 104, per engine.
     static func capture(table: String, key: [String]) -> (postgres: [String], sqlite: [String]) {
@@ -127,7 +135,8 @@ public enum ChangeCapture {
     /// key columns). Key values become text, as filters compare them.
     static func decodeKey(_ text: String?) -> [String: String]? {
         guard let text, let data = text.data(using: .utf8),
-              let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return nil }
+            let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        else { return nil }
         var key: [String: String] = [:]
         for (name, value) in object {
             switch value {
@@ -141,12 +150,14 @@ public enum ChangeCapture {
 
     static func decodeNotification(_ payload: String) -> CapturedChange? {
         guard let data = payload.data(using: .utf8),
-              let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
-              let table = object["table"] as? String, let kind = (object["kind"] as? String).flatMap(CapturedChange.Kind.init(rawValue:)),
-              let committedAt = object["committed_at"] as? String else { return nil }
+            let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+            let table = object["table"] as? String, let kind = (object["kind"] as? String).flatMap(CapturedChange.Kind.init(rawValue:)),
+            let committedAt = object["committed_at"] as? String
+        else { return nil }
         func key(_ name: String) -> [String: String]? {
             guard let value = object[name], !(value is NSNull),
-                  let data = try? JSONSerialization.data(withJSONObject: value) else { return nil }
+                let data = try? JSONSerialization.data(withJSONObject: value)
+            else { return nil }
             return decodeKey(String(decoding: data, as: UTF8.self))
         }
         return CapturedChange(table: table, kind: kind, key: key("key"), oldKey: key("old_key"), commitTimestamp: committedAt)

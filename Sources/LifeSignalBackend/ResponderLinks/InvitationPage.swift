@@ -19,13 +19,17 @@ extension LifeSignalBackend {
     /// was answered or withdrawn (the page then shows nothing).
     public func invitationPage(for link: InvitationLink) async throws -> InvitationPage? {
         try await database.transaction { connection in
-            guard let row = try await connection.first("""
-                SELECT i.status, i.is_responder, i.is_dependent, u.first_name
-                FROM contact_invitations i JOIN users u ON u.id = i.inviter_id WHERE i.id = \(link.invitationID)
-                """), try row.string("status") == "pending" else { return nil }
+            guard
+                let row = try await connection.first(
+                    """
+                    SELECT i.status, i.is_responder, i.is_dependent, u.first_name
+                    FROM contact_invitations i JOIN users u ON u.id = i.inviter_id WHERE i.id = \(link.invitationID)
+                    """), try row.string("status") == "pending"
+            else { return nil }
             let first = (row.optionalString("first_name") ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-            return InvitationPage(inviterFirstName: first.isEmpty ? "Someone" : first,
-                                  asResponder: try row.bool("is_responder"), asDependent: try row.bool("is_dependent"))
+            return InvitationPage(
+                inviterFirstName: first.isEmpty ? "Someone" : first,
+                asResponder: try row.bool("is_responder"), asDependent: try row.bool("is_dependent"))
         }
     }
 }

@@ -71,32 +71,38 @@ extension LifeSignalBackend {
                 let byYou = alert.optionalUUID("resolved_by") == link.responder.rawValue
                 return byYou && (resolution == nil || resolution == "marked_safe") ? .markedSafeByYou : .ended
             }
-            guard let person = try await connection.first("""
-                SELECT first_name, last_name, phone, emergency_note, last_check_in_at, check_in_deadline, paused_until
-                FROM users WHERE id = \(owner)
-                """) else { return .ended }
+            guard
+                let person = try await connection.first(
+                    """
+                    SELECT first_name, last_name, phone, emergency_note, last_check_in_at, check_in_deadline, paused_until
+                    FROM users WHERE id = \(owner)
+                    """)
+            else { return .ended }
             let kind = alert.optionalString("kind").flatMap(ResponderPage.Kind.init(rawValue:)) ?? .sos
             var mine: Date?
             var others: [String] = []
-            for row in try await connection.query("""
+            for row in try await connection.query(
+                """
                 SELECT r.responder_id, r.responded_at, u.first_name, u.last_name, u.phone
                 FROM alert_responses r JOIN users u ON u.id = r.responder_id
                 WHERE r.alert_id = \(link.alertID) ORDER BY r.responded_at, r.responder_id
-                """) {
+                """)
+            {
                 if try row.uuid("responder_id") == link.responder.rawValue {
                     mine = try row.date("responded_at")
                 } else {
                     others.append(PersonName.display(row))
                 }
             }
-            return .active(ResponderPage(
-                alertID: link.alertID, kind: kind, personName: PersonName.display(person),
-                personPhone: person.optionalString("phone") ?? "", emergencyNote: person.optionalString("emergency_note") ?? "",
-                raisedAt: try alert.date("activated_at"),
-                missedDeadline: kind == .missedCheckIn ? Self.missedDeadline(alert, person) : nil,
-                lastCheckInAt: person.optionalDate("last_check_in_at"),
-                pausedUntil: person.optionalDate("paused_until").flatMap { $0 > now ? $0 : nil }, location: Self.sharedLocation(alert),
-                respondedAt: mine, otherResponders: others))
+            return .active(
+                ResponderPage(
+                    alertID: link.alertID, kind: kind, personName: PersonName.display(person),
+                    personPhone: person.optionalString("phone") ?? "", emergencyNote: person.optionalString("emergency_note") ?? "",
+                    raisedAt: try alert.date("activated_at"),
+                    missedDeadline: kind == .missedCheckIn ? Self.missedDeadline(alert, person) : nil,
+                    lastCheckInAt: person.optionalDate("last_check_in_at"),
+                    pausedUntil: person.optionalDate("paused_until").flatMap { $0 > now ? $0 : nil }, location: Self.sharedLocation(alert),
+                    respondedAt: mine, otherResponders: others))
         }
     }
 
@@ -120,11 +126,13 @@ extension LifeSignalBackend {
             return nil
         }
         guard let latitude = number("latitude", "location_latitude", "lat"),
-              let longitude = number("longitude", "location_longitude", "lng", "lon"),
-              latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180 else { return nil }
+            let longitude = number("longitude", "location_longitude", "lng", "lon"),
+            latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180
+        else { return nil }
         let accuracy = number("accuracy", "location_accuracy", "accuracy_meters", "location_accuracy_meters")
         let at = alert.optionalDate("location_at") ?? alert.optionalDate("location_recorded_at") ?? alert.optionalDate("located_at")
-        return SharedLocation(latitude: latitude, longitude: longitude, accuracy: accuracy.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil },
-                              recordedAt: at)
+        return SharedLocation(
+            latitude: latitude, longitude: longitude, accuracy: accuracy.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil },
+            recordedAt: at)
     }
 }

@@ -1,4 +1,5 @@
 import LifeSignalDomain
+
 /// One step of the schema, written once for both engines.
 ///
 /// Statements use PostgreSQL's type names (`uuid`, `timestamptz`, `boolean`, `jsonb`), which
@@ -50,7 +51,8 @@ public struct Migration: Sendable {
 public enum Migrator {
     public static func migrate(_ database: any Database, migrations: [Migration] = Schema.migrations) async throws {
         _ = try await database.transaction { connection in
-            try await connection.query("""
+            try await connection.query(
+                """
                 CREATE TABLE IF NOT EXISTS lifesignal_migrations (
                     version integer PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL)
                 """)
@@ -68,7 +70,8 @@ public enum Migrator {
                 for statement in migration.sql(for: connection.dialect) {
                     try await connection.query(SQL(statement))
                 }
-                try await connection.query("""
+                try await connection.query(
+                    """
                     INSERT INTO lifesignal_migrations (version, name, applied_at)
                     VALUES (\(migration.version), \(migration.name), \(Timestamp.format(.now)))
                     """)

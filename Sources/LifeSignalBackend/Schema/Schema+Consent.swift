@@ -6,8 +6,11 @@ extension Schema {
     /// nobody writes through `/rest/v1`: the role functions create, answer and cancel them.
     static let roleRequestsPolicy = AccessPolicy(
         table: "contact_role_requests", grants: [.authenticated: [.select]],
-        rules: [.init("contact_role_requests_select_party", .select, to: [.authenticated],
-                      using: "requester_id = auth.uid() OR owner_id = auth.uid()")])
+        rules: [
+            .init(
+                "contact_role_requests_select_party", .select, to: [.authenticated],
+                using: "requester_id = auth.uid() OR owner_id = auth.uid()")
+        ])
 
     /// What Realtime's change log keeps of a deleted request besides its id: the two sides its
     /// read policy names, so a delete reaches exactly the two people who could read it.

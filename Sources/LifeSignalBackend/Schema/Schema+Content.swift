@@ -35,44 +35,52 @@ extension Schema {
     static let content = Migration(
         version: 100, name: "content",
         statements: [
-            "CREATE TABLE locations (\n" + commonColumns("""
-                region text,
-                short_description text,
-                website_url text,
-            """) + ")",
-            "CREATE TABLE events (\n" + commonColumns("""
-                description text,
-                host_org text,
-                start_date date,
-                end_date date,
-                start_time time,
-                end_time time,
-                location text,
-                recurrence text,
-                website_url text,
-                image_url text,
-                ocr_text text,
-            """) + ")",
-            "CREATE TABLE routes (\n" + commonColumns("""
-                gpx_url text,
-                duration_minutes integer CHECK (duration_minutes IS NULL OR duration_minutes >= 0),
-                start_point text,
-                end_point text,
-                difficulty text NOT NULL DEFAULT 'easy' CHECK (difficulty IN ('easy', 'moderate', 'challenging')),
-                notes text,
-            """) + ")",
-        ] + contentTables.flatMap { table in
-            ["status", "created_by", "deleted_at"].map { "CREATE INDEX \(table)_\($0) ON \(table) (\($0))" }
-                + ["CREATE INDEX \(table)_order ON \(table) (sort_order, name)"]
-        },
+            "CREATE TABLE locations (\n"
+                + commonColumns(
+                    """
+                        region text,
+                        short_description text,
+                        website_url text,
+                    """) + ")",
+            "CREATE TABLE events (\n"
+                + commonColumns(
+                    """
+                        description text,
+                        host_org text,
+                        start_date date,
+                        end_date date,
+                        start_time time,
+                        end_time time,
+                        location text,
+                        recurrence text,
+                        website_url text,
+                        image_url text,
+                        ocr_text text,
+                    """) + ")",
+            "CREATE TABLE routes (\n"
+                + commonColumns(
+                    """
+                        gpx_url text,
+                        duration_minutes integer CHECK (duration_minutes IS NULL OR duration_minutes >= 0),
+                        start_point text,
+                        end_point text,
+                        difficulty text NOT NULL DEFAULT 'easy' CHECK (difficulty IN ('easy', 'moderate', 'challenging')),
+                        notes text,
+                    """) + ")",
+        ]
+            + contentTables.flatMap { table in
+                ["status", "created_by", "deleted_at"].map { "CREATE INDEX \(table)_\($0) ON \(table) (\($0))" }
+                    + ["CREATE INDEX \(table)_order ON \(table) (sort_order, name)"]
+            },
         postgresOnly: [
             """
             CREATE OR REPLACE FUNCTION lifesignal_touch_updated_at() RETURNS trigger LANGUAGE plpgsql AS
             $$ BEGIN NEW.updated_at = now(); RETURN NEW; END $$
-            """,
-        ] + contentTables.map {
-            "CREATE TRIGGER \($0)_updated_at BEFORE UPDATE ON \($0) FOR EACH ROW EXECUTE FUNCTION lifesignal_touch_updated_at()"
-        } + contentPoliciesAtMigration100.flatMap(\.postgresStatements),
+            """
+        ]
+            + contentTables.map {
+                "CREATE TRIGGER \($0)_updated_at BEFORE UPDATE ON \($0) FOR EACH ROW EXECUTE FUNCTION lifesignal_touch_updated_at()"
+            } + contentPoliciesAtMigration100.flatMap(\.postgresStatements),
         sqliteOnly: contentTables.map { table in
             """
             CREATE TRIGGER \(table)_updated_at AFTER UPDATE ON \(table) FOR EACH ROW WHEN NEW.updated_at = OLD.updated_at

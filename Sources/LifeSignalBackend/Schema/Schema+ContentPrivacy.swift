@@ -21,8 +21,10 @@ extension Schema {
         let common = ["id", "name", "slug", "status", "sort_order", "created_by", "created_at", "updated_at", "deleted_at"]
         return [
             "locations": common + ["region", "short_description", "website_url"],
-            "events": common + ["description", "host_org", "start_date", "end_date", "start_time", "end_time", "location",
-                                "recurrence", "website_url", "image_url", "ocr_text", "keywords"],
+            "events": common + [
+                "description", "host_org", "start_date", "end_date", "start_time", "end_time", "location",
+                "recurrence", "website_url", "image_url", "ocr_text", "keywords",
+            ],
             "routes": common + ["gpx_url", "duration_minutes", "start_point", "end_point", "difficulty", "notes"],
         ]
     }()

@@ -34,10 +34,12 @@ extension Schema {
         table: "alert_responses", grants: [.authenticated: [.select]],
         rules: [
             .init("alert_responses_select_own", .select, to: [.authenticated], using: "responder_id = auth.uid()"),
-            .init("alert_responses_select_alert", .select, to: [.authenticated], using: """
-                EXISTS (SELECT 1 FROM alerts a WHERE a.id = alert_responses.alert_id AND (a.user_id = auth.uid() OR \
-                \(isResponderOf("a.user_id"))))
-                """),
+            .init(
+                "alert_responses_select_alert", .select, to: [.authenticated],
+                using: """
+                    EXISTS (SELECT 1 FROM alerts a WHERE a.id = alert_responses.alert_id AND (a.user_id = auth.uid() OR \
+                    \(isResponderOf("a.user_id"))))
+                    """),
         ])
 
     static let pingsPolicy = AccessPolicy(

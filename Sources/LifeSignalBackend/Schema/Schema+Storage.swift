@@ -15,7 +15,7 @@ extension Schema {
                 created_at timestamptz NOT NULL DEFAULT {now},
                 updated_at timestamptz NOT NULL DEFAULT {now},
                 PRIMARY KEY (bucket, name))
-            """,
+            """
         ],
         postgresOnly: ["ALTER TABLE storage_objects ENABLE ROW LEVEL SECURITY"])
 }

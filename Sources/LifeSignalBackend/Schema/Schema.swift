@@ -1,9 +1,17 @@
 /// LifeSignal's tables, their migrations and their access policies.
 public enum Schema {
-    public static let migrations: [Migration] = [foundation, content, storage] + domainMigrations + [contactsReadUsers, userMetadata, ChangeCapture.migration, contentListIndexes, sessionSignInMethod, callerStatementMigration, eventKeywords, sqliteStampInWriters, AuthService.phoneChangeMigration, messagingMigration, messagingRetentionMigration, DocumentService.migration, AuthService.throttleMigration, AuthService.sendingCapsMigration, sqliteLowSelectivityIndexes, ChangeCapture.changeLogMigration, peopleSeeOnlyTheirOwn, ChangeCapture.deletedRowsMigration, AuthService.sessionsByUserMigration, contentPrivacy, consentMigration, DeliveryLedger.migration, escalationMigration, AuthService.identityLinksMigration]
+    public static let migrations: [Migration] =
+        [foundation, content, storage] + domainMigrations + [
+            contactsReadUsers, userMetadata, ChangeCapture.migration, contentListIndexes, sessionSignInMethod, callerStatementMigration, eventKeywords,
+            sqliteStampInWriters, AuthService.phoneChangeMigration, messagingMigration, messagingRetentionMigration, DocumentService.migration,
+            AuthService.throttleMigration, AuthService.sendingCapsMigration, sqliteLowSelectivityIndexes, ChangeCapture.changeLogMigration,
+            peopleSeeOnlyTheirOwn, ChangeCapture.deletedRowsMigration, AuthService.sessionsByUserMigration, contentPrivacy, consentMigration,
+            DeliveryLedger.migration, escalationMigration, AuthService.identityLinksMigration,
+        ]
 
     /// Every exposed table's policy; tables without one are not reachable through `/rest/v1`.
-    public static let policies: [AccessPolicy] = [usersPolicy, checkInsPolicy] + contentPolicies + domainPolicies + [DocumentService.policy, roleRequestsPolicy]
+    public static let policies: [AccessPolicy] =
+        [usersPolicy, checkInsPolicy] + contentPolicies + domainPolicies + [DocumentService.policy, roleRequestsPolicy]
 
     public static func policy(for table: String) -> AccessPolicy? {
         policies.first { $0.table == table }
@@ -22,7 +30,7 @@ public enum Schema {
     static let usersGrants: [DatabaseRole: Set<TableCommand>] = [.authenticated: [.select]]
     /// Frozen as migration 1 created them; later rules arrive in later migrations.
     static let usersRulesAtFoundation: [AccessPolicy.Rule] = [
-        .init("users_select_own", .select, to: [.authenticated], using: "id = auth.uid()"),
+        .init("users_select_own", .select, to: [.authenticated], using: "id = auth.uid()")
     ]
     /// Migration 102's rule, dropped by migration 170: kept so 102 still reads as it ran.
     static let usersSelectContacts = AccessPolicy.Rule(
@@ -36,7 +44,7 @@ public enum Schema {
 
     /// Frozen as migration 1 created them; migration 170 adds the responders' rule.
     static let checkInsRulesAtFoundation: [AccessPolicy.Rule] = [
-        .init("check_ins_select_own", .select, to: [.authenticated], using: "user_id = auth.uid()"),
+        .init("check_ins_select_own", .select, to: [.authenticated], using: "user_id = auth.uid()")
     ]
 
     /// Roles and the `auth` helpers Supabase provides; created here so the same policies run on
@@ -149,7 +157,7 @@ public enum Schema {
         ],
         postgresOnly: supabaseCompatibility
             + ["auth_users", "auth_one_time_codes", "auth_sessions", "auth_refresh_tokens"]
-                .map { "ALTER TABLE \($0) ENABLE ROW LEVEL SECURITY" }
+            .map { "ALTER TABLE \($0) ENABLE ROW LEVEL SECURITY" }
             + AccessPolicy(table: "users", grants: usersGrants, rules: usersRulesAtFoundation).postgresStatements
             + AccessPolicy(table: "check_ins", grants: checkInsPolicy.grants, rules: checkInsRulesAtFoundation).postgresStatements)
 }

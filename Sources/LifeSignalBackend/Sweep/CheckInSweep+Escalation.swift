@@ -34,7 +34,8 @@ extension CheckInSweep {
     /// now; with one they are told when it ends.
     func expire(now: Date, batch: Int, into report: inout SweepReport) async throws -> Int {
         let (claimed, graced, outbox): (Int, Int, Outbox) = try await database.transaction { connection in
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 UPDATE users SET expired_for = check_in_deadline, reminder_sent_for = check_in_deadline,
                     escalated_for = CASE WHEN escalation_grace_seconds = 0 THEN check_in_deadline ELSE escalated_for END
                 WHERE id IN (SELECT id FROM users
@@ -51,15 +52,17 @@ extension CheckInSweep {
                 let grace = TimeInterval(try row.int("escalation_grace_seconds"))
                 if grace == 0 {
                     escalating.append(due)
-                    drafts.append(NotificationDraft(
-                        recipient: due.id, type: .nonResponsiveSelf, title: "Check-in missed",
-                        body: "Your check-in has expired; your responders were told. Check in to let them know you are OK."))
+                    drafts.append(
+                        NotificationDraft(
+                            recipient: due.id, type: .nonResponsiveSelf, title: "Check-in missed",
+                            body: "Your check-in has expired; your responders were told. Check in to let them know you are OK."))
                 } else {
                     let at = due.deadline.addingTimeInterval(grace)
                     try await connection.query("UPDATE users SET escalate_at = \(at) WHERE id = \(due.id)")
-                    drafts.append(NotificationDraft(
-                        recipient: due.id, type: .nonResponsiveSelf, title: "Check-in missed",
-                        body: "Your check-in has expired. Your responders will be told at \(Incidents.clockTime(at)) unless you check in before then."))
+                    drafts.append(
+                        NotificationDraft(
+                            recipient: due.id, type: .nonResponsiveSelf, title: "Check-in missed",
+                            body: "Your check-in has expired. Your responders will be told at \(Incidents.clockTime(at)) unless you check in before then."))
                 }
             }
             var outbox = Outbox()
@@ -78,7 +81,8 @@ extension CheckInSweep {
     /// no new schedule, not paused) have their first tier told.
     func endGrace(now: Date, batch: Int, into report: inout SweepReport) async throws -> Int {
         let (claimed, escalated, outbox): (Int, Int, Outbox) = try await database.transaction { connection in
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 UPDATE users SET escalate_at = NULL,
                     escalated_for = CASE WHEN expired_for = check_in_deadline AND (paused_until IS NULL OR paused_until <= \(now))
                                          THEN check_in_deadline ELSE escalated_for END
@@ -90,12 +94,14 @@ extension CheckInSweep {
             var due: [Due] = []
             for row in rows {
                 guard let deadline = row.optionalDate("check_in_deadline"), row.optionalDate("escalated_for") == deadline,
-                      row.optionalDate("expired_for") == deadline else { continue }
+                    row.optionalDate("expired_for") == deadline
+                else { continue }
                 due.append(try Due(row: row))
             }
             var drafts = due.map {
-                NotificationDraft(recipient: $0.id, type: .nonResponsiveSelf, title: "Responders told",
-                                  body: "Your responders were told you missed your check-in. Check in to let them know you are OK.")
+                NotificationDraft(
+                    recipient: $0.id, type: .nonResponsiveSelf, title: "Responders told",
+                    body: "Your responders were told you missed your check-in. Check in to let them know you are OK.")
             }
             var outbox = Outbox()
             drafts += try await Self.escalate(due, now: now, outbox: &outbox, in: connection)
@@ -114,8 +120,9 @@ extension CheckInSweep {
     static func escalate(_ due: [Due], now: Date, outbox: inout Outbox, in connection: any SQLConnection) async throws -> [NotificationDraft] {
         guard !due.isEmpty else { return [] }
         let list = SQL.join(due.map { "\($0.id)" }, separator: ", ")
-        let busy = Set(try await connection.query("SELECT user_id FROM alerts WHERE status = 'active' AND user_id IN (\(list))")
-            .map { UserID(try $0.uuid("user_id")) })
+        let busy = Set(
+            try await connection.query("SELECT user_id FROM alerts WHERE status = 'active' AND user_id IN (\(list))")
+                .map { UserID(try $0.uuid("user_id")) })
         let responders = Dictionary(grouping: try await Incidents.wantingResponders(of: due.map(\.id), in: connection), by: \.person)
         var inserts: [SQL] = []
         var told: [(UUID, TieredResponder)] = []
@@ -126,19 +133,22 @@ extension CheckInSweep {
             let first = theirs.map(\.tier).min() ?? 1
             let nextTierAt = Incidents.tier(after: first, among: theirs).map { _ in now.addingTimeInterval(person.tierDelay) }
             let repeatAt = person.repeatInterval.map { now.addingTimeInterval($0) }
-            inserts.append("""
+            inserts.append(
+                """
                 (\(id), \(person.id), 'active', \(now), 'missed_check_in', \(person.deadline), \(first), \(nextTierAt), \(repeatAt))
                 """)
             outbox.change("alerts", .insert, id, owner: person.id, at: now)
             for responder in theirs where responder.tier == first {
                 told.append((id, responder))
-                drafts.append(NotificationDraft(
-                    recipient: responder.responder, type: .nonResponsiveDependent, title: "Emergency Alert — \(person.name)",
-                    body: "\(person.name)'s check-in has expired.", contactID: person.id))
+                drafts.append(
+                    NotificationDraft(
+                        recipient: responder.responder, type: .nonResponsiveDependent, title: "Emergency Alert — \(person.name)",
+                        body: "\(person.name)'s check-in has expired.", contactID: person.id))
             }
         }
         for start in stride(from: 0, to: inserts.count, by: 200) {
-            try await connection.query("""
+            try await connection.query(
+                """
                 INSERT INTO alerts (id, user_id, status, activated_at, kind, deadline, tier, next_tier_at, next_repeat_at) VALUES
                 """ + SQL.join(Array(inserts[start..<min(start + 200, inserts.count)]), separator: ", "))
         }
@@ -151,7 +161,8 @@ extension CheckInSweep {
     /// incident has no `next_tier_at`, so it never gets here.
     func advanceTiers(now: Date, batch: Int, into report: inout SweepReport) async throws -> Int {
         let (claimed, advanced, outbox): (Int, Int, Outbox) = try await database.transaction { connection in
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 UPDATE alerts SET next_tier_at = NULL
                 WHERE id IN (SELECT id FROM alerts WHERE status = 'active' AND next_tier_at <= \(now)
                              ORDER BY next_tier_at LIMIT \(batch)\(skipLocked(connection)))
@@ -161,10 +172,14 @@ extension CheckInSweep {
             var outbox = Outbox()
             var advanced = 0
             for row in rows {
-                let id = try row.uuid("id"), owner = UserID(try row.uuid("user_id"))
-                guard let person = try await connection.first("""
-                    SELECT first_name, last_name, phone, escalation_tier_delay_seconds, escalation_repeat_seconds FROM users WHERE id = \(owner)
-                    """) else { continue }
+                let id = try row.uuid("id")
+                let owner = UserID(try row.uuid("user_id"))
+                guard
+                    let person = try await connection.first(
+                        """
+                        SELECT first_name, last_name, phone, escalation_tier_delay_seconds, escalation_repeat_seconds FROM users WHERE id = \(owner)
+                        """)
+                else { continue }
                 let responders = try await Incidents.wantingResponders(of: [owner], in: connection)
                 guard let next = Incidents.tier(after: try row.int("tier"), among: responders) else { continue }
                 let following = Incidents.tier(after: next, among: responders)
@@ -172,7 +187,8 @@ extension CheckInSweep {
                 try await connection.query("UPDATE alerts SET tier = \(next), next_tier_at = \(nextTierAt) WHERE id = \(id)")
                 // A tier just told is repeated to a full interval from now, not at the old tier's time.
                 if row.optionalUUID("acknowledged_by") == nil, let interval = person.optionalInt("escalation_repeat_seconds") {
-                    try await connection.query("""
+                    try await connection.query(
+                        """
                         UPDATE alerts SET next_repeat_at = \(now.addingTimeInterval(TimeInterval(interval))) WHERE id = \(id)
                         """)
                 }
@@ -182,16 +198,19 @@ extension CheckInSweep {
                 let name = PersonName.display(person)
                 var acknowledger: String?
                 if let by = row.optionalUUID("acknowledged_by"),
-                   let who = try await connection.first("SELECT first_name, last_name, phone FROM users WHERE id = \(by)") {
+                    let who = try await connection.first("SELECT first_name, last_name, phone FROM users WHERE id = \(by)")
+                {
                     acknowledger = PersonName.display(who)
                 }
                 drafts += tier.map {
                     if let acknowledger {
-                        NotificationDraft(recipient: $0.responder, type: .alertAcknowledged, title: "\(name) missed a check-in",
-                                          body: "\(name)'s check-in has expired. \(acknowledger) is on it.", contactID: owner)
+                        NotificationDraft(
+                            recipient: $0.responder, type: .alertAcknowledged, title: "\(name) missed a check-in",
+                            body: "\(name)'s check-in has expired. \(acknowledger) is on it.", contactID: owner)
                     } else {
-                        NotificationDraft(recipient: $0.responder, type: .nonResponsiveDependent, title: "Emergency Alert — \(name)",
-                                          body: "\(name)'s check-in has expired and nobody has answered yet.", contactID: owner)
+                        NotificationDraft(
+                            recipient: $0.responder, type: .nonResponsiveDependent, title: "Emergency Alert — \(name)",
+                            body: "\(name)'s check-in has expired and nobody has answered yet.", contactID: owner)
                     }
                 }
                 outbox.change("alerts", .update, id, owner: owner, at: now)
@@ -211,7 +230,8 @@ extension CheckInSweep {
     /// repeat is set from the person's interval.
     func repeatUnanswered(now: Date, batch: Int, into report: inout SweepReport) async throws -> Int {
         let (claimed, repeated, outbox): (Int, Int, Outbox) = try await database.transaction { connection in
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 UPDATE alerts SET next_repeat_at = NULL
                 WHERE id IN (SELECT id FROM alerts WHERE status = 'active' AND next_repeat_at <= \(now)
                              ORDER BY next_repeat_at LIMIT \(batch)\(skipLocked(connection)))
@@ -220,31 +240,40 @@ extension CheckInSweep {
             var drafts: [NotificationDraft] = []
             var repeated = 0
             for row in rows where row.optionalDate("acknowledged_at") == nil {
-                let id = try row.uuid("id"), owner = UserID(try row.uuid("user_id"))
+                let id = try row.uuid("id")
+                let owner = UserID(try row.uuid("user_id"))
                 let kind = AlertKind(rawValue: try row.string("kind")) ?? .sos
-                guard let person = try await connection.first("""
-                    SELECT first_name, last_name, phone, escalation_repeat_seconds FROM users WHERE id = \(owner)
-                    """) else { continue }
+                guard
+                    let person = try await connection.first(
+                        """
+                        SELECT first_name, last_name, phone, escalation_repeat_seconds FROM users WHERE id = \(owner)
+                        """)
+                else { continue }
                 if let interval = person.optionalInt("escalation_repeat_seconds") {
-                    try await connection.query("""
+                    try await connection.query(
+                        """
                         UPDATE alerts SET next_repeat_at = \(now.addingTimeInterval(TimeInterval(interval))) WHERE id = \(id)
                         """)
                 }
-                let name = PersonName.display(person), tier = try row.int("tier")
+                let name = PersonName.display(person)
+                let tier = try row.int("tier")
                 let told = try await Incidents.recipients(of: id, in: connection).filter { kind == .sos || $0.tier == tier }
                 switch kind {
                 case .missedCheckIn:
-                    drafts.append(NotificationDraft(
-                        recipient: owner, type: .nonResponsiveSelf, title: "Check in now",
-                        body: "You missed your check-in and your responders were told. Check in to let them know you are OK."))
+                    drafts.append(
+                        NotificationDraft(
+                            recipient: owner, type: .nonResponsiveSelf, title: "Check in now",
+                            body: "You missed your check-in and your responders were told. Check in to let them know you are OK."))
                     drafts += told.map {
-                        NotificationDraft(recipient: $0.responder, type: .nonResponsiveDependent, title: "Reminder: \(name) missed a check-in",
-                                          body: "\(name)'s check-in is still overdue and nobody has answered yet.", contactID: owner)
+                        NotificationDraft(
+                            recipient: $0.responder, type: .nonResponsiveDependent, title: "Reminder: \(name) missed a check-in",
+                            body: "\(name)'s check-in is still overdue and nobody has answered yet.", contactID: owner)
                     }
                 case .sos:
                     drafts += told.map {
-                        NotificationDraft(recipient: $0.responder, type: .alertActivatedReceived, title: "ALERT: \(name) still needs help",
-                                          body: "\(name)'s emergency alert is still active and nobody has answered yet.", contactID: owner)
+                        NotificationDraft(
+                            recipient: $0.responder, type: .alertActivatedReceived, title: "ALERT: \(name) still needs help",
+                            body: "\(name)'s emergency alert is still active and nobody has answered yet.", contactID: owner)
                     }
                 }
                 repeated += 1

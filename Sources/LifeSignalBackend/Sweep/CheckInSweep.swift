@@ -69,7 +69,8 @@ public struct CheckInSweep: Sendable {
     /// `cancelled` (they changed their schedule). Everyone told hears the all-clear.
     private func resume(now: Date, batch: Int, into report: inout SweepReport) async throws -> Int {
         let (claimed, resumed, outbox): (Int, Int, Outbox) = try await database.transaction { connection in
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 SELECT id, first_name, last_name, phone, last_check_in_at, escalated_for FROM users
                 WHERE escalated_for IS NOT NULL AND escalated_for <> check_in_deadline
                 ORDER BY id LIMIT \(batch)
@@ -88,8 +89,9 @@ public struct CheckInSweep: Sendable {
                 if let last = row.optionalDate("last_check_in_at"), let escalated = row.optionalDate("escalated_for") {
                     checkedIn = last > escalated
                 }
-                drafts += try await Incidents.resolve(active.id, as: checkedIn ? .checkedIn : .cancelled, by: nil,
-                                                      ownerName: PersonName.display(row), now: now, in: connection)
+                drafts += try await Incidents.resolve(
+                    active.id, as: checkedIn ? .checkedIn : .cancelled, by: nil,
+                    ownerName: PersonName.display(row), now: now, in: connection)
                 outbox.change("alerts", .update, active.id, owner: id, at: now)
                 if checkedIn { resumed += 1 }
             }
@@ -107,11 +109,13 @@ public struct CheckInSweep: Sendable {
     private func remind(now: Date, batch: Int, into report: inout SweepReport) async throws -> Int {
         let leads = ReminderLead.allCases.compactMap(\.seconds)
         guard let longest = leads.max() else { return 0 }
-        let windows = SQL.join(leads.map { lead in
-            "(reminder_lead_seconds = \(Int(lead)) AND check_in_deadline <= \(now.addingTimeInterval(lead)))"
-        }, separator: " OR ")
+        let windows = SQL.join(
+            leads.map { lead in
+                "(reminder_lead_seconds = \(Int(lead)) AND check_in_deadline <= \(now.addingTimeInterval(lead)))"
+            }, separator: " OR ")
         let (claimed, outbox): (Int, Outbox) = try await database.transaction { connection in
-            let rows = try await connection.query("""
+            let rows = try await connection.query(
+                """
                 UPDATE users SET reminder_sent_for = check_in_deadline
                 WHERE id IN (SELECT id FROM users
                              WHERE reminder_lead_seconds IS NOT NULL AND (reminder_sent_for IS NULL OR reminder_sent_for <> check_in_deadline)
@@ -124,8 +128,9 @@ public struct CheckInSweep: Sendable {
             let drafts = try rows.map { row in
                 let lead = try ReminderLead(seconds: row.optionalInt("reminder_lead_seconds").map { TimeInterval($0) })
                 let when = lead == .twoHours ? "2 hours" : "30 minutes"
-                return NotificationDraft(recipient: UserID(try row.uuid("id")), type: .checkInReminder, title: "Time to check in",
-                                         body: "Your check-in is due in \(when).")
+                return NotificationDraft(
+                    recipient: UserID(try row.uuid("id")), type: .checkInReminder, title: "Time to check in",
+                    body: "Your check-in is due in \(when).")
             }
             return (rows.count, try await NotificationStore.outbox(drafts, now: now, in: connection))
         }

@@ -41,13 +41,15 @@ extension CheckInClient: TestDependencyKey {
     public static var previewValue: CheckInClient {
         let last = LockIsolated<Date?>(Date().addingTimeInterval(-3 * 3600))
         let settings = LockIsolated(CheckInSettings())
-        let escalation = LockIsolated(CheckInEscalation(responders: [
-            .init(id: UserID(UUID(uuidString: "00000000-0000-4000-8000-00000000a001") ?? UUID()), name: "Maya Lopez", tier: 1),
-            .init(id: UserID(UUID(uuidString: "00000000-0000-4000-8000-00000000a003") ?? UUID()), name: "Sam", tier: 2),
-        ]))
-        let entries = LockIsolated((1...5).map { day in
-            CheckInEntry(id: UUID(), checkedInAt: Date().addingTimeInterval(-3 * 3600 - Double(day) * 86400), source: .manual)
-        })
+        let escalation = LockIsolated(
+            CheckInEscalation(responders: [
+                .init(id: UserID(UUID(uuidString: "00000000-0000-4000-8000-00000000a001") ?? UUID()), name: "Maya Lopez", tier: 1),
+                .init(id: UserID(UUID(uuidString: "00000000-0000-4000-8000-00000000a003") ?? UUID()), name: "Sam", tier: 2),
+            ]))
+        let entries = LockIsolated(
+            (1...5).map { day in
+                CheckInEntry(id: UUID(), checkedInAt: Date().addingTimeInterval(-3 * 3600 - Double(day) * 86400), source: .manual)
+            })
         return CheckInClient(
             checkIn: {
                 let now = Date()
@@ -95,9 +97,17 @@ extension CheckInClient: TestDependencyKey {
                 guard until > Date(), until <= Date().addingTimeInterval(EscalationSettings.longestPause) else {
                     throw DomainError.invalidArgument("until must be after now and at most 30 days ahead")
                 }
-                return escalation.withValue { $0.pausedUntil = until; return $0 }
+                return escalation.withValue {
+                    $0.pausedUntil = until
+                    return $0
+                }
             },
-            resume: { escalation.withValue { $0.pausedUntil = nil; return $0 } }
+            resume: {
+                escalation.withValue {
+                    $0.pausedUntil = nil
+                    return $0
+                }
+            }
         )
     }
 }

@@ -66,18 +66,19 @@ extension ContactsClient: TestDependencyKey {
             phone: "+15550100002", roles: .dependent, emergencyNote: "Takes heart medication at 8am",
             addedAt: now.addingTimeInterval(-60 * 86400), lastCheckIn: now.addingTimeInterval(-20 * 3600),
             deadline: now.addingTimeInterval(4 * 3600), checkInIntervalSeconds: 86400)
-        let list = LockIsolated(ContactList(
-            contacts: [
-                ContactSummary(
-                    id: UserID(UUID(uuidString: "00000000-0000-4000-8000-00000000a001") ?? UUID()), name: "Maya Lopez",
-                    phone: "+15550100001", roles: .responder, addedAt: now.addingTimeInterval(-30 * 86400)),
-                joe,
-            ],
-            receivedRoleRequests: [
-                RoleRequest(
-                    id: UUID(uuidString: "00000000-0000-4000-8000-00000000b001") ?? UUID(), requesterID: joe.id,
-                    requesterName: joe.name, ownerID: me, ownerName: "You", createdAt: now.addingTimeInterval(-3600)),
-            ]))
+        let list = LockIsolated(
+            ContactList(
+                contacts: [
+                    ContactSummary(
+                        id: UserID(UUID(uuidString: "00000000-0000-4000-8000-00000000a001") ?? UUID()), name: "Maya Lopez",
+                        phone: "+15550100001", roles: .responder, addedAt: now.addingTimeInterval(-30 * 86400)),
+                    joe,
+                ],
+                receivedRoleRequests: [
+                    RoleRequest(
+                        id: UUID(uuidString: "00000000-0000-4000-8000-00000000b001") ?? UUID(), requesterID: joe.id,
+                        requesterName: joe.name, ownerID: me, ownerName: "You", createdAt: now.addingTimeInterval(-3600))
+                ]))
         @Sendable func freshCode() -> QRCode { QRCode(id: UUID(), expiresAt: now.addingTimeInterval(600)) }
         let qrCode = LockIsolated(freshCode())
         let changes = AsyncThrowingStream<ContactList, any Error>.makeStream()

@@ -12,16 +12,22 @@ final class PreviewContentStore: Sendable {
         self.now = now
         let at = now()
         let seed: [(any ContentRecord)?] = [
-            try? Location.Draft(name: "Fiddletown Cellars", region: "Shenandoah Valley", websiteURL: "fiddletowncellars.example",
-                                status: .published, sortOrder: 1).stored(id: UUID(), createdBy: nil, createdAt: at, updatedAt: at),
+            try? Location.Draft(
+                name: "Fiddletown Cellars", region: "Shenandoah Valley", websiteURL: "fiddletowncellars.example",
+                status: .published, sortOrder: 1
+            ).stored(id: UUID(), createdBy: nil, createdAt: at, updatedAt: at),
             try? Location.Draft(name: "Old Sugar Mill", region: "Clarksburg", status: .draft, sortOrder: 2)
                 .stored(id: UUID(), createdBy: nil, createdAt: at, updatedAt: at),
-            try? Event.Draft(name: "Harvest Festival", startDate: try? CalendarDay("2027-09-18"), endDate: try? CalendarDay("2027-09-19"),
-                             startTime: "10:00", keywords: ["wine", "music"], status: .published)
-                .stored(id: UUID(), createdBy: nil, createdAt: at, updatedAt: at),
-            try? Route.Draft(name: "Valley Loop", durationMinutes: 120, startPoint: "Plymouth", endPoint: "Fiddletown",
-                             difficulty: .moderate, status: .published)
-                .stored(id: UUID(), createdBy: nil, createdAt: at, updatedAt: at),
+            try? Event.Draft(
+                name: "Harvest Festival", startDate: try? CalendarDay("2027-09-18"), endDate: try? CalendarDay("2027-09-19"),
+                startTime: "10:00", keywords: ["wine", "music"], status: .published
+            )
+            .stored(id: UUID(), createdBy: nil, createdAt: at, updatedAt: at),
+            try? Route.Draft(
+                name: "Valley Loop", durationMinutes: 120, startPoint: "Plymouth", endPoint: "Fiddletown",
+                difficulty: .moderate, status: .published
+            )
+            .stored(id: UUID(), createdBy: nil, createdAt: at, updatedAt: at),
         ]
         records.withValue { tables in
             for case let record? in seed { tables[type(of: record).table, default: [:]][record.id] = record }

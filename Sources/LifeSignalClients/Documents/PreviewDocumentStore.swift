@@ -17,12 +17,18 @@ final class PreviewDocumentStore: @unchecked Sendable {
         self.now = now
         let at = now()
         let seed: [(String, [String: DocumentValue])] = [
-            ("users/\(Self.me)", [
-                "firstName": "Ann", "lastName": "Lee", "checkInIntervalHours": 24, "notificationsEnabled": true,
-                "emergencyNote": "Spare key with the neighbour at no. 12", "lastCheckIn": .timestamp(at.addingTimeInterval(-3600)),
-            ]),
+            (
+                "users/\(Self.me)",
+                [
+                    "firstName": "Ann", "lastName": "Lee", "checkInIntervalHours": 24, "notificationsEnabled": true,
+                    "emergencyNote": "Spare key with the neighbour at no. 12", "lastCheckIn": .timestamp(at.addingTimeInterval(-3600)),
+                ]
+            ),
             ("users/\(Self.me)/contacts/bob", ["name": "Bob Lee", "roles": ["responder"], "addedAt": .timestamp(at.addingTimeInterval(-86400 * 30))]),
-            ("users/\(Self.me)/contacts/cat", ["name": "Cat Diaz", "roles": ["responder", "dependent"], "addedAt": .timestamp(at.addingTimeInterval(-86400 * 3))]),
+            (
+                "users/\(Self.me)/contacts/cat",
+                ["name": "Cat Diaz", "roles": ["responder", "dependent"], "addedAt": .timestamp(at.addingTimeInterval(-86400 * 3))]
+            ),
         ]
         for (text, data) in seed {
             if let path = try? DocumentPath(text) {

@@ -69,9 +69,10 @@ extension MessagingClient: TestDependencyKey {
             tokenStream: { AsyncStream { $0.yield(current()) } },
             messageStream: {
                 AsyncStream { continuation in
-                    continuation.yield(RemoteMessage(
-                        id: UUID(uuidString: "00000000-0000-4000-8000-00000000d001") ?? UUID(), title: "Ping from Maya", body: "Are you OK?",
-                        data: ["type": "ping_received"], sentAt: Date(timeIntervalSince1970: 1_800_000_000)))
+                    continuation.yield(
+                        RemoteMessage(
+                            id: UUID(uuidString: "00000000-0000-4000-8000-00000000d001") ?? UUID(), title: "Ping from Maya", body: "Are you OK?",
+                            data: ["type": "ping_received"], sentAt: Date(timeIntervalSince1970: 1_800_000_000)))
                 }
             })
     }

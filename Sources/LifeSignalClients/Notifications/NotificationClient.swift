@@ -43,8 +43,9 @@ extension NotificationClient: TestDependencyKey {
         let at = Date(timeIntervalSince1970: 1_800_000_000)
         let items = LockIsolated([
             NotificationRecord(id: UUID(), userID: me, type: .pingReceived, title: "Ping from Maya", body: "Are you OK?", createdAt: at),
-            NotificationRecord(id: UUID(), userID: me, type: .checkInReminder, title: "Check-in reminder", body: "Your deadline is in 2 hours",
-                               isRead: true, createdAt: at.addingTimeInterval(-3600)),
+            NotificationRecord(
+                id: UUID(), userID: me, type: .checkInReminder, title: "Check-in reminder", body: "Your deadline is in 2 hours",
+                isRead: true, createdAt: at.addingTimeInterval(-3600)),
         ])
         let channels = LockIsolated(DeliveryPreferences.standard)
         return NotificationClient(

@@ -95,10 +95,11 @@ extension PingClient: TestDependencyKey {
             ping: { dependent in
                 save { pings in
                     pings.sent.removeAll { $0.id == dependent }
-                    pings.sent.append(ContactSummary(
-                        id: dependent, name: dependent == joeID ? "Grandpa Joe" : "Sam Rivera",
-                        phone: dependent == joeID ? "+15550100002" : "+15550100003", roles: .dependent,
-                        addedAt: now.addingTimeInterval(-60 * 86400), outgoingPingAt: now))
+                    pings.sent.append(
+                        ContactSummary(
+                            id: dependent, name: dependent == joeID ? "Grandpa Joe" : "Sam Rivera",
+                            phone: dependent == joeID ? "+15550100002" : "+15550100003", roles: .dependent,
+                            addedAt: now.addingTimeInterval(-60 * 86400), outgoingPingAt: now))
                 }
                 return UUID()
             },

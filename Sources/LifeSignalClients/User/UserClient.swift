@@ -47,10 +47,11 @@ extension UserClient: TestDependencyKey {
 
     public static var previewValue: UserClient {
         let me = UserID(UUID(uuidString: "00000000-0000-4000-8000-00000000d001") ?? UUID())
-        let stored = LockIsolated(UserProfile(
-            id: me, firstName: "Alex", lastName: "Morgan", emergencyNote: "Allergic to penicillin", phone: "+15550100009",
-            lastCheckIn: Date(timeIntervalSince1970: 1_800_000_000 - 3 * 3600),
-            deadline: Date(timeIntervalSince1970: 1_800_000_000 + 21 * 3600), qrCodeID: UUID()))
+        let stored = LockIsolated(
+            UserProfile(
+                id: me, firstName: "Alex", lastName: "Morgan", emergencyNote: "Allergic to penicillin", phone: "+15550100009",
+                lastCheckIn: Date(timeIntervalSince1970: 1_800_000_000 - 3 * 3600),
+                deadline: Date(timeIntervalSince1970: 1_800_000_000 + 21 * 3600), qrCodeID: UUID()))
         let changes = AsyncThrowingStream<UserProfile, any Error>.makeStream()
         @Sendable func save(_ change: (inout UserProfile) -> Void) -> UserProfile {
             var profile = stored.value

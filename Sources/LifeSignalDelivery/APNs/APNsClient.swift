@@ -26,8 +26,10 @@ public struct APNsClient: Sendable {
     ///     expiration is counted from (tests move it).
     /// - Throws: ``APNsError/invalidConfiguration(_:)``: the key is not a P-256 PEM key, the
     ///   certificates to trust are not PEM, or the base URL is not `https://host`.
-    public init(configuration: APNsConfiguration, eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
-                now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "lifesignal.apns")) throws {
+    public init(
+        configuration: APNsConfiguration, eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        now: @escaping @Sendable () -> Date = { Date() }, logger: Logger = Logger(label: "lifesignal.apns")
+    ) throws {
         guard configuration.baseURL.scheme == "https", configuration.baseURL.host != nil else {
             throw APNsError.invalidConfiguration("APNs is reached over https, not \(configuration.baseURL.absoluteString)")
         }
@@ -47,8 +49,9 @@ public struct APNsClient: Sendable {
         // short enough that a wrong certificate or a closed port does not hold a send for the
         // whole timeout.
         let connect = TimeAmount.seconds(min(configuration.timeout, .seconds(10)).components.seconds)
-        var http = HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow,
-                                            timeout: .init(connect: connect, read: seconds))
+        var http = HTTPClient.Configuration(
+            tlsConfiguration: tls, redirectConfiguration: .disallow,
+            timeout: .init(connect: connect, read: seconds))
         // ALPN offers h2 first; Apple's servers speak nothing else.
         http.httpVersion = .automatic
         self.configuration = configuration
@@ -140,10 +143,11 @@ public struct APNsClient: Sendable {
     }
 
     static func isDeviceToken(_ token: String) -> Bool {
-        !token.isEmpty && token.utf8.count % 2 == 0 && token.utf8.count <= 200 && token.utf8.allSatisfy { byte in
-            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
-                || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
-        }
+        !token.isEmpty && token.utf8.count % 2 == 0 && token.utf8.count <= 200
+            && token.utf8.allSatisfy { byte in
+                (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+                    || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
+            }
     }
 
     /// Sorts the transport's failures into the error's cases: TLS (final), timeouts and

@@ -26,8 +26,10 @@ public struct APNsConfiguration: Sendable, CustomStringConvertible {
     public static let productionURL = URL(string: "https://api.push.apple.com")!
     public static let sandboxURL = URL(string: "https://api.sandbox.push.apple.com")!
 
-    public init(teamID: String, keyID: String, privateKeyPEM: String, topic: String, baseURL: URL = APNsConfiguration.productionURL,
-                additionalTrustRootsPEM: String? = nil, timeout: Duration = .seconds(30), tokenRenewal: Duration = .seconds(50 * 60)) {
+    public init(
+        teamID: String, keyID: String, privateKeyPEM: String, topic: String, baseURL: URL = APNsConfiguration.productionURL,
+        additionalTrustRootsPEM: String? = nil, timeout: Duration = .seconds(30), tokenRenewal: Duration = .seconds(50 * 60)
+    ) {
         self.teamID = teamID
         self.keyID = keyID
         self.privateKeyPEM = privateKeyPEM

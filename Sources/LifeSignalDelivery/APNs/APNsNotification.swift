@@ -32,9 +32,11 @@ public struct APNsNotification: Sendable, Hashable {
     /// one attempt, nothing stored.
     public var timeToLive: Duration?
 
-    public init(title: String, body: String, sound: String? = "default", interruptionLevel: InterruptionLevel = .active,
-                threadID: String? = nil, data: [String: String] = [:], collapseID: String? = nil, priority: Int = 10,
-                timeToLive: Duration? = .seconds(24 * 60 * 60)) {
+    public init(
+        title: String, body: String, sound: String? = "default", interruptionLevel: InterruptionLevel = .active,
+        threadID: String? = nil, data: [String: String] = [:], collapseID: String? = nil, priority: Int = 10,
+        timeToLive: Duration? = .seconds(24 * 60 * 60)
+    ) {
         self.title = title
         self.body = body
         self.sound = sound

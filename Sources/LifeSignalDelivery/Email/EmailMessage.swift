@@ -14,7 +14,7 @@ public struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
     public init(_ address: String, displayName: String? = nil) throws(EmailError) {
         let parts = address.split(separator: "@", omittingEmptySubsequences: false)
         guard address.utf8.count <= 254, parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty,
-              address.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F && !"<>()[]\\,;:\"".unicodeScalars.contains($0) })
+            address.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F && !"<>()[]\\,;:\"".unicodeScalars.contains($0) })
         else { throw .invalidAddress(String(address.prefix(80))) }
         if let displayName, displayName.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
             throw .invalidAddress("a display name with a control character")

@@ -16,8 +16,10 @@ public struct SMTPClient: Sendable {
     private let group: any EventLoopGroup
     private let logger: Logger
 
-    public init(configuration: SMTPConfiguration, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
-                logger: Logger = Logger(label: "lifesignal.smtp")) {
+    public init(
+        configuration: SMTPConfiguration, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        logger: Logger = Logger(label: "lifesignal.smtp")
+    ) {
         self.configuration = configuration
         self.group = group
         self.logger = logger

@@ -37,9 +37,11 @@ public struct SMTPConfiguration: Sendable {
     /// The longest one message's whole exchange may take, connecting included.
     public var timeout: Duration
 
-    public init(host: String, port: Int, security: Security = .startTLS, credentials: Credentials? = nil,
-                tls: TLSConfiguration = .makeClientConfiguration(), clientName: String = "lifesignal.local",
-                timeout: Duration = .seconds(30)) {
+    public init(
+        host: String, port: Int, security: Security = .startTLS, credentials: Credentials? = nil,
+        tls: TLSConfiguration = .makeClientConfiguration(), clientName: String = "lifesignal.local",
+        timeout: Duration = .seconds(30)
+    ) {
         self.host = host
         self.port = port
         self.security = security

@@ -34,7 +34,7 @@ struct SMTPReplyDecoder: ByteToMessageDecoder {
         if line.hasSuffix("\r") { line.removeLast() }
         let bytes = Array(line.utf8)
         guard bytes.count >= 3, let code = Int(String(decoding: bytes[0..<3], as: UTF8.self)), (200..<600).contains(code),
-              bytes.count == 3 || bytes[3] == UInt8(ascii: " ") || bytes[3] == UInt8(ascii: "-")
+            bytes.count == 3 || bytes[3] == UInt8(ascii: " ") || bytes[3] == UInt8(ascii: "-")
         else { throw EmailError.malformedReply(String(line.prefix(80))) }
         lines.append(bytes.count > 4 ? String(decoding: bytes[4...], as: UTF8.self) : "")
         guard lines.count <= Self.maximumLines else { throw EmailError.malformedReply("a reply of more than \(Self.maximumLines) lines") }

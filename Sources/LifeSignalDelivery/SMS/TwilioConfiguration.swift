@@ -24,8 +24,10 @@ public struct TwilioConfiguration: Sendable, CustomStringConvertible {
 
     public static let productionURL = URL(string: "https://api.twilio.com")!
 
-    public init(accountSID: String, authToken: String, apiKeySID: String? = nil, sender: Sender, statusCallback: URL? = nil,
-                baseURL: URL = TwilioConfiguration.productionURL, timeout: Duration = .seconds(30)) {
+    public init(
+        accountSID: String, authToken: String, apiKeySID: String? = nil, sender: Sender, statusCallback: URL? = nil,
+        baseURL: URL = TwilioConfiguration.productionURL, timeout: Duration = .seconds(30)
+    ) {
         self.accountSID = accountSID
         self.authToken = authToken
         self.apiKeySID = apiKeySID

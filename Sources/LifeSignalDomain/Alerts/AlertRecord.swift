@@ -27,11 +27,20 @@ public struct AlertRecord: Sendable, Hashable, Identifiable {
         kind: AlertKind = .sos, deadline: Date? = nil, tier: Int = 1, acknowledgedAt: Date? = nil, acknowledgedBy: UserID? = nil,
         resolution: AlertResolution? = nil, resolvedBy: UserID? = nil, location: AlertLocation? = nil
     ) {
-        self.id = id; self.userID = userID; self.status = status; self.activatedAt = activatedAt
-        self.resolvedAt = resolvedAt; self.responses = responses
-        self.kind = kind; self.deadline = deadline; self.tier = tier
-        self.acknowledgedAt = acknowledgedAt; self.acknowledgedBy = acknowledgedBy
-        self.resolution = resolution; self.resolvedBy = resolvedBy; self.location = location
+        self.id = id
+        self.userID = userID
+        self.status = status
+        self.activatedAt = activatedAt
+        self.resolvedAt = resolvedAt
+        self.responses = responses
+        self.kind = kind
+        self.deadline = deadline
+        self.tier = tier
+        self.acknowledgedAt = acknowledgedAt
+        self.acknowledgedBy = acknowledgedBy
+        self.resolution = resolution
+        self.resolvedBy = resolvedBy
+        self.location = location
     }
 }
 

@@ -14,8 +14,12 @@ public struct RoleRequest: Sendable, Hashable, Identifiable {
     public var createdAt: Date
 
     public init(id: UUID, requesterID: UserID, requesterName: String, ownerID: UserID, ownerName: String, createdAt: Date) {
-        self.id = id; self.requesterID = requesterID; self.requesterName = requesterName
-        self.ownerID = ownerID; self.ownerName = ownerName; self.createdAt = createdAt
+        self.id = id
+        self.requesterID = requesterID
+        self.requesterName = requesterName
+        self.ownerID = ownerID
+        self.ownerName = ownerName
+        self.createdAt = createdAt
     }
 }
 

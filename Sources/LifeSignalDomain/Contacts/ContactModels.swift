@@ -35,11 +35,22 @@ public struct ContactSummary: Sendable, Hashable, Identifiable {
         checkInIntervalSeconds: Int? = nil, isNonResponsive: Bool = false, activeAlertID: UUID? = nil,
         alertActivatedAt: Date? = nil, incomingPingAt: Date? = nil, outgoingPingAt: Date? = nil, activeAlertKind: AlertKind? = nil
     ) {
-        self.id = id; self.name = name; self.phone = phone; self.roles = roles; self.emergencyNote = emergencyNote
-        self.avatarURL = avatarURL; self.addedAt = addedAt; self.notifyOnExpiry = notifyOnExpiry
-        self.lastCheckIn = lastCheckIn; self.deadline = deadline; self.checkInIntervalSeconds = checkInIntervalSeconds
-        self.isNonResponsive = isNonResponsive; self.activeAlertID = activeAlertID
-        self.alertActivatedAt = alertActivatedAt; self.incomingPingAt = incomingPingAt; self.outgoingPingAt = outgoingPingAt
+        self.id = id
+        self.name = name
+        self.phone = phone
+        self.roles = roles
+        self.emergencyNote = emergencyNote
+        self.avatarURL = avatarURL
+        self.addedAt = addedAt
+        self.notifyOnExpiry = notifyOnExpiry
+        self.lastCheckIn = lastCheckIn
+        self.deadline = deadline
+        self.checkInIntervalSeconds = checkInIntervalSeconds
+        self.isNonResponsive = isNonResponsive
+        self.activeAlertID = activeAlertID
+        self.alertActivatedAt = alertActivatedAt
+        self.incomingPingAt = incomingPingAt
+        self.outgoingPingAt = outgoingPingAt
         self.activeAlertKind = activeAlertID == nil ? nil : activeAlertKind
     }
 
@@ -60,8 +71,10 @@ public struct ContactList: Sendable, Hashable {
     /// My requests to become a contact's responder, waiting for theirs.
     public var sentRoleRequests: [RoleRequest]
 
-    public init(contacts: [ContactSummary], sentInvitations: [InvitationSummary] = [], receivedInvitations: [InvitationSummary] = [],
-                receivedRoleRequests: [RoleRequest] = [], sentRoleRequests: [RoleRequest] = []) {
+    public init(
+        contacts: [ContactSummary], sentInvitations: [InvitationSummary] = [], receivedInvitations: [InvitationSummary] = [],
+        receivedRoleRequests: [RoleRequest] = [], sentRoleRequests: [RoleRequest] = []
+    ) {
         self.contacts = contacts
         self.sentInvitations = sentInvitations
         self.receivedInvitations = receivedInvitations
@@ -85,8 +98,13 @@ public struct InvitationSummary: Sendable, Hashable, Identifiable {
         id: UUID, inviterID: UserID, inviterName: String, inviteePhone: String, roles: ContactRoles,
         status: InvitationStatus, sentAt: Date
     ) {
-        self.id = id; self.inviterID = inviterID; self.inviterName = inviterName; self.inviteePhone = inviteePhone
-        self.roles = roles; self.status = status; self.sentAt = sentAt
+        self.id = id
+        self.inviterID = inviterID
+        self.inviterName = inviterName
+        self.inviteePhone = inviteePhone
+        self.roles = roles
+        self.status = status
+        self.sentAt = sentAt
     }
 }
 
@@ -101,4 +119,3 @@ public struct QRCodeOwner: Sendable, Hashable {
         self.name = name
     }
 }
-

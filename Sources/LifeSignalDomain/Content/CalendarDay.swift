@@ -21,8 +21,8 @@ public struct CalendarDay: Sendable, Hashable, Comparable, Codable, CustomString
     public init(_ text: String) throws {
         let parts = text.utf8.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              let year = Self.number(parts[0]), let month = Self.number(parts[1]), let day = Self.number(parts[2]),
-              Self.years.contains(year), (1...12).contains(month), (1...Self.days(inMonth: month, year: year)).contains(day)
+            let year = Self.number(parts[0]), let month = Self.number(parts[1]), let day = Self.number(parts[2]),
+            Self.years.contains(year), (1...12).contains(month), (1...Self.days(inMonth: month, year: year)).contains(day)
         else { throw DomainError.invalidArgument("\"\(text)\" is not a day in YYYY-MM-DD form") }
         self.year = year
         self.month = month

@@ -128,7 +128,7 @@ extension ContentRules {
             return part.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
         }
         guard (2...3).contains(parts.count), numbers.count == parts.count,
-              numbers[0] < 24, numbers[1] < 60, numbers.count == 2 || numbers[2] < 60
+            numbers[0] < 24, numbers[1] < 60, numbers.count == 2 || numbers[2] < 60
         else { throw DomainError.invalidArgument("\"\(text)\" is not a time of day (HH:MM or HH:MM:SS)") }
         return .text(parts.count == 2 ? text + ":00" : text)
     }

@@ -32,11 +32,26 @@ public struct Event: ContentRecord {
         keywords: [String] = [], status: ContentStatus = .draft, sortOrder: Int = 0, createdBy: UUID? = nil,
         createdAt: Date, updatedAt: Date, deletedAt: Date? = nil
     ) {
-        self.id = id; self.name = name; self.slug = slug; self.description = description; self.hostOrg = hostOrg
-        self.startDate = startDate; self.endDate = endDate; self.startTime = startTime; self.endTime = endTime
-        self.location = location; self.recurrence = recurrence; self.websiteURL = websiteURL; self.imageURL = imageURL
-        self.keywords = keywords; self.status = status; self.sortOrder = sortOrder; self.createdBy = createdBy
-        self.createdAt = createdAt; self.updatedAt = updatedAt; self.deletedAt = deletedAt
+        self.id = id
+        self.name = name
+        self.slug = slug
+        self.description = description
+        self.hostOrg = hostOrg
+        self.startDate = startDate
+        self.endDate = endDate
+        self.startTime = startTime
+        self.endTime = endTime
+        self.location = location
+        self.recurrence = recurrence
+        self.websiteURL = websiteURL
+        self.imageURL = imageURL
+        self.keywords = keywords
+        self.status = status
+        self.sortOrder = sortOrder
+        self.createdBy = createdBy
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.deletedAt = deletedAt
     }
 
     enum CodingKeys: String, CodingKey {
@@ -56,9 +71,10 @@ public struct Event: ContentRecord {
     }
 
     public var draft: Draft {
-        Draft(id: id, name: name, slug: slug, description: description, hostOrg: hostOrg, startDate: startDate,
-              endDate: endDate, startTime: startTime, endTime: endTime, location: location, recurrence: recurrence,
-              websiteURL: websiteURL, imageURL: imageURL, keywords: keywords, status: status, sortOrder: sortOrder)
+        Draft(
+            id: id, name: name, slug: slug, description: description, hostOrg: hostOrg, startDate: startDate,
+            endDate: endDate, startTime: startTime, endTime: endTime, location: location, recurrence: recurrence,
+            websiteURL: websiteURL, imageURL: imageURL, keywords: keywords, status: status, sortOrder: sortOrder)
     }
 
     /// An event as the admin form fills it.
@@ -89,10 +105,22 @@ public struct Event: ContentRecord {
             location: String? = nil, recurrence: String? = nil, websiteURL: String? = nil, imageURL: String? = nil,
             keywords: [String] = [], status: ContentStatus = .draft, sortOrder: Int = 0
         ) {
-            self.id = id; self.name = name; self.slug = slug; self.description = description; self.hostOrg = hostOrg
-            self.startDate = startDate; self.endDate = endDate; self.startTime = startTime; self.endTime = endTime
-            self.location = location; self.recurrence = recurrence; self.websiteURL = websiteURL; self.imageURL = imageURL
-            self.keywords = keywords; self.status = status; self.sortOrder = sortOrder
+            self.id = id
+            self.name = name
+            self.slug = slug
+            self.description = description
+            self.hostOrg = hostOrg
+            self.startDate = startDate
+            self.endDate = endDate
+            self.startTime = startTime
+            self.endTime = endTime
+            self.location = location
+            self.recurrence = recurrence
+            self.websiteURL = websiteURL
+            self.imageURL = imageURL
+            self.keywords = keywords
+            self.status = status
+            self.sortOrder = sortOrder
         }
 
         public func columns() throws -> ContentColumns {

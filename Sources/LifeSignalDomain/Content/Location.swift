@@ -21,10 +21,18 @@ public struct Location: ContentRecord {
         websiteURL: String? = nil, status: ContentStatus = .draft, sortOrder: Int = 0, createdBy: UUID? = nil,
         createdAt: Date, updatedAt: Date, deletedAt: Date? = nil
     ) {
-        self.id = id; self.name = name; self.slug = slug; self.region = region
-        self.shortDescription = shortDescription; self.websiteURL = websiteURL; self.status = status
-        self.sortOrder = sortOrder; self.createdBy = createdBy; self.createdAt = createdAt
-        self.updatedAt = updatedAt; self.deletedAt = deletedAt
+        self.id = id
+        self.name = name
+        self.slug = slug
+        self.region = region
+        self.shortDescription = shortDescription
+        self.websiteURL = websiteURL
+        self.status = status
+        self.sortOrder = sortOrder
+        self.createdBy = createdBy
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.deletedAt = deletedAt
     }
 
     enum CodingKeys: String, CodingKey {
@@ -39,8 +47,9 @@ public struct Location: ContentRecord {
     }
 
     public var draft: Draft {
-        Draft(id: id, name: name, slug: slug, region: region, shortDescription: shortDescription,
-              websiteURL: websiteURL, status: status, sortOrder: sortOrder)
+        Draft(
+            id: id, name: name, slug: slug, region: region, shortDescription: shortDescription,
+            websiteURL: websiteURL, status: status, sortOrder: sortOrder)
     }
 
     /// A location as the admin form fills it.
@@ -61,9 +70,14 @@ public struct Location: ContentRecord {
             id: UUID? = nil, name: String, slug: String? = nil, region: String? = nil, shortDescription: String? = nil,
             websiteURL: String? = nil, status: ContentStatus = .draft, sortOrder: Int = 0
         ) {
-            self.id = id; self.name = name; self.slug = slug; self.region = region
-            self.shortDescription = shortDescription; self.websiteURL = websiteURL
-            self.status = status; self.sortOrder = sortOrder
+            self.id = id
+            self.name = name
+            self.slug = slug
+            self.region = region
+            self.shortDescription = shortDescription
+            self.websiteURL = websiteURL
+            self.status = status
+            self.sortOrder = sortOrder
         }
 
         public func columns() throws -> ContentColumns {

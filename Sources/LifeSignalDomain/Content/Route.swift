@@ -25,10 +25,21 @@ public struct Route: ContentRecord {
         status: ContentStatus = .draft, sortOrder: Int = 0, createdBy: UUID? = nil,
         createdAt: Date, updatedAt: Date, deletedAt: Date? = nil
     ) {
-        self.id = id; self.name = name; self.slug = slug; self.gpxURL = gpxURL
-        self.durationMinutes = durationMinutes; self.startPoint = startPoint; self.endPoint = endPoint
-        self.difficulty = difficulty; self.notes = notes; self.status = status; self.sortOrder = sortOrder
-        self.createdBy = createdBy; self.createdAt = createdAt; self.updatedAt = updatedAt; self.deletedAt = deletedAt
+        self.id = id
+        self.name = name
+        self.slug = slug
+        self.gpxURL = gpxURL
+        self.durationMinutes = durationMinutes
+        self.startPoint = startPoint
+        self.endPoint = endPoint
+        self.difficulty = difficulty
+        self.notes = notes
+        self.status = status
+        self.sortOrder = sortOrder
+        self.createdBy = createdBy
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.deletedAt = deletedAt
     }
 
     enum CodingKeys: String, CodingKey {
@@ -45,8 +56,9 @@ public struct Route: ContentRecord {
     }
 
     public var draft: Draft {
-        Draft(id: id, name: name, slug: slug, gpxURL: gpxURL, durationMinutes: durationMinutes, startPoint: startPoint,
-              endPoint: endPoint, difficulty: difficulty, notes: notes, status: status, sortOrder: sortOrder)
+        Draft(
+            id: id, name: name, slug: slug, gpxURL: gpxURL, durationMinutes: durationMinutes, startPoint: startPoint,
+            endPoint: endPoint, difficulty: difficulty, notes: notes, status: status, sortOrder: sortOrder)
     }
 
     /// A route as the admin form fills it.
@@ -70,9 +82,17 @@ public struct Route: ContentRecord {
             startPoint: String? = nil, endPoint: String? = nil, difficulty: RouteDifficulty = .easy, notes: String? = nil,
             status: ContentStatus = .draft, sortOrder: Int = 0
         ) {
-            self.id = id; self.name = name; self.slug = slug; self.gpxURL = gpxURL
-            self.durationMinutes = durationMinutes; self.startPoint = startPoint; self.endPoint = endPoint
-            self.difficulty = difficulty; self.notes = notes; self.status = status; self.sortOrder = sortOrder
+            self.id = id
+            self.name = name
+            self.slug = slug
+            self.gpxURL = gpxURL
+            self.durationMinutes = durationMinutes
+            self.startPoint = startPoint
+            self.endPoint = endPoint
+            self.difficulty = difficulty
+            self.notes = notes
+            self.status = status
+            self.sortOrder = sortOrder
         }
 
         public func columns() throws -> ContentColumns {

@@ -33,7 +33,9 @@ public struct DocumentFieldPath: Sendable, Hashable, CustomStringConvertible {
     public init(firestore text: String) throws(DomainError) {
         var segments: [String] = []
         var current = ""
-        var quoted = false, escaped = false, wasQuoted = false
+        var quoted = false
+        var escaped = false
+        var wasQuoted = false
         for character in text {
             if escaped {
                 current.append(character)
@@ -63,7 +65,8 @@ public struct DocumentFieldPath: Sendable, Hashable, CustomStringConvertible {
     /// Firestore's wire form: plain identifiers as they are, anything else in backticks.
     public var firestoreText: String {
         segments.map { segment in
-            let plain = segment.first.map { $0 == "_" || ($0.isASCII && $0.isLetter) } == true
+            let plain =
+                segment.first.map { $0 == "_" || ($0.isASCII && $0.isLetter) } == true
                 && segment.allSatisfy { $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }
             if plain { return segment }
             return "`" + segment.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "`", with: "\\`") + "`"

@@ -126,9 +126,10 @@ public enum DocumentPathRules {
             throw .invalidArgument("The path is longer than \(maximumPathBytes) bytes or \(maximumSegments) segments")
         }
         guard (segments.count % 2 == 0) == document else {
-            throw .invalidArgument(document
-                ? "\"\(text)\" is a collection, not a document: a document path has an even number of segments"
-                : "\"\(text)\" is a document, not a collection: a collection path has an odd number of segments")
+            throw .invalidArgument(
+                document
+                    ? "\"\(text)\" is a collection, not a document: a document path has an even number of segments"
+                    : "\"\(text)\" is a document, not a collection: a collection path has an odd number of segments")
         }
     }
 }

@@ -48,9 +48,9 @@ public enum DocumentTimestamp {
             return value
         }
         guard chars.count >= 20, let year = number(0, 4), chars[4] == 0x2D, let month = number(5, 2), chars[7] == 0x2D,
-              let day = number(8, 2), chars[10] == 0x54 || chars[10] == 0x74, let hour = number(11, 2), chars[13] == 0x3A,
-              let minute = number(14, 2), chars[16] == 0x3A, let second = number(17, 2),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60
+            let day = number(8, 2), chars[10] == 0x54 || chars[10] == 0x74, let hour = number(11, 2), chars[13] == 0x3A,
+            let minute = number(14, 2), chars[16] == 0x3A, let second = number(17, 2),
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60
         else { return nil }
         var index = 19
         var micros: Int64 = 0
@@ -70,7 +70,8 @@ public enum DocumentTimestamp {
         if chars[index] == 0x5A || chars[index] == 0x7A {
             index += 1
         } else if chars[index] == 0x2B || chars[index] == 0x2D, chars.count == index + 6, let oh = number(index + 1, 2),
-                  chars[index + 3] == 0x3A, let om = number(index + 4, 2) {
+            chars[index + 3] == 0x3A, let om = number(index + 4, 2)
+        {
             offset = (oh * 3600 + om * 60) * (chars[index] == 0x2B ? 1 : -1)
             index += 6
         } else {

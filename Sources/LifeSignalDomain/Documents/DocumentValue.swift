@@ -31,9 +31,10 @@ extension DocumentValue: Codable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Tag.self)
         guard container.allKeys.count == 1, let tag = container.allKeys.first else {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: decoder.codingPath,
-                debugDescription: "A value is an object with exactly one of the keys null, boolean, integer, double, string, timestamp, bytes, array, map"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "A value is an object with exactly one of the keys null, boolean, integer, double, string, timestamp, bytes, array, map"))
         }
         func corrupt(_ why: String) -> DecodingError { .dataCorruptedError(forKey: tag, in: container, debugDescription: why) }
         switch tag {

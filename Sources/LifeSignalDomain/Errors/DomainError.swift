@@ -73,9 +73,11 @@ public enum DomainError: Error, Hashable, Sendable {
     public init(code: String, message: String, retryAfter: TimeInterval? = nil) {
         switch code {
         case "invalid_phone":
-            let prefix = "\"", suffix = "\" is not a phone number in E.164 form (+ and 7 to 15 digits)"
-            self = .invalidPhone(message.hasPrefix(prefix) && message.hasSuffix(suffix) && message.count >= prefix.count + suffix.count
-                ? String(message.dropFirst(prefix.count).dropLast(suffix.count)) : message)
+            let prefix = "\""
+            let suffix = "\" is not a phone number in E.164 form (+ and 7 to 15 digits)"
+            self = .invalidPhone(
+                message.hasPrefix(prefix) && message.hasSuffix(suffix) && message.count >= prefix.count + suffix.count
+                    ? String(message.dropFirst(prefix.count).dropLast(suffix.count)) : message)
         case "invalid_otp": self = .invalidOTP
         case "otp_expired": self = .otpExpired
         case "too_many_attempts": self = .tooManyAttempts

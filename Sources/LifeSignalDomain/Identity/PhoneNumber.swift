@@ -17,8 +17,8 @@ public struct PhoneNumber: Hashable, Codable, Sendable, CustomStringConvertible 
         guard trimmed.hasPrefix("+") else { throw .invalidPhone(text) }
         let digits = trimmed.dropFirst()
         guard digits.allSatisfy({ $0.isASCII && $0.isNumber }),
-              (Self.minimumDigits...Self.maximumDigits).contains(digits.count),
-              digits.first != "0"
+            (Self.minimumDigits...Self.maximumDigits).contains(digits.count),
+            digits.first != "0"
         else { throw .invalidPhone(text) }
         self.e164 = String(trimmed)
     }
@@ -31,8 +31,9 @@ public struct PhoneNumber: Hashable, Codable, Sendable, CustomStringConvertible 
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         do { try self.init(text.hasPrefix("+") ? text : "+" + text) } catch {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: decoder.codingPath, debugDescription: error.message))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath, debugDescription: error.message))
         }
     }
 

@@ -59,7 +59,8 @@ public struct PhoneRegion: Hashable, Codable, Sendable, Identifiable {
         }
         // Someone in the US may type the country code they see on cards: 1 555 010 0001.
         if digits.hasPrefix(callingCode), !nationalDigits.contains(digits.count),
-           nationalDigits.contains(digits.count - callingCode.count) {
+            nationalDigits.contains(digits.count - callingCode.count)
+        {
             digits.removeFirst(callingCode.count)
         }
         guard nationalDigits.contains(digits.count) else { throw .invalidPhone(text) }

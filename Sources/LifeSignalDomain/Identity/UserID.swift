@@ -21,8 +21,9 @@ public struct UserID: RawRepresentable, Hashable, Codable, Sendable, CustomStrin
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let uuid = UUID(uuidString: text) else {
-            throw DecodingError.dataCorrupted(.init(
-                codingPath: decoder.codingPath, debugDescription: "Not a UUID: \(text)"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath, debugDescription: "Not a UUID: \(text)"))
         }
         self.rawValue = uuid
     }

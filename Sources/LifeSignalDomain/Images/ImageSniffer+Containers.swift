@@ -13,7 +13,8 @@ extension ImageSniffer {
             throw HeaderError("the RIFF header declares \(riffLength) bytes, the file holds \(bytes.count - 8)")
         }
         var offset = 12
-        var width = 0, height = 0
+        var width = 0
+        var height = 0
         var sawImage = false
         while offset < bytes.count {
             let type = try bytes.fourCC(offset, "a chunk's type")
@@ -23,13 +24,14 @@ extension ImageSniffer {
             if offset == 12, !["VP8 ", "VP8L", "VP8X"].contains(type) {
                 throw HeaderError("the first chunk is \(type), not VP8, VP8L or VP8X")
             }
-            let size: (Int, Int)? = switch type {
-            case "VP8 ": try vp8Size(bytes, data, length)
-            case "VP8L": try vp8lSize(bytes, data, length)
-            case "VP8X": try vp8xSize(bytes, data, length)
-            case "ANMF": try anmfSize(bytes, data, length)
-            default: nil
-            }
+            let size: (Int, Int)? =
+                switch type {
+                case "VP8 ": try vp8Size(bytes, data, length)
+                case "VP8L": try vp8lSize(bytes, data, length)
+                case "VP8X": try vp8xSize(bytes, data, length)
+                case "ANMF": try anmfSize(bytes, data, length)
+                default: nil
+                }
             if let size {
                 width = max(width, size.0)
                 height = max(height, size.1)
@@ -49,7 +51,8 @@ extension ImageSniffer {
         guard length >= 10 else { throw HeaderError("the VP8 chunk is \(length) bytes") }
         guard try bytes.u8(data, "the frame tag") & 1 == 0 else { throw HeaderError("the VP8 frame is not a key frame") }
         guard bytes.matches([0x9D, 0x01, 0x2A], at: data + 3) else { throw HeaderError("the VP8 start code is missing") }
-        let width = try bytes.u16le(data + 6, "the width") & 0x3FFF, height = try bytes.u16le(data + 8, "the height") & 0x3FFF
+        let width = try bytes.u16le(data + 6, "the width") & 0x3FFF
+        let height = try bytes.u16le(data + 8, "the height") & 0x3FFF
         guard width > 0, height > 0 else { throw HeaderError("the VP8 frame declares \(width)×\(height) pixels") }
         return (width, height)
     }
@@ -149,7 +152,8 @@ extension ImageSniffer {
         let properties = try boxes(bytes, in: try only("iprp", in: meta))
         let extents = try boxes(bytes, in: try only("ipco", in: properties)).filter { $0.type == "ispe" }
         guard !extents.isEmpty else { throw HeaderError("no ispe box gives the image's size") }
-        var width = 0, height = 0
+        var width = 0
+        var height = 0
         for extent in extents {
             // A full box: version and flags, then width and height in 32 bits each.
             guard extent.contents.count >= 12 else { throw HeaderError("an ispe box is cut short") }

@@ -23,12 +23,13 @@ public enum ImageSniffer {
             throw .notAnAllowedImage(declared: declared, looksLike: looksLike(bytes))
         }
         do throws(HeaderError) {
-            let (width, height) = switch format {
-            case .png: try pngSize(bytes)
-            case .jpeg: try jpegSize(bytes)
-            case .webp: try webpSize(bytes)
-            case .heic: try heicSize(bytes)
-            }
+            let (width, height) =
+                switch format {
+                case .png: try pngSize(bytes)
+                case .jpeg: try jpegSize(bytes)
+                case .webp: try webpSize(bytes)
+                case .heic: try heicSize(bytes)
+                }
             return ImageInfo(format: format, width: width, height: height)
         } catch {
             throw .malformed(format, error.reason)
@@ -53,7 +54,8 @@ public enum ImageSniffer {
     /// download sniffs only the first 256 bytes, and the list is then bounded).
     static func heifBrands(_ bytes: ImageBytes) -> [String] {
         guard bytes.matches("ftyp", at: 4), let size = try? bytes.u32be(0, "the ftyp size"),
-              (16...256).contains(size), size % 4 == 0, bytes.contains(size, at: 0) else { return [] }
+            (16...256).contains(size), size % 4 == 0, bytes.contains(size, at: 0)
+        else { return [] }
         // Major brand at 8, minor version at 12, compatible brands from 16 to the box's end.
         return stride(from: 8, to: size, by: 4).filter { $0 != 12 }.compactMap { try? bytes.fourCC($0, "a brand") }
     }
@@ -89,7 +91,8 @@ public enum ImageSniffer {
             }
             if size == nil {
                 guard type == "IHDR", length == 13 else { throw HeaderError("the first chunk is \(type), not a 13-byte IHDR") }
-                let width = try bytes.u32be(offset + 8, "the width"), height = try bytes.u32be(offset + 12, "the height")
+                let width = try bytes.u32be(offset + 8, "the width")
+                let height = try bytes.u32be(offset + 12, "the height")
                 guard (1...0x7FFF_FFFF).contains(width), (1...0x7FFF_FFFF).contains(height) else {
                     throw HeaderError("IHDR declares \(width)×\(height) pixels")
                 }
@@ -137,7 +140,8 @@ public enum ImageSniffer {
             }
             if size == nil, isFrameHeader(marker) {
                 guard length >= 8 else { throw HeaderError("the frame header is \(length) bytes") }
-                let height = try bytes.u16be(offset + 3, "the height"), width = try bytes.u16be(offset + 5, "the width")
+                let height = try bytes.u16be(offset + 3, "the height")
+                let width = try bytes.u16be(offset + 5, "the width")
                 guard width > 0 else { throw HeaderError("the frame header declares a width of 0") }
                 // A height of 0 is left to a DNL marker after the first scan, which is not read.
                 guard height > 0 else { throw HeaderError("the height is given only after the image data (DNL)") }

@@ -12,9 +12,16 @@ public struct NotificationRecord: Sendable, Hashable, Codable, Identifiable {
     public var isRead: Bool
     public var createdAt: Date
 
-    public init(id: UUID, userID: UserID, type: NotificationType, title: String, body: String, contactID: UserID? = nil, isRead: Bool = false, createdAt: Date) {
-        self.id = id; self.userID = userID; self.type = type; self.title = title; self.body = body
-        self.contactID = contactID; self.isRead = isRead; self.createdAt = createdAt
+    public init(id: UUID, userID: UserID, type: NotificationType, title: String, body: String, contactID: UserID? = nil, isRead: Bool = false, createdAt: Date)
+    {
+        self.id = id
+        self.userID = userID
+        self.type = type
+        self.title = title
+        self.body = body
+        self.contactID = contactID
+        self.isRead = isRead
+        self.createdAt = createdAt
     }
 
     /// The `notifications` table's column names, so a row read through PostgREST or Realtime

@@ -37,7 +37,7 @@ public enum NotificationType: String, Hashable, Codable, Sendable, CaseIterable 
     public var category: NotificationCategory {
         switch self {
         case .alertActivatedSent, .alertActivatedReceived, .alertCancelledSent, .alertCancelledReceived,
-             .nonResponsiveSelf, .nonResponsiveDependent, .alertAcknowledged, .markedSafe:
+            .nonResponsiveSelf, .nonResponsiveDependent, .alertAcknowledged, .markedSafe:
             .alerts
         case .pingSent, .pingReceived, .pingCancelled, .pingResponded, .pingClearAll: .pings
         case .contactRoleChanged: .roles
@@ -51,7 +51,9 @@ public enum NotificationType: String, Hashable, Codable, Sendable, CaseIterable 
 
 /// The filters of the notification history (besides "all").
 public enum NotificationCategory: String, Hashable, Codable, Sendable, CaseIterable {
-    case alerts, pings, roles, removed, added, checkIns = "check_ins", system
+    case alerts, pings, roles, removed, added
+    case checkIns = "check_ins"
+    case system
 }
 
 /// How long the server keeps things that only matter for a while.

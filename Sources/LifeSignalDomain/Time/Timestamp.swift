@@ -1,5 +1,4 @@
 import Foundation
-import LifeSignalDomain
 
 /// The one text form of an instant in SQLite and on the wire:
 /// `2024-06-05T12:00:00.123456+00:00`, always UTC with six fractional digits.
@@ -11,8 +10,7 @@ public enum Timestamp {
     /// The instants the form can write and ``parse(_:)`` reads back, in microseconds since
     /// 1970: four-digit years, 0001-01-01T00:00:00 to 9999-12-31T23:59:59.999999.
     static let representableMicros: ClosedRange<Int64> =
-        CivilCalendar.days(year: 1, month: 1, day: 1) * 86_400_000_000
-        ... CivilCalendar.days(year: 10_000, month: 1, day: 1) * 86_400_000_000 - 1
+        CivilCalendar.days(year: 1, month: 1, day: 1) * 86_400_000_000...CivilCalendar.days(year: 10_000, month: 1, day: 1) * 86_400_000_000 - 1
 
     /// An instant outside ``representableMicros`` is written as the nearest end of that range.
     /// Such instants do reach here: PostgreSQL stores years up to 294276, years BC and
@@ -21,10 +19,14 @@ public enum Timestamp {
     public static func format(_ date: Date) -> String {
         let totalMicros = (date.timeIntervalSince1970 * 1_000_000).rounded()
         let bounds = representableMicros
-        let micros = totalMicros.isNaN ? 0
-            : totalMicros <= Double(bounds.lowerBound) ? bounds.lowerBound
-            : totalMicros >= Double(bounds.upperBound) ? bounds.upperBound
-            : Int64(totalMicros)
+        let micros =
+            totalMicros.isNaN
+            ? 0
+            : totalMicros <= Double(bounds.lowerBound)
+                ? bounds.lowerBound
+                : totalMicros >= Double(bounds.upperBound)
+                    ? bounds.upperBound
+                    : Int64(totalMicros)
         var seconds = micros >= 0 ? micros / 1_000_000 : (micros - 999_999) / 1_000_000
         let fraction = micros - seconds * 1_000_000
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
@@ -45,10 +47,19 @@ public enum Timestamp {
             }
         }
         if year < 0 { bytes.append(UInt8(ascii: "-")) }
-        digits(year, 4); bytes.append(UInt8(ascii: "-")); digits(month, 2); bytes.append(UInt8(ascii: "-")); digits(day, 2)
-        bytes.append(UInt8(ascii: "T")); digits(seconds / 3600, 2); bytes.append(UInt8(ascii: ":"))
-        digits((seconds % 3600) / 60, 2); bytes.append(UInt8(ascii: ":")); digits(seconds % 60, 2)
-        bytes.append(UInt8(ascii: ".")); digits(fraction, 6)
+        digits(year, 4)
+        bytes.append(UInt8(ascii: "-"))
+        digits(month, 2)
+        bytes.append(UInt8(ascii: "-"))
+        digits(day, 2)
+        bytes.append(UInt8(ascii: "T"))
+        digits(seconds / 3600, 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits((seconds % 3600) / 60, 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(seconds % 60, 2)
+        bytes.append(UInt8(ascii: "."))
+        digits(fraction, 6)
         bytes.append(contentsOf: "+00:00".utf8)
         return String(decoding: bytes, as: UTF8.self)
     }
@@ -58,7 +69,8 @@ public enum Timestamp {
     public static func postgresText(stored text: String) -> String? {
         let bytes = Array(text.utf8)
         guard bytes.count == 32, bytes[19] == UInt8(ascii: "."), text.hasSuffix("+00:00"),
-              bytes[10] == UInt8(ascii: "T") else { return parse(text).map(postgresText) }
+            bytes[10] == UInt8(ascii: "T")
+        else { return parse(text).map(postgresText) }
         var end = 26
         while end > 20, bytes[end - 1] == UInt8(ascii: "0") { end -= 1 }
         if end == 20 { end = 19 }
@@ -91,10 +103,10 @@ public enum Timestamp {
             return value
         }
         guard let year = number(0..<4), bytes[4] == 45, let month = number(5..<7), bytes[7] == 45,
-              let day = number(8..<10), bytes[10] == 84 || bytes[10] == 116 || bytes[10] == 32,
-              let hour = number(11..<13), bytes[13] == 58, let minute = number(14..<16), bytes[16] == 58,
-              let second = number(17..<19),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+            let day = number(8..<10), bytes[10] == 84 || bytes[10] == 116 || bytes[10] == 32,
+            let hour = number(11..<13), bytes[13] == 58, let minute = number(14..<16), bytes[16] == 58,
+            let second = number(17..<19),
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
         else { return nil }
         var index = 19
         var fraction = 0.0

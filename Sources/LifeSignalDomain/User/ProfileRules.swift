@@ -37,7 +37,7 @@ public enum ProfileRules {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.isEmpty { return nil }
         guard trimmed.count <= maximumAvatarURLLength, let url = URL(string: trimmed),
-              let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http", url.host?.isEmpty == false
+            let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http", url.host?.isEmpty == false
         else { throw .invalidArgument("The avatar must be an http(s) URL of at most \(maximumAvatarURLLength) characters") }
         return trimmed
     }

@@ -66,8 +66,10 @@ public struct ProfileUpdate: Sendable, Hashable, Codable {
     public var avatarURL: String?
     public var notificationsEnabled: Bool?
 
-    public init(firstName: String? = nil, lastName: String? = nil, emergencyNote: String? = nil, phone: String? = nil,
-                avatarURL: String? = nil, notificationsEnabled: Bool? = nil) {
+    public init(
+        firstName: String? = nil, lastName: String? = nil, emergencyNote: String? = nil, phone: String? = nil,
+        avatarURL: String? = nil, notificationsEnabled: Bool? = nil
+    ) {
         self.firstName = firstName
         self.lastName = lastName
         self.emergencyNote = emergencyNote

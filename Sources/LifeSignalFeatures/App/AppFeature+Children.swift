@@ -10,8 +10,10 @@ extension AppFeature {
                 OnboardingFeature()
             }
             Scope(state: \State.checkIn, action: { if case .checkIn(let a) = $0 { a } else { nil } }, embed: Action.checkIn) { CheckInFeature() }
-            Scope(state: \State.checkInSettings, action: { if case .checkInSettings(let a) = $0 { a } else { nil } },
-                  embed: Action.checkInSettings) { CheckInSettingsFeature() }
+            Scope(
+                state: \State.checkInSettings, action: { if case .checkInSettings(let a) = $0 { a } else { nil } },
+                embed: Action.checkInSettings
+            ) { CheckInSettingsFeature() }
             Scope(state: \State.sos, action: { if case .sos(let a) = $0 { a } else { nil } }, embed: Action.sos) { SOSFeature() }
             Scope(state: \State.dependents, action: { if case .dependents(let a) = $0 { a } else { nil } }, embed: Action.dependents) {
                 DependentsFeature()
@@ -26,8 +28,10 @@ extension AppFeature {
                 MyQRCodeFeature()
             }
             Scope(state: \State.pings, action: { if case .pings(let a) = $0 { a } else { nil } }, embed: Action.pings) { PingsFeature() }
-            Scope(state: \State.notifications, action: { if case .notifications(let a) = $0 { a } else { nil } },
-                  embed: Action.notifications) { NotificationCentreFeature() }
+            Scope(
+                state: \State.notifications, action: { if case .notifications(let a) = $0 { a } else { nil } },
+                embed: Action.notifications
+            ) { NotificationCentreFeature() }
             Scope(state: \State.profile, action: { if case .profile(let a) = $0 { a } else { nil } }, embed: Action.profile) {
                 ProfileFeature()
             }

@@ -63,9 +63,11 @@ public struct AppFeature: Reducer {
 
         /// Badges on the tab bar: what waits for the person's attention on each tab.
         public var badges: [Tab: Int] {
-            [.dependents: dependents.badge, .responders: responders.badge, .contacts: contacts.badge, .pings: pings.badge,
-             .notifications: notifications.badge]
-                .filter { $0.value > 0 }
+            [
+                .dependents: dependents.badge, .responders: responders.badge, .contacts: contacts.badge, .pings: pings.badge,
+                .notifications: notifications.badge,
+            ]
+            .filter { $0.value > 0 }
         }
     }
 
@@ -159,7 +161,7 @@ public struct AppFeature: Reducer {
             return .none
 
         case .auth, .onboarding, .checkIn, .checkInSettings, .sos, .dependents, .responders, .contacts, .myQRCode, .pings,
-             .notifications, .profile:
+            .notifications, .profile:
             return .none
         }
     }

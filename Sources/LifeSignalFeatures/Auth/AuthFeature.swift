@@ -108,7 +108,8 @@ public struct AuthFeature: Reducer {
             do {
                 phone = try state.region.number(from: state.phoneText)
             } catch {
-                state.errorMessage = state.phoneText.hasPrefix("+")
+                state.errorMessage =
+                    state.phoneText.hasPrefix("+")
                     ? error.message
                     : "\"\(state.phoneText)\" is not a \(state.region.name) number: it should have \(state.region.expectedDigits)"
                 return .none

@@ -123,8 +123,10 @@ public struct CheckInFeature: Reducer {
             state.isCheckingIn = true
             state.errorMessage = nil
             return .run { [checkInClient] send in
-                await send(.checkInResponse(Result { try await checkInClient.checkIn() }
-                    .mapError(DomainError.init)))
+                await send(
+                    .checkInResponse(
+                        Result { try await checkInClient.checkIn() }
+                            .mapError(DomainError.init)))
             }
 
         case .checkInResponse(.success(let result)):
@@ -144,8 +146,10 @@ public struct CheckInFeature: Reducer {
 
     private func loadStatus() -> Effect<Action> {
         .run { [checkInClient] send in
-            await send(.statusResponse(Result { try await checkInClient.status() }
-                .mapError(DomainError.init)))
+            await send(
+                .statusResponse(
+                    Result { try await checkInClient.status() }
+                        .mapError(DomainError.init)))
         }
     }
 }

@@ -78,7 +78,8 @@ public struct EscalationSettingsFeature: Reducer {
 
         case .tierPicked(let responder, let tier):
             guard let escalation = state.escalation, !state.isSaving,
-                  escalation.responders.first(where: { $0.id == responder })?.tier != tier else { return .none }
+                escalation.responders.first(where: { $0.id == responder })?.tier != tier
+            else { return .none }
             do {
                 try EscalationSettings.validate(tier: tier)
             } catch {

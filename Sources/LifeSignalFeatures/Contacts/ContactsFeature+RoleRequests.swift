@@ -46,7 +46,12 @@ extension ContactsFeature {
         state.errorMessage = nil
         state.notice = nil
         return .run { send in
-            await send(.roleRequestAnswered(Result { try await operation(); return id }.mapError(DomainError.init)))
+            await send(
+                .roleRequestAnswered(
+                    Result {
+                        try await operation()
+                        return id
+                    }.mapError(DomainError.init)))
         }
     }
 }

@@ -85,13 +85,13 @@ public struct ContactsFeature: Reducer {
             return .none
 
         case .addByQRCodeTapped,
-             .qrCodeTextChanged,
-             .lookUpQRCodeTapped,
-             .qrCodeLookedUp,
-             .qrCodeRolesChanged,
-             .addByQRCodeConfirmed,
-             .addedByQRCode,
-             .addByQRCodeCancelled:
+            .qrCodeTextChanged,
+            .lookUpQRCodeTapped,
+            .qrCodeLookedUp,
+            .qrCodeRolesChanged,
+            .addByQRCodeConfirmed,
+            .addedByQRCode,
+            .addByQRCodeCancelled:
             return reduceQRCode(into: &state, action: action)
 
         case .invitePhoneChanged(let text):
@@ -137,7 +137,12 @@ public struct ContactsFeature: Reducer {
             state.answeringInvitationID = id
             state.errorMessage = nil
             return .run { [client] send in
-                await send(.invitationAnswered(Result { _ = try await client.acceptInvitation(id); return id }.mapError(DomainError.init)))
+                await send(
+                    .invitationAnswered(
+                        Result {
+                            _ = try await client.acceptInvitation(id)
+                            return id
+                        }.mapError(DomainError.init)))
             }
 
         case .declineInvitationTapped(let id):
@@ -145,7 +150,12 @@ public struct ContactsFeature: Reducer {
             state.answeringInvitationID = id
             state.errorMessage = nil
             return .run { [client] send in
-                await send(.invitationAnswered(Result { try await client.declineInvitation(id); return id }.mapError(DomainError.init)))
+                await send(
+                    .invitationAnswered(
+                        Result {
+                            try await client.declineInvitation(id)
+                            return id
+                        }.mapError(DomainError.init)))
             }
 
         case .invitationAnswered(.success):
@@ -160,7 +170,7 @@ public struct ContactsFeature: Reducer {
         case .rolesTapped(let id, let roles):
             // Picking the roles a contact already has changes nothing, so asks nothing.
             guard !state.isApplyingChange,
-                  let contact = state.contacts.first(where: { $0.id == id }), contact.roles != roles
+                let contact = state.contacts.first(where: { $0.id == id }), contact.roles != roles
             else { return .none }
             state.pendingChange = .roles(id, roles)
             return .none
@@ -182,14 +192,16 @@ public struct ContactsFeature: Reducer {
             state.errorMessage = nil
             state.notice = nil
             return .run { [client] send in
-                await send(.changeApplied(Result { () async throws -> AppliedChange in
-                    switch change {
-                    case .roles(let id, let roles): return .roles(try await client.updateRoles(id, roles))
-                    case .removal(let id):
-                        try await client.remove(id)
-                        return .removal(id)
-                    }
-                }.mapError(DomainError.init)))
+                await send(
+                    .changeApplied(
+                        Result { () async throws -> AppliedChange in
+                            switch change {
+                            case .roles(let id, let roles): return .roles(try await client.updateRoles(id, roles))
+                            case .removal(let id):
+                                try await client.remove(id)
+                                return .removal(id)
+                            }
+                        }.mapError(DomainError.init)))
             }
 
         case .changeApplied(.success(let applied)):
@@ -242,9 +254,11 @@ public struct ContactsFeature: Reducer {
             state.qrCode = flow
             state.errorMessage = nil
             return .run { [client] send in
-                await send(.qrCodeLookedUp(Result {
-                    QRCodeFlow.Match(qrCodeID: id, owner: try await client.lookUpQRCode(id))
-                }.mapError(DomainError.init)))
+                await send(
+                    .qrCodeLookedUp(
+                        Result {
+                            QRCodeFlow.Match(qrCodeID: id, owner: try await client.lookUpQRCode(id))
+                        }.mapError(DomainError.init)))
             }
             .cancellable(id: CancelID.lookUp, cancelInFlight: true)
 

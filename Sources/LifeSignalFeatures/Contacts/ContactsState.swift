@@ -50,13 +50,22 @@ extension ContactsFeature {
             isInviting: Bool = false, answeringInvitationID: UUID? = nil, answeringRoleRequestID: UUID? = nil,
             pendingChange: PendingChange? = nil, isApplyingChange: Bool = false
         ) {
-            self.contacts = contacts; self.sentInvitations = sentInvitations
-            self.receivedInvitations = receivedInvitations; self.receivedRoleRequests = receivedRoleRequests
-            self.sentRoleRequests = sentRoleRequests; self.isLoading = isLoading
-            self.errorMessage = errorMessage; self.notice = notice; self.qrCode = qrCode; self.invitePhoneText = invitePhoneText
-            self.inviteRoles = inviteRoles; self.isInviting = isInviting
-            self.answeringInvitationID = answeringInvitationID; self.answeringRoleRequestID = answeringRoleRequestID
-            self.pendingChange = pendingChange; self.isApplyingChange = isApplyingChange
+            self.contacts = contacts
+            self.sentInvitations = sentInvitations
+            self.receivedInvitations = receivedInvitations
+            self.receivedRoleRequests = receivedRoleRequests
+            self.sentRoleRequests = sentRoleRequests
+            self.isLoading = isLoading
+            self.errorMessage = errorMessage
+            self.notice = notice
+            self.qrCode = qrCode
+            self.invitePhoneText = invitePhoneText
+            self.inviteRoles = inviteRoles
+            self.isInviting = isInviting
+            self.answeringInvitationID = answeringInvitationID
+            self.answeringRoleRequestID = answeringRoleRequestID
+            self.pendingChange = pendingChange
+            self.isApplyingChange = isApplyingChange
         }
 
         /// By name, ignoring case, so "ben" sits between "Anna" and "Carl"; ties by id so the
@@ -101,8 +110,11 @@ extension ContactsFeature {
         public var isAdding: Bool
 
         public init(codeText: String = "", roles: ContactRoles? = nil, match: Match? = nil, isLookingUp: Bool = false, isAdding: Bool = false) {
-            self.codeText = codeText; self.roles = roles; self.match = match
-            self.isLookingUp = isLookingUp; self.isAdding = isAdding
+            self.codeText = codeText
+            self.roles = roles
+            self.match = match
+            self.isLookingUp = isLookingUp
+            self.isAdding = isAdding
         }
     }
 

@@ -19,7 +19,9 @@ public struct MyQRCodeFeature: Reducer {
         public var errorMessage: String?
 
         public init(code: QRCode? = nil, isLoading: Bool = false, errorMessage: String? = nil) {
-            self.code = code; self.isLoading = isLoading; self.errorMessage = errorMessage
+            self.code = code
+            self.isLoading = isLoading
+            self.errorMessage = errorMessage
         }
     }
 

@@ -31,9 +31,17 @@ public struct ContentAdminFeature: Reducer {
             to: CalendarDay? = nil, listing: ContentListing? = nil, isLoading: Bool = false, editor: ContentEditor? = nil,
             isSaving: Bool = false, pendingDelete: PendingDelete? = nil, errorMessage: String? = nil
         ) {
-            self.tab = tab; self.search = search; self.status = status; self.from = from; self.to = to
-            self.listing = listing; self.isLoading = isLoading; self.editor = editor; self.isSaving = isSaving
-            self.pendingDelete = pendingDelete; self.errorMessage = errorMessage
+            self.tab = tab
+            self.search = search
+            self.status = status
+            self.from = from
+            self.to = to
+            self.listing = listing
+            self.isLoading = isLoading
+            self.editor = editor
+            self.isSaving = isSaving
+            self.pendingDelete = pendingDelete
+            self.errorMessage = errorMessage
         }
     }
 
@@ -43,7 +51,9 @@ public struct ContentAdminFeature: Reducer {
         public var name: String
 
         public init(table: ContentTable, id: UUID, name: String) {
-            self.table = table; self.id = id; self.name = name
+            self.table = table
+            self.id = id
+            self.name = name
         }
     }
 
@@ -170,14 +180,16 @@ public struct ContentAdminFeature: Reducer {
             guard let pending = state.pendingDelete else { return .none }
             state.pendingDelete = nil
             return .run { [content] send in
-                await send(.deleted(Result {
-                    switch pending.table {
-                    case .locations: try await content.deleteLocation(pending.id)
-                    case .events: try await content.deleteEvent(pending.id)
-                    case .routes: try await content.deleteRoute(pending.id)
-                    }
-                    return pending.id
-                }.mapError(DomainError.init)))
+                await send(
+                    .deleted(
+                        Result {
+                            switch pending.table {
+                            case .locations: try await content.deleteLocation(pending.id)
+                            case .events: try await content.deleteEvent(pending.id)
+                            case .routes: try await content.deleteRoute(pending.id)
+                            }
+                            return pending.id
+                        }.mapError(DomainError.init)))
             }
 
         case .deleted(.success):
@@ -194,13 +206,15 @@ public struct ContentAdminFeature: Reducer {
         state.isLoading = true
         let (tab, filter) = (state.tab, EventFilter(search: state.search, status: state.status, from: state.from, to: state.to))
         return .run { [content] send in
-            await send(.loaded(Result {
-                switch tab {
-                case .locations: .locations(try await content.locations(filter.common))
-                case .events: .events(try await content.events(filter))
-                case .routes: .routes(try await content.routes(filter.common))
-                }
-            }.mapError(DomainError.init)))
+            await send(
+                .loaded(
+                    Result {
+                        switch tab {
+                        case .locations: .locations(try await content.locations(filter.common))
+                        case .events: .events(try await content.events(filter))
+                        case .routes: .routes(try await content.routes(filter.common))
+                        }
+                    }.mapError(DomainError.init)))
         }
         .cancellable(id: CancelID.load, cancelInFlight: true)
     }

@@ -64,7 +64,7 @@ public enum DependentGrouping {
             switch sort {
             case .timeLeft:
                 switch (lhs.deadline, rhs.deadline) {
-                case let (left?, right?) where left != right: return left < right
+                case (let left?, let right?) where left != right: return left < right
                 case (_?, nil): return true
                 case (nil, _?): return false
                 default: break

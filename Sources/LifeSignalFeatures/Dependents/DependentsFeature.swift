@@ -16,9 +16,15 @@ public struct DependentsFeature: Reducer {
         public var isLoading: Bool
         public var errorMessage: String?
 
-        public init(contacts: [ContactSummary] = [], sort: DependentSort = .timeLeft, now: Date = Date(timeIntervalSince1970: 0),
-                    isLoading: Bool = false, errorMessage: String? = nil) {
-            self.contacts = contacts; self.sort = sort; self.now = now; self.isLoading = isLoading; self.errorMessage = errorMessage
+        public init(
+            contacts: [ContactSummary] = [], sort: DependentSort = .timeLeft, now: Date = Date(timeIntervalSince1970: 0),
+            isLoading: Bool = false, errorMessage: String? = nil
+        ) {
+            self.contacts = contacts
+            self.sort = sort
+            self.now = now
+            self.isLoading = isLoading
+            self.errorMessage = errorMessage
         }
 
         /// Derived, so it can never disagree with the contacts.
@@ -100,7 +106,12 @@ public struct DependentsFeature: Reducer {
 
     private func perform(_ work: @escaping @Sendable () async throws -> Void) -> Effect<Action> {
         .run { send in
-            await send(.actionFinished(Result { try await work(); return true }.mapError(DomainError.init)))
+            await send(
+                .actionFinished(
+                    Result {
+                        try await work()
+                        return true
+                    }.mapError(DomainError.init)))
         }
     }
 }

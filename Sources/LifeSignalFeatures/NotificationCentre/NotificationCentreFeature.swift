@@ -26,8 +26,11 @@ public struct NotificationCentreFeature: Reducer {
             notifications: [NotificationRecord] = [], filter: NotificationCategory? = nil, isLoading: Bool = false,
             isConfirmingClear: Bool = false, errorMessage: String? = nil
         ) {
-            self.notifications = notifications; self.filter = filter; self.isLoading = isLoading
-            self.isConfirmingClear = isConfirmingClear; self.errorMessage = errorMessage
+            self.notifications = notifications
+            self.filter = filter
+            self.isLoading = isLoading
+            self.isConfirmingClear = isConfirmingClear
+            self.errorMessage = errorMessage
         }
 
         /// The notifications the filter lets through, newest first.

@@ -61,10 +61,12 @@ public struct NotificationChannelsFeature: Reducer {
             state.isSaving = true
             state.errorMessage = nil
             return .run { [notifications] send in
-                await send(.saved(Result {
-                    try await notifications.updateDeliveryPreferences(
-                        channel == .push ? choice : nil, channel == .sms ? choice : nil, channel == .email ? choice : nil)
-                }.mapError(DomainError.init)))
+                await send(
+                    .saved(
+                        Result {
+                            try await notifications.updateDeliveryPreferences(
+                                channel == .push ? choice : nil, channel == .sms ? choice : nil, channel == .email ? choice : nil)
+                        }.mapError(DomainError.init)))
             }
         }
     }

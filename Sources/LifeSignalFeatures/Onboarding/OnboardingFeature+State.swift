@@ -33,8 +33,13 @@ extension OnboardingFeature {
             interval: CheckInInterval = .default, reminderLead: ReminderLead = .default, isSaving: Bool = false,
             errorMessage: String? = nil
         ) {
-            self.step = step; self.firstName = firstName; self.lastName = lastName; self.emergencyNote = emergencyNote
-            self.interval = interval; self.reminderLead = reminderLead; self.isSaving = isSaving
+            self.step = step
+            self.firstName = firstName
+            self.lastName = lastName
+            self.emergencyNote = emergencyNote
+            self.interval = interval
+            self.reminderLead = reminderLead
+            self.isSaving = isSaving
             self.errorMessage = errorMessage
         }
 
@@ -84,6 +89,9 @@ extension OnboardingFeature {
 
 extension CheckInSettings {
     fileprivate var isValid: Bool {
-        do { try validate(); return true } catch { return false }
+        do {
+            try validate()
+            return true
+        } catch { return false }
     }
 }

@@ -127,11 +127,13 @@ public struct OnboardingFeature: Reducer {
         state.errorMessage = nil
         let (interval, lead) = (state.interval, state.reminderLead)
         return .run { [userClient, checkInClient] send in
-            await send(.saved(Result {
-                let profile = try await userClient.update(update)
-                let settings = try await checkInClient.updateSettings(interval, lead)
-                return profile.withCheckInSettings(settings)
-            }.mapError(DomainError.init)))
+            await send(
+                .saved(
+                    Result {
+                        let profile = try await userClient.update(update)
+                        let settings = try await checkInClient.updateSettings(interval, lead)
+                        return profile.withCheckInSettings(settings)
+                    }.mapError(DomainError.init)))
         }
     }
 }

@@ -22,7 +22,9 @@ public struct PingsFeature: Reducer {
         public var errorMessage: String?
 
         public init(contacts: [ContactSummary] = [], isLoading: Bool = false, isConfirmingRespondAll: Bool = false, errorMessage: String? = nil) {
-            self.contacts = contacts; self.isLoading = isLoading; self.isConfirmingRespondAll = isConfirmingRespondAll
+            self.contacts = contacts
+            self.isLoading = isLoading
+            self.isConfirmingRespondAll = isConfirmingRespondAll
             self.errorMessage = errorMessage
         }
 
@@ -48,7 +50,7 @@ public struct PingsFeature: Reducer {
         static func oldestFirst(_ contacts: [ContactSummary], by pingAt: KeyPath<ContactSummary, Date?>) -> [ContactSummary] {
             contacts.sorted { lhs, rhs in
                 switch (lhs[keyPath: pingAt], rhs[keyPath: pingAt]) {
-                case let (left?, right?) where left != right: left < right
+                case (let left?, let right?) where left != right: left < right
                 default: byName(lhs, rhs)
                 }
             }
@@ -108,11 +110,19 @@ public struct PingsFeature: Reducer {
 
         case .withdrawTapped(let id):
             state.errorMessage = nil
-            return call({ [pings] in try await pings.clear(id); return id }, then: { .withdrawn($0) })
+            return call(
+                { [pings] in
+                    try await pings.clear(id)
+                    return id
+                }, then: { .withdrawn($0) })
 
         case .respondTapped(let id):
             state.errorMessage = nil
-            return call({ [pings] in try await pings.respond(id); return 1 }, then: { .responded($0) })
+            return call(
+                { [pings] in
+                    try await pings.respond(id)
+                    return 1
+                }, then: { .responded($0) })
 
         case .respondToAllTapped:
             // Nothing to confirm when nobody is waiting.

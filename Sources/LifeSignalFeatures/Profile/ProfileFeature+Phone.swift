@@ -46,7 +46,11 @@ extension ProfileFeature {
         case .phoneChangeConfirmed:
             guard let phone = state.phoneChange?.confirming, state.phoneChange?.codeSentTo == nil, state.activity == nil else { return .none }
             return request(&state, .changingPhone) { [authClient] in
-                .phoneCodeSent(await Result { try await authClient.requestPhoneChange(phone); return phone }.mapError(DomainError.init))
+                .phoneCodeSent(
+                    await Result {
+                        try await authClient.requestPhoneChange(phone)
+                        return phone
+                    }.mapError(DomainError.init))
             }
 
         case .phoneCodeSent(.success(let phone)):
@@ -78,10 +82,11 @@ extension ProfileFeature {
                 return .none
             }
             return request(&state, .changingPhone) { [authClient, userClient] in
-                .phoneChanged(await Result {
-                    _ = try await authClient.confirmPhoneChange(phone, code)
-                    return try await userClient.profile()
-                }.mapError(DomainError.init))
+                .phoneChanged(
+                    await Result {
+                        _ = try await authClient.confirmPhoneChange(phone, code)
+                        return try await userClient.profile()
+                    }.mapError(DomainError.init))
             }
 
         case .phoneChangeCancelled:

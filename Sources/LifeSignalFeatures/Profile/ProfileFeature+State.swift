@@ -26,9 +26,15 @@ extension ProfileFeature {
             activity: Activity? = nil, phoneChange: PhoneChange? = nil, isConfirmingQRCodeReset: Bool = false,
             deleteConfirmationText: String? = nil, errorMessage: String? = nil
         ) {
-            self.profile = profile; self.isLoading = isLoading; self.draft = draft; self.pendingProfile = pendingProfile
-            self.activity = activity; self.phoneChange = phoneChange; self.isConfirmingQRCodeReset = isConfirmingQRCodeReset
-            self.deleteConfirmationText = deleteConfirmationText; self.errorMessage = errorMessage
+            self.profile = profile
+            self.isLoading = isLoading
+            self.draft = draft
+            self.pendingProfile = pendingProfile
+            self.activity = activity
+            self.phoneChange = phoneChange
+            self.isConfirmingQRCodeReset = isConfirmingQRCodeReset
+            self.deleteConfirmationText = deleteConfirmationText
+            self.errorMessage = errorMessage
         }
 
         public var isEditing: Bool { draft != nil }
@@ -57,7 +63,9 @@ extension ProfileFeature {
         public var notificationsEnabled: Bool
 
         public init(firstName: String, lastName: String, emergencyNote: String, notificationsEnabled: Bool) {
-            self.firstName = firstName; self.lastName = lastName; self.emergencyNote = emergencyNote
+            self.firstName = firstName
+            self.lastName = lastName
+            self.emergencyNote = emergencyNote
             self.notificationsEnabled = notificationsEnabled
         }
 

@@ -139,7 +139,7 @@ public struct ProfileFeature: Reducer {
             return .none
 
         case .changePhoneTapped, .phoneTextChanged, .phoneSubmitted, .phoneChangeConfirmed, .phoneChangeCancelled,
-             .phoneCodeSent, .phoneCodeChanged, .phoneCodeSubmitted, .phoneChanged:
+            .phoneCodeSent, .phoneCodeChanged, .phoneCodeSubmitted, .phoneChanged:
             return reducePhone(into: &state, action: action)
 
         case .resetQRCodeTapped:
@@ -170,7 +170,7 @@ public struct ProfileFeature: Reducer {
             return .none
 
         case .signOutTapped, .signOutFailed, .deleteAccountTapped, .deleteConfirmationChanged, .deleteAccountConfirmed,
-             .deleteAccountCancelled, .deleteAccountFailed, .signedOut:
+            .deleteAccountCancelled, .deleteAccountFailed, .signedOut:
             return reduceAccount(into: &state, action: action)
         }
     }

@@ -14,7 +14,9 @@ public struct RespondersFeature: Reducer {
         public var errorMessage: String?
 
         public init(contacts: [ContactSummary] = [], isLoading: Bool = false, isConfirmingRespondAll: Bool = false, errorMessage: String? = nil) {
-            self.contacts = contacts; self.isLoading = isLoading; self.isConfirmingRespondAll = isConfirmingRespondAll
+            self.contacts = contacts
+            self.isLoading = isLoading
+            self.isConfirmingRespondAll = isConfirmingRespondAll
             self.errorMessage = errorMessage
         }
 
@@ -22,7 +24,7 @@ public struct RespondersFeature: Reducer {
         public var ordered: [ContactSummary] {
             contacts.sorted { lhs, rhs in
                 switch (lhs.incomingPingAt, rhs.incomingPingAt) {
-                case let (left?, right?) where left != right: return left < right
+                case (let left?, let right?) where left != right: return left < right
                 case (_?, nil): return true
                 case (nil, _?): return false
                 default:
@@ -71,7 +73,12 @@ public struct RespondersFeature: Reducer {
         case .respondTapped(let id):
             state.errorMessage = nil
             return .run { [pings] send in
-                await send(.responded(Result { try await pings.respond(id); return 1 }.mapError(DomainError.init)))
+                await send(
+                    .responded(
+                        Result {
+                            try await pings.respond(id)
+                            return 1
+                        }.mapError(DomainError.init)))
             }
 
         case .respondToAllTapped:

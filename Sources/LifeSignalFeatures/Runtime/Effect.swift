@@ -54,29 +54,30 @@ public struct Effect<Action: Sendable>: Sendable {
         line: UInt = #line,
         column: UInt = #column
     ) -> Self {
-        Self(.run(priority: priority) { send in
-            do {
-                try await operation(send)
-            } catch is CancellationError {
-                // Cancellation is how effects are meant to stop; it is never an error.
-            } catch {
-                guard !Task.isCancelled else { return }
-                if let handler {
-                    await handler(error, send)
-                } else {
-                    reportIssue(
-                        """
-                        An "Effect.run" returned from "\(fileID):\(line)" threw an unhandled error: \
-                        \(error)
+        Self(
+            .run(priority: priority) { send in
+                do {
+                    try await operation(send)
+                } catch is CancellationError {
+                    // Cancellation is how effects are meant to stop; it is never an error.
+                } catch {
+                    guard !Task.isCancelled else { return }
+                    if let handler {
+                        await handler(error, send)
+                    } else {
+                        reportIssue(
+                            """
+                            An "Effect.run" returned from "\(fileID):\(line)" threw an unhandled error: \
+                            \(error)
 
-                        All errors thrown in "Effect.run" should be caught and turned into actions, \
-                        or handled with the "catch" parameter.
-                        """,
-                        fileID: fileID, filePath: filePath, line: line, column: column
-                    )
+                            All errors thrown in "Effect.run" should be caught and turned into actions, \
+                            or handled with the "catch" parameter.
+                            """,
+                            fileID: fileID, filePath: filePath, line: line, column: column
+                        )
+                    }
                 }
-            }
-        })
+            })
     }
 
     /// Cancels every in-flight effect that was marked with ``cancellable(id:cancelInFlight:)``
@@ -137,9 +138,10 @@ public struct Effect<Action: Sendable>: Sendable {
         case .send(let action):
             return .send(transform(action))
         case .run(let priority, let operation):
-            return Effect<NewAction>(.run(priority: priority) { send in
-                await operation(Send { action in send(transform(action)) })
-            })
+            return Effect<NewAction>(
+                .run(priority: priority) { send in
+                    await operation(Send { action in send(transform(action)) })
+                })
         case .cancel(let id):
             return Effect<NewAction>(.cancel(id: id))
         case .cancellable(let effect, let id, let cancelInFlight):

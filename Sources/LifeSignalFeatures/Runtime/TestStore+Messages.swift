@@ -26,12 +26,14 @@ extension TestStore {
     }
 
     nonisolated static func stateMismatchMessage(expected: State, actual: State, asserted: Bool) -> String {
-        let headline = asserted
+        let headline =
+            asserted
             ? "A state change does not match expectation:"
             : "State was not expected to change, but a change occurred:"
-        let body = diff(expected, actual, format: .proportional).map {
-            "\(indent($0))\n\n(Expected: \u{2212}, Actual: +)"
-        } ?? "Expected:\n\(indent(describe(expected)))\nActual:\n\(indent(describe(actual)))"
+        let body =
+            diff(expected, actual, format: .proportional).map {
+                "\(indent($0))\n\n(Expected: \u{2212}, Actual: +)"
+            } ?? "Expected:\n\(indent(describe(expected)))\nActual:\n\(indent(describe(actual)))"
         return "\(headline)\n\n\(body)"
     }
 
@@ -54,7 +56,8 @@ extension TestStore {
 
     nonisolated static func unreceivedMessage(_ actions: [Action], before action: Action? = nil) -> String {
         let list = actions.map { indent(describe($0)) }.joined(separator: "\n")
-        let headline = action.map { "Must handle \(actions.count) received action(s) before sending \(describe($0)):" }
+        let headline =
+            action.map { "Must handle \(actions.count) received action(s) before sending \(describe($0)):" }
             ?? "The store received \(actions.count) unexpected action(s) that the test did not receive:"
         return "\(headline)\n\n\(list)\n\nAssert them with \"await store.receive(…)\"."
     }

@@ -59,7 +59,8 @@ extension TestStore {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         while !hasCandidate(isMatching) {
             guard ContinuousClock.now < deadline else {
-                let why = runtime.inFlight.value.isEmpty
+                let why =
+                    runtime.inFlight.value.isEmpty
                     ? "No effect is running that could send it."
                     : "Effects are still running; if one waits on a test clock, advance it first."
                 location.report("Expected to receive \(description) within \(timeout), but none arrived. \(why)")

@@ -28,8 +28,10 @@ public struct SOSFeature: Reducer {
         public var notice: String?
         public var errorMessage: String?
 
-        public init(activeAlert: AlertRecord? = nil, isLoading: Bool = false, isConfirmingActivation: Bool = false,
-                    isSending: Bool = false, sharedLocation: AlertLocation? = nil, notice: String? = nil, errorMessage: String? = nil) {
+        public init(
+            activeAlert: AlertRecord? = nil, isLoading: Bool = false, isConfirmingActivation: Bool = false,
+            isSending: Bool = false, sharedLocation: AlertLocation? = nil, notice: String? = nil, errorMessage: String? = nil
+        ) {
             self.activeAlert = activeAlert
             self.isLoading = isLoading
             self.isConfirmingActivation = isConfirmingActivation
@@ -103,15 +105,18 @@ public struct SOSFeature: Reducer {
             state.notice = nil
             let location = state.sharedLocation
             return .run { [alerts] send in
-                await send(.activated(Result {
-                    if let location { try await alerts.triggerSharing(location) } else { try await alerts.trigger() }
-                }.mapError(DomainError.init)))
+                await send(
+                    .activated(
+                        Result {
+                            if let location { try await alerts.triggerSharing(location) } else { try await alerts.trigger() }
+                        }.mapError(DomainError.init)))
             }
 
         case .activated(.success(let alert)):
             state.isSending = false
             state.activeAlert = alert
-            state.notice = alert.location == nil
+            state.notice =
+                alert.location == nil
                 ? "SOS sent: your responders have been told"
                 : "SOS sent: your responders have been told where you are"
             return .none
@@ -128,7 +133,12 @@ public struct SOSFeature: Reducer {
             state.errorMessage = nil
             state.notice = nil
             return .run { [alerts] send in
-                await send(.deactivated(Result { try await alerts.cancel(alert.id); return alert.id }.mapError(DomainError.init)))
+                await send(
+                    .deactivated(
+                        Result {
+                            try await alerts.cancel(alert.id)
+                            return alert.id
+                        }.mapError(DomainError.init)))
             }
 
         case .deactivated(.success):

@@ -14,8 +14,9 @@ extension AuthRoutes {
         }
         let body: [String: JSONValue] = try await decode(request)
         if let other = body.keys.sorted().first(where: { $0 != "app_metadata" }) {
-            throw GoTrueError(status: .badRequest, code: "validation_failed",
-                              message: "Only app_metadata can be changed here, not \(other.prefix(40))")
+            throw GoTrueError(
+                status: .badRequest, code: "validation_failed",
+                message: "Only app_metadata can be changed here, not \(other.prefix(40))")
         }
         guard case .object = body["app_metadata"] else {
             throw GoTrueError(status: .badRequest, code: "validation_failed", message: "app_metadata must be a JSON object")

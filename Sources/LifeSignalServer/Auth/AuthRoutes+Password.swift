@@ -9,8 +9,9 @@ extension AuthRoutes {
     func signUp(_ request: Request) async throws -> Response {
         let body: PasswordRequest = try await decode(request)
         guard let email = body.email, body.phone == nil else {
-            throw GoTrueError(status: .badRequest, code: "validation_failed",
-                              message: body.phone == nil ? "To sign up, please provide your email" : "Only an email address or phone number should be provided on signup.")
+            throw GoTrueError(
+                status: .badRequest, code: "validation_failed",
+                message: body.phone == nil ? "To sign up, please provide your email" : "Only an email address or phone number should be provided on signup.")
         }
         guard let password = body.password, !password.isEmpty else {
             throw GoTrueError(status: .badRequest, code: "validation_failed", message: "Signup requires a valid password")
@@ -60,27 +61,31 @@ extension AuthRoutes {
         if let password = body.password, password.count < backend.auth.policy.minimumPasswordLength { throw AuthRefusal.weakPassword }
         let newEmail = try body.email.map(AuthService.normalizedEmail)
         let newPhone = try body.phone.map { try PhoneNumber($0.hasPrefix("+") ? $0 : "+" + $0).digits }
-        let changesSignIn = body.password != nil || (newEmail != nil && newEmail != current.email)
+        let changesSignIn =
+            body.password != nil || (newEmail != nil && newEmail != current.email)
             || (newPhone != nil && newPhone != current.phone?.digits)
         if changesSignIn {
             do {
                 try await backend.auth.ensureReauthenticated(user: caller.user, session: caller.session, nonce: body.nonce)
             } catch AuthRefusal.reauthenticationNeeded where body.password == nil {
                 // GoTrue's words name the password; an email or phone change gets its own.
-                throw GoTrueError(status: .badRequest, code: "reauthentication_needed",
-                                  message: "Email or phone update requires reauthentication")
+                throw GoTrueError(
+                    status: .badRequest, code: "reauthentication_needed",
+                    message: "Email or phone update requires reauthentication")
             }
         }
         // As GoTrue: a new phone is not set but sent a `phone_change` code; it changes when
         // that code comes back through `POST /verify`. Whether another account has that
         // number is said only then, to whoever holds the phone (docs/security.md, "Sessions").
         if let phone = body.phone {
-            try await backend.auth.requestPhoneChange(user: caller.user, phone: phone, clientAddress: clientAddress(request, context),
-                                                      revealingTakenNumber: false)
+            try await backend.auth.requestPhoneChange(
+                user: caller.user, phone: phone, clientAddress: clientAddress(request, context),
+                revealingTakenNumber: false)
         }
         let user = try await Self.hashingThrottle {
-            try await backend.auth.updateUser(id: caller.user, email: body.email, password: body.password, metadata: merge,
-                                              keepingSession: caller.session)
+            try await backend.auth.updateUser(
+                id: caller.user, email: body.email, password: body.password, metadata: merge,
+                keepingSession: caller.session)
         }
         return JSONResponse.make(.ok, GoTrueUser(user))
     }

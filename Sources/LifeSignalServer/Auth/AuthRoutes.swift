@@ -32,19 +32,22 @@ struct AuthRoutes<Context: AuthenticatedRequestContext> {
         guard let phone = body.phone else {
             throw GoTrueError(status: .badRequest, code: "validation_failed", message: "Only phone sign-in is supported: send {\"phone\": \"+1…\"}")
         }
-        try await backend.auth.requestCode(phone: phone.hasPrefix("+") ? phone : "+" + phone,
-                                           clientAddress: clientAddress(request, context))
+        try await backend.auth.requestCode(
+            phone: phone.hasPrefix("+") ? phone : "+" + phone,
+            clientAddress: clientAddress(request, context))
         return JSONResponse.make(.ok, [String: String]())
     }
 
     private func verify(_ request: Request) async throws -> Response {
         let body: VerifyRequest = try await decode(request)
         guard body.type == "sms" || body.type == "phone_change", let phone = body.phone else {
-            throw GoTrueError(status: .badRequest, code: "validation_failed",
-                              message: "Verify takes {\"type\": \"sms\" or \"phone_change\", \"phone\": …, \"token\": …}")
+            throw GoTrueError(
+                status: .badRequest, code: "validation_failed",
+                message: "Verify takes {\"type\": \"sms\" or \"phone_change\", \"phone\": …, \"token\": …}")
         }
         let number = phone.hasPrefix("+") ? phone : "+" + phone
-        let session = body.type == "sms"
+        let session =
+            body.type == "sms"
             ? try await backend.auth.verifyCode(phone: number, code: body.token)
             : try await backend.auth.verifyPhoneChange(phone: number, code: body.token)
         return JSONResponse.make(.ok, GoTrueSession(session))

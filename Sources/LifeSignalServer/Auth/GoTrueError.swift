@@ -20,7 +20,8 @@ struct GoTrueError: HTTPResponseError {
     /// `over_request_rate_limit` for everything else.
     static func throttled(_ code: String, wait: TimeInterval) -> GoTrueError {
         let seconds = max(1, Int(wait.rounded(.up)))
-        let message = code == "over_sms_send_rate_limit"
+        let message =
+            code == "over_sms_send_rate_limit"
             ? "For security purposes, you can only request this after \(seconds) seconds."
             : "Too many attempts; try again in \(seconds) seconds."
         return GoTrueError(status: .tooManyRequests, code: code, message: message, retryAfter: seconds)
@@ -40,8 +41,9 @@ struct GoTrueError: HTTPResponseError {
             return JSONResponse.make(status, VersionedAuthError(code: code, message: message, weakPassword: weak), headers: headers)
         }
         headers[.sbErrorCode] = code
-        return JSONResponse.make(status, LegacyAuthError(code: Int(status.code), error_code: code, msg: message, weakPassword: weak),
-                                 headers: headers)
+        return JSONResponse.make(
+            status, LegacyAuthError(code: Int(status.code), error_code: code, msg: message, weakPassword: weak),
+            headers: headers)
     }
 }
 
@@ -88,8 +90,9 @@ struct GoTrueMiddleware<Context: AuthenticatedRequestContext>: RouterMiddleware 
     }
 
     static var unavailable: GoTrueError {
-        GoTrueError(status: .serviceUnavailable, code: "unexpected_failure", message: "The database is unavailable; try again shortly",
-                    retryAfter: DatabaseError.retryAfterSeconds)
+        GoTrueError(
+            status: .serviceUnavailable, code: "unexpected_failure", message: "The database is unavailable; try again shortly",
+            retryAfter: DatabaseError.retryAfterSeconds)
     }
 
     /// The backend's refusals of accounts, passwords and sessions in GoTrue's words.
@@ -98,8 +101,9 @@ struct GoTrueMiddleware<Context: AuthenticatedRequestContext>: RouterMiddleware 
         case .invalidEmail:
             GoTrueError(status: .badRequest, code: "validation_failed", message: "Unable to validate email address: invalid format")
         case .weakPassword:
-            GoTrueError(status: .unprocessableContent, code: "weak_password",
-                        message: "Password should be at least \(minimumPasswordLength) characters.", weakPasswordReasons: ["length"])
+            GoTrueError(
+                status: .unprocessableContent, code: "weak_password",
+                message: "Password should be at least \(minimumPasswordLength) characters.", weakPasswordReasons: ["length"])
         case .userAlreadyExists: GoTrueError(status: .unprocessableContent, code: "user_already_exists", message: "User already registered")
         case .invalidCredentials: GoTrueError(status: .badRequest, code: "invalid_credentials", message: "Invalid login credentials")
         case .emailExists:
@@ -114,8 +118,9 @@ struct GoTrueMiddleware<Context: AuthenticatedRequestContext>: RouterMiddleware 
         case .reauthenticationNotValid:
             GoTrueError(status: .unprocessableContent, code: "reauthentication_not_valid", message: "Nonce has expired or is invalid")
         case .reauthenticationUnavailable:
-            GoTrueError(status: .unprocessableContent, code: "reauthentication_not_valid",
-                        message: "Reauthentication needs a confirmed phone number (this server sends no mail): sign in again with your password instead")
+            GoTrueError(
+                status: .unprocessableContent, code: "reauthentication_not_valid",
+                message: "Reauthentication needs a confirmed phone number (this server sends no mail): sign in again with your password instead")
         case .phoneNotConfirmed: GoTrueError(status: .unprocessableContent, code: "phone_not_confirmed", message: "Please verify your phone first.")
         }
     }

@@ -37,7 +37,7 @@ struct TwilioStatusRoutes<Context: RequestContext> {
         let body = try await request.body.collect(upTo: Self.bodyLimit)
         let fields = FormBody.fields(Data(buffer: body))
         guard let name = HTTPField.Name("X-Twilio-Signature"), let signature = request.headers[name],
-              TwilioSignature.isValid(signature, url: callback.url.absoluteString, parameters: fields, authToken: callback.authToken)
+            TwilioSignature.isValid(signature, url: callback.url.absoluteString, parameters: fields, authToken: callback.authToken)
         else {
             return JSONResponse.make(.forbidden, ["message": "The X-Twilio-Signature header is missing or wrong"])
         }
@@ -45,11 +45,12 @@ struct TwilioStatusRoutes<Context: RequestContext> {
         guard let sid = field("MessageSid") ?? field("SmsSid"), let status = field("MessageStatus") ?? field("SmsStatus") else {
             return JSONResponse.make(.badRequest, ["message": "MessageSid and MessageStatus are required"])
         }
-        let outcome: ProviderStatus? = switch status {
-        case "delivered": .delivered
-        case "undelivered", "failed": .failed("Twilio: \(status)" + (field("ErrorCode").map { " (error \($0))" } ?? ""))
-        default: nil  // queued, sending, sent…: the ledger already says sent
-        }
+        let outcome: ProviderStatus? =
+            switch status {
+            case "delivered": .delivered
+            case "undelivered", "failed": .failed("Twilio: \(status)" + (field("ErrorCode").map { " (error \($0))" } ?? ""))
+            default: nil  // queued, sending, sent…: the ledger already says sent
+            }
         if let outcome, try await !backend.deliveries.record(outcome, providerMessageID: sid, channel: .sms) {
             Self.recordLater(outcome, sid: sid, in: backend)
         }
@@ -60,8 +61,10 @@ struct TwilioStatusRoutes<Context: RequestContext> {
     /// the message, so the row may not carry its SID yet. Twilio does not call back twice, so
     /// the status is tried again for a while in the background (signed callbacks only reach
     /// here); a SID that never appears (a sign-in code's) is dropped then.
-    static func recordLater(_ outcome: ProviderStatus, sid: String, in backend: LifeSignalBackend,
-                            every pause: Duration = .milliseconds(500), attempts: Int = 60) {
+    static func recordLater(
+        _ outcome: ProviderStatus, sid: String, in backend: LifeSignalBackend,
+        every pause: Duration = .milliseconds(500), attempts: Int = 60
+    ) {
         Task {
             for _ in 0..<attempts {
                 try? await Task.sleep(for: pause)

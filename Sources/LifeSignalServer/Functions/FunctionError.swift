@@ -25,8 +25,9 @@ struct FunctionError: HTTPResponseError {
 
     /// A rule's failure, with the status its adapters map back (``DomainError/httpStatus``).
     init(_ error: DomainError) {
-        self.init(status: error.httpStatus, code: error.code, message: error.message,
-                  retryAfter: error.retryAfter.map { String(Int($0.rounded(.up))) })
+        self.init(
+            status: error.httpStatus, code: error.code, message: error.message,
+            retryAfter: error.retryAfter.map { String(Int($0.rounded(.up))) })
     }
 
     init(status: HTTPResponse.Status, code: String, message: String, retryAfter: String? = nil) {
@@ -39,8 +40,9 @@ struct FunctionError: HTTPResponseError {
     /// 503 while the database cannot be reached, so a client retries instead of reporting a
     /// failure of the function itself.
     static var unavailable: FunctionError {
-        FunctionError(status: .serviceUnavailable, code: "unavailable", message: "The database is unavailable; try again shortly",
-                      retryAfter: String(DatabaseError.retryAfterSeconds))
+        FunctionError(
+            status: .serviceUnavailable, code: "unavailable", message: "The database is unavailable; try again shortly",
+            retryAfter: String(DatabaseError.retryAfterSeconds))
     }
 
     /// Any error a function route throws, in the functions' words. An unexpected one is

@@ -15,9 +15,11 @@ struct FunctionRoutes<Context: AuthenticatedRequestContext> {
     func register(on router: Router<Context>) {
         let logger = self.logger
         router.group("functions/v1")
-            .add(middleware: APIErrorMiddleware { error, _, context in
-                FunctionError.translating(error, function: context.parameters.get("name") ?? "", logger: logger)
-            })
+            .add(
+                middleware: APIErrorMiddleware { error, _, context in
+                    FunctionError.translating(error, function: context.parameters.get("name") ?? "", logger: logger)
+                }
+            )
             .post(":name") { request, context in
                 try await self.invoke(request, context: context, name: context.parameters.get("name") ?? "")
             }

@@ -20,7 +20,8 @@ struct APIKeyMiddleware<Context: AuthenticatedRequestContext>: RouterMiddleware 
         // An API key is always this project's own HS256 key, never a bearer token of another
         // issuer: it is checked here, not through `AuthService.authenticate`.
         guard let claims = try? await auth.verify(key), let role = DatabaseRole(rawValue: claims.role),
-              role == .anon || role == .serviceRole else { return nil }
+            role == .anon || role == .serviceRole
+        else { return nil }
         accepted.insert(key, role: role, expiresAt: claims.exp.map { Date(timeIntervalSince1970: TimeInterval($0)) }, now: now)
         return role
     }
@@ -35,20 +36,25 @@ struct APIKeyMiddleware<Context: AuthenticatedRequestContext>: RouterMiddleware 
             // Responder and invitation links: the signed token in the path is the credential.
             || request.uri.path.hasPrefix("/r/") || request.uri.path.hasPrefix("/i/")
             // Provider callbacks: their own signature (X-Twilio-Signature) is the credential.
-            || request.uri.path.hasPrefix("/hooks/") {
+            || request.uri.path.hasPrefix("/hooks/")
+        {
             return try await next(request, context)
         }
         guard key != nil else {
-            return JSONResponse.make(.unauthorized, [
-                "message": "No API key found in request",
-                "hint": "No `apikey` request header or url param was found.",
-            ])
+            return JSONResponse.make(
+                .unauthorized,
+                [
+                    "message": "No API key found in request",
+                    "hint": "No `apikey` request header or url param was found.",
+                ])
         }
         guard context.apiKeyRole != nil else {
-            return JSONResponse.make(.unauthorized, [
-                "message": "Invalid API key",
-                "hint": "Double check your Supabase `anon` or `service_role` API key.",
-            ])
+            return JSONResponse.make(
+                .unauthorized,
+                [
+                    "message": "Invalid API key",
+                    "hint": "Double check your Supabase `anon` or `service_role` API key.",
+                ])
         }
         return try await next(request, context)
     }

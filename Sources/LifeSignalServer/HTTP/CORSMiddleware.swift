@@ -45,14 +45,16 @@ struct CORSMiddleware<Context: RequestContext>: RouterMiddleware {
             if request.method == .options, request.headers[.accessControlRequestMethod] != nil {
                 var allowed = "Authorization"
                 if let asked = request.headers[.accessControlRequestHeaders], !asked.isEmpty { allowed += ", " + asked }
-                return Response(status: .ok, headers: [
-                    .accessControlAllowOrigin: origin,
-                    .accessControlAllowCredentials: "true",
-                    .accessControlAllowMethods: Self.allowedMethods,
-                    .accessControlAllowHeaders: allowed,
-                    .accessControlMaxAge: "86400",
-                    .vary: "Origin",
-                ])
+                return Response(
+                    status: .ok,
+                    headers: [
+                        .accessControlAllowOrigin: origin,
+                        .accessControlAllowCredentials: "true",
+                        .accessControlAllowMethods: Self.allowedMethods,
+                        .accessControlAllowHeaders: allowed,
+                        .accessControlMaxAge: "86400",
+                        .vary: "Origin",
+                    ])
             }
             var response = try await Self.answer(request, context: context, next: next)
             response.headers[.accessControlAllowOrigin] = origin

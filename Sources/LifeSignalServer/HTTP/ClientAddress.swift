@@ -1,6 +1,6 @@
 import Foundation
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 import NIOCore
 
 /// Who sent a request, as limits per client address count it.
@@ -56,7 +56,8 @@ struct ClientAddressResolver: Sendable {
     /// The key an address is counted under: an IPv4 address itself, an IPv6 address's /64.
     static func bucket(_ canonical: String) -> String {
         guard canonical.contains(":"), let address = try? SocketAddress(ipAddress: canonical, port: 0),
-              case .v6(let v6) = address else { return canonical }
+            case .v6(let v6) = address
+        else { return canonical }
         var bytes = v6.address.sin6_addr
         let prefix = withUnsafeBytes(of: &bytes) { raw in Array(raw.prefix(8)) }
         let groups = stride(from: 0, to: 8, by: 2).map { String(UInt16(prefix[$0]) << 8 | UInt16(prefix[$0 + 1]), radix: 16) }

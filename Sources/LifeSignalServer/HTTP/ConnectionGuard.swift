@@ -216,9 +216,11 @@ final class ConnectionGuard {
         phase = .closing
         cancelTimer()
         guard let context = socketContext else { return }
-        let bytes = canAnswer
-            ? ConnectionAnswer.bytes(.serviceUnavailable, "The server did not answer within \(limits.answerTimeout); the request may still complete",
-                                     retryAfter: 1, allocator: context.channel.allocator)
+        let bytes =
+            canAnswer
+            ? ConnectionAnswer.bytes(
+                .serviceUnavailable, "The server did not answer within \(limits.answerTimeout); the request may still complete",
+                retryAfter: 1, allocator: context.channel.allocator)
             : nil
         Self.finish(context: context, answer: bytes, owner: self)
     }

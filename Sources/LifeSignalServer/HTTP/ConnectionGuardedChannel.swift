@@ -31,7 +31,8 @@ struct ConnectionGuardedChannel: ServerChildChannel {
         // /64); no header can be read at accept time, so behind a proxy every client is the
         // proxy's address. A peer without an IP address (a Unix socket) is not capped.
         if let maximum = limits.maxConnectionsPerAddress, let peer = channel.remoteAddress,
-           let canonical = ClientAddressResolver.canonical(peer) {
+            let canonical = ClientAddressResolver.canonical(peer)
+        {
             let address = ClientAddressResolver.bucket(canonical)
             guard addresses.open(address, maximum: maximum) else {
                 logger.debug("Connection refused: too many from one address", metadata: ["address": "\(address)", "maximum": "\(maximum)"])

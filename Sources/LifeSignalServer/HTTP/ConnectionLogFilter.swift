@@ -23,7 +23,8 @@ struct ConnectionLogFilter: LogHandler {
     func log(event: LogEvent) {
         var event = event
         if event.level > .debug, event.message.description == "Error handling upgrade result",
-           case .string(let type)? = event.metadata?["error.type"], type == Self.closedBeforeRequest {
+            case .string(let type)? = event.metadata?["error.type"], type == Self.closedBeforeRequest
+        {
             guard inner.logLevel <= .debug else { return }
             event.level = .debug
         }

@@ -88,8 +88,9 @@ struct RateLimitMiddleware<Context: AuthenticatedRequestContext>: RouterMiddlewa
         }
         if let wait = await bucket.take(key, now: clock.now()) {
             let seconds = String(max(1, Int(wait.rounded(.up))))
-            return JSONResponse.error(.tooManyRequests, code: "over_request_rate_limit",
-                                      message: "Too many requests; retry in \(seconds) s", headers: [.retryAfter: seconds])
+            return JSONResponse.error(
+                .tooManyRequests, code: "over_request_rate_limit",
+                message: "Too many requests; retry in \(seconds) s", headers: [.retryAfter: seconds])
         }
         return try await next(request, context)
     }

@@ -1,7 +1,7 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 import Prometheus
 
 /// The server's Prometheus metrics, one registry per server.
@@ -14,24 +14,30 @@ public final class ServerMetrics: Sendable {
     public let registry: PrometheusCollectorRegistry
 
     /// Request durations, 1 ms to 10 s.
-    static let buckets: [Duration] = [.milliseconds(1), .milliseconds(2.5), .milliseconds(5), .milliseconds(10), .milliseconds(25),
-                                      .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1),
-                                      .seconds(2.5), .seconds(10)]
+    static let buckets: [Duration] = [
+        .milliseconds(1), .milliseconds(2.5), .milliseconds(5), .milliseconds(10), .milliseconds(25),
+        .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1),
+        .seconds(2.5), .seconds(10),
+    ]
     private static var requests: MetricNameDescriptor {
-        MetricNameDescriptor(metricName: "http_requests", unitName: "total",
+        MetricNameDescriptor(
+            metricName: "http_requests", unitName: "total",
             helpText: "HTTP requests answered, by method, route template and status.")
     }
     private static var durations: MetricNameDescriptor {
-        MetricNameDescriptor(metricName: "http_request_duration", unitName: "seconds",
+        MetricNameDescriptor(
+            metricName: "http_request_duration", unitName: "seconds",
             helpText: "Time to answer an HTTP request, by method and route template.")
     }
     // Gauges of a count carry no unit suffix (Prometheus naming: `realtime_connections`).
     private static var connections: MetricNameDescriptor {
-        MetricNameDescriptor(metricName: "realtime_connections", unitName: "",
+        MetricNameDescriptor(
+            metricName: "realtime_connections", unitName: "",
             helpText: "Open Realtime WebSocket connections.")
     }
     private static var channels: MetricNameDescriptor {
-        MetricNameDescriptor(metricName: "realtime_channels", unitName: "",
+        MetricNameDescriptor(
+            metricName: "realtime_channels", unitName: "",
             helpText: "Joined Realtime channels.")
     }
 
@@ -43,8 +49,10 @@ public final class ServerMetrics: Sendable {
 
     func recordRequest(method: String, route: String, status: Int, duration: Duration) {
         let (counter, histogram) = series.get(RequestSeries.Key(method: method, route: route, status: status)) { key in
-            (registry.makeCounter(descriptor: Self.requests, labels: [("method", key.method), ("route", key.route), ("status", String(key.status))]),
-             registry.makeDurationHistogram(descriptor: Self.durations, labels: [("method", key.method), ("route", key.route)], buckets: Self.buckets))
+            (
+                registry.makeCounter(descriptor: Self.requests, labels: [("method", key.method), ("route", key.route), ("status", String(key.status))]),
+                registry.makeDurationHistogram(descriptor: Self.durations, labels: [("method", key.method), ("route", key.route)], buckets: Self.buckets)
+            )
         }
         counter.increment()
         histogram.record(duration)
@@ -56,11 +64,13 @@ public final class ServerMetrics: Sendable {
     }
 
     private static var deliveries: MetricNameDescriptor {
-        MetricNameDescriptor(metricName: "deliveries", unitName: "",
+        MetricNameDescriptor(
+            metricName: "deliveries", unitName: "",
             helpText: "Rows of the delivery ledger (kept 7 days once finished), by channel and status.")
     }
     private static var oldestWaiting: MetricNameDescriptor {
-        MetricNameDescriptor(metricName: "deliveries_oldest_waiting", unitName: "seconds",
+        MetricNameDescriptor(
+            metricName: "deliveries_oldest_waiting", unitName: "seconds",
             helpText: "Age of the oldest queued or sending row of the delivery ledger; 0 when none waits.")
     }
 

@@ -19,14 +19,16 @@ public final class SweepMonitor: Sendable {
     private let state = LockedState()
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
-        let runs = MetricNameDescriptor(metricName: "sweep_runs", unitName: "total",
-                                        helpText: "Missed-check-in sweeps run by the server's timer, by outcome.")
+        let runs = MetricNameDescriptor(
+            metricName: "sweep_runs", unitName: "total",
+            helpText: "Missed-check-in sweeps run by the server's timer, by outcome.")
         var counters: [Outcome: Counter] = [:]
         for outcome in Outcome.allCases { counters[outcome] = registry.makeCounter(descriptor: runs, labels: [("outcome", outcome.rawValue)]) }
         self.runs = counters
-        lastSuccess = registry.makeGauge(descriptor: MetricNameDescriptor(
-            metricName: "sweep_last_success_timestamp", unitName: "seconds",
-            helpText: "When the last sweep that ran to its end finished, in seconds since 1970."))
+        lastSuccess = registry.makeGauge(
+            descriptor: MetricNameDescriptor(
+                metricName: "sweep_last_success_timestamp", unitName: "seconds",
+                helpText: "When the last sweep that ran to its end finished, in seconds since 1970."))
     }
 
     func record(_ outcome: Outcome, at date: Date = Date(), error: String? = nil) {

@@ -17,7 +17,8 @@ struct CallerTransaction: Sendable {
         let role = DatabaseRole.acting(as: caller, claims: claims)
         return try await database.transaction { connection in
             if connection.dialect == .postgres {
-                try await connection.query("""
+                try await connection.query(
+                    """
                     SELECT set_config('role', \(role.rawValue), true), set_config('request.jwt.claims', \(claimsJSON), true),
                            set_config('timezone', 'UTC', true)
                     """)
@@ -34,10 +35,13 @@ struct CallerTransaction: Sendable {
     /// any other through ``PostgresDatabase/readPageAsCaller(role:claims:statement:)``; a read
     /// whose values cannot travel as text takes the transaction path. On SQLite the page is
     /// read on a read-only connection (``SQLiteDatabase/read(_:)``).
-    func readPage(caller: Caller, claims: TokenClaims?, select: SQL, count: SQL?,
-                  columns: [(name: String, column: ColumnSchema)]) async throws -> (body: String, rows: Int, total: Int?) {
+    func readPage(
+        caller: Caller, claims: TokenClaims?, select: SQL, count: SQL?,
+        columns: [(name: String, column: ColumnSchema)]
+    ) async throws -> (body: String, rows: Int, total: Int?) {
         if let postgres = database as? PostgresDatabase {
-            let statement = SQL.raw("SELECT coalesce(json_agg(_r), '[]')::text AS body, count(*) AS n, ")
+            let statement =
+                SQL.raw("SELECT coalesce(json_agg(_r), '[]')::text AS body, count(*) AS n, ")
                 + (count.map { SQL.raw("(") + $0 + SQL.raw(")") } ?? SQL.raw("NULL::bigint")) + SQL.raw(" AS total FROM (")
                 + select + SQL.raw(") _r")
             let claimsJSON = Self.claimsJSON(caller: caller, claims: claims)
@@ -74,7 +78,9 @@ struct CallerTransaction: Sendable {
     /// Runs a `SELECT` and returns its rows as PostgREST's JSON array with the row count:
     /// PostgreSQL writes the JSON itself (`json_agg`), SQLite's rows are rendered from the
     /// schema cache's column types.
-    static func jsonArray(_ select: SQL, columns: [(name: String, column: ColumnSchema)], on connection: any SQLConnection) async throws -> (body: String, count: Int) {
+    static func jsonArray(_ select: SQL, columns: [(name: String, column: ColumnSchema)], on connection: any SQLConnection) async throws -> (
+        body: String, count: Int
+    ) {
         if connection.dialect == .postgres {
             let wrapped = SQL.raw("SELECT coalesce(json_agg(_r), '[]')::text AS body, count(*) AS n FROM (") + select + SQL.raw(") _r")
             let row = try await connection.first(wrapped)

@@ -96,7 +96,10 @@ struct LogicScanner {
         try expect(UInt8(ascii: "("), part: "filter")
         skipSpaces()
         var items: [String] = []
-        if peek == UInt8(ascii: ")") { index += 1; return [] }
+        if peek == UInt8(ascii: ")") {
+            index += 1
+            return []
+        }
         while true {
             try budget.spendListItem(part: "filter")
             items.append(try value())

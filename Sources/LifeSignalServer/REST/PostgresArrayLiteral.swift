@@ -6,9 +6,11 @@ import LifeSignalBackend
 enum PostgresArrayLiteral {
     /// PostgreSQL's refusal of a value that is not an array literal.
     static func malformed(_ text: String, detail: String? = nil) -> RESTError {
-        let why = detail ?? (text.trimmingCharacters(in: .whitespaces).hasPrefix("{")
-            ? "Unexpected end of input or misplaced character."
-            : "Array value must start with \"{\" or dimension information.")
+        let why =
+            detail
+            ?? (text.trimmingCharacters(in: .whitespaces).hasPrefix("{")
+                ? "Unexpected end of input or misplaced character."
+                : "Array value must start with \"{\" or dimension information.")
         return RESTError(status: .badRequest, code: "22P02", message: "malformed array literal: \"\(text)\"", details: why)
     }
 

@@ -25,8 +25,10 @@ public struct QueryLimits: Sendable, Hashable {
     /// a check-in can wait behind it.
     public var maxWriteRows: Int
 
-    public init(maxDepth: Int = 10, maxConditions: Int = 200, maxListItems: Int = 1_000,
-                maxSelectItems: Int = 200, maxOrderTerms: Int = 16, maxRows: Int? = 1_000, maxWriteRows: Int = 1_000) {
+    public init(
+        maxDepth: Int = 10, maxConditions: Int = 200, maxListItems: Int = 1_000,
+        maxSelectItems: Int = 200, maxOrderTerms: Int = 16, maxRows: Int? = 1_000, maxWriteRows: Int = 1_000
+    ) {
         self.maxDepth = maxDepth
         self.maxConditions = maxConditions
         self.maxListItems = maxListItems
@@ -50,8 +52,9 @@ struct QueryBudget {
     mutating func spendCondition(part: String) throws(RESTError) {
         conditions += 1
         guard conditions <= limits.maxConditions else {
-            throw RESTError.limit(part, "more than \(limits.maxConditions) conditions in one request",
-                                  hint: "Use an in.(…) list for many values of one column")
+            throw RESTError.limit(
+                part, "more than \(limits.maxConditions) conditions in one request",
+                hint: "Use an in.(…) list for many values of one column")
         }
     }
 

@@ -35,7 +35,8 @@ struct RESTError: HTTPResponseError, Sendable {
         headers[.proxyStatus] = "PostgREST; error=\(code)"
         if status == .unauthorized {
             // RFC 6750 §3, as PostgREST words it: a bad token says why; a missing grant just asks for one.
-            headers[.wwwAuthenticate] = code.hasPrefix("PGRST30")
+            headers[.wwwAuthenticate] =
+                code.hasPrefix("PGRST30")
                 ? "Bearer error=\"invalid_token\", error_description=\(JSONRenderer.quote(message))"
                 : "Bearer"
         }
@@ -63,8 +64,9 @@ struct RESTError: HTTPResponseError, Sendable {
         case TokenError.expired: RESTError(status: .unauthorized, code: "PGRST303", message: "JWT expired")
         case TokenError.malformed(let why): RESTError(status: .unauthorized, code: "PGRST301", message: why)
         case TokenError.badSignature:
-            RESTError(status: .unauthorized, code: "PGRST301", message: "No suitable key or wrong key type",
-                      details: "None of the keys was able to decode the JWT")
+            RESTError(
+                status: .unauthorized, code: "PGRST301", message: "No suitable key or wrong key type",
+                details: "None of the keys was able to decode the JWT")
         case TokenError.unknownRole(let role): RESTError(status: .unauthorized, code: "22023", message: "role \"\(role)\" does not exist")
         case let error as DatabaseError: .database(error, role: role)
         default: RESTError(status: .unauthorized, code: "PGRST301", message: "\(why)")
@@ -82,8 +84,9 @@ struct RESTError: HTTPResponseError, Sendable {
 
     /// `Accept: application/vnd.pgrst.object` and not exactly one row.
     static func notSingular(_ rows: Int) -> RESTError {
-        RESTError(status: .notAcceptable, code: "PGRST116", message: "Cannot coerce the result to a single JSON object",
-                  details: "The result contains \(rows) rows")
+        RESTError(
+            status: .notAcceptable, code: "PGRST116", message: "Cannot coerce the result to a single JSON object",
+            details: "The result contains \(rows) rows")
     }
 
     static func unknownTable(_ name: String) -> RESTError {
@@ -97,9 +100,10 @@ struct RESTError: HTTPResponseError, Sendable {
     /// PostgREST's map from SQLSTATE to HTTP status (`23505` → 409, `42501` → 401/403, …).
     static func database(_ error: DatabaseError, role: DatabaseRole) -> RESTError {
         switch error {
-        case let .statement(state, message, detail, hint):
-            return RESTError(status: status(forSQLState: state, message: message, role: role), code: state,
-                             message: message, details: detail, hint: hint)
+        case .statement(let state, let message, let detail, let hint):
+            return RESTError(
+                status: status(forSQLState: state, message: message, role: role), code: state,
+                message: message, details: detail, hint: hint)
         case .unavailable(let why):
             return RESTError(status: .serviceUnavailable, code: "PGRST001", message: "Database client error. Retrying the connection.", details: why)
         case .decoding(let why), .configuration(let why):

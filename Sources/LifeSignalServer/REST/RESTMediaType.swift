@@ -9,8 +9,10 @@ enum RESTMediaType: Equatable {
     /// `application/vnd.pgrst.object`: exactly one row, unwrapped.
     case object
 
-    private static let arrays: Set<String> = ["*/*", "application/*", "application/json", "application/vnd.pgrst.array",
-                                              "application/vnd.pgrst.array+json"]
+    private static let arrays: Set<String> = [
+        "*/*", "application/*", "application/json", "application/vnd.pgrst.array",
+        "application/vnd.pgrst.array+json",
+    ]
     private static let objects: Set<String> = ["application/vnd.pgrst.object", "application/vnd.pgrst.object+json"]
 
     static func negotiate(_ headers: HTTPFields) throws(RESTError) -> RESTMediaType {
@@ -31,7 +33,8 @@ enum RESTMediaType: Equatable {
             }
         }
         guard !asked.isEmpty else { return .array }
-        throw RESTError(status: .notAcceptable, code: "PGRST107",
-                        message: "None of these media types are available: \(asked.joined(separator: ", "))")
+        throw RESTError(
+            status: .notAcceptable, code: "PGRST107",
+            message: "None of these media types are available: \(asked.joined(separator: ", "))")
     }
 }

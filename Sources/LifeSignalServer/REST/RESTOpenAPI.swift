@@ -11,8 +11,14 @@ import LifeSignalBackend
 /// anon nothing a request would not.
 enum RESTOpenAPI {
     static func document(tables: [TableSchema], role: DatabaseRole, host: String?) -> [String: Any] {
-        var paths: [String: Any] = ["/": ["get": ["summary": "OpenAPI description (this document)", "produces": ["application/openapi+json"],
-                                                  "responses": ["200": ["description": "OK"]]]]]
+        var paths: [String: Any] = [
+            "/": [
+                "get": [
+                    "summary": "OpenAPI description (this document)", "produces": ["application/openapi+json"],
+                    "responses": ["200": ["description": "OK"]],
+                ]
+            ]
+        ]
         var definitions: [String: Any] = [:]
         for table in tables.sorted(by: { $0.name < $1.name }) {
             // Only the columns this role may read are described (content's `created_by` is an
@@ -23,31 +29,43 @@ enum RESTOpenAPI {
             guard !grants.isEmpty else { continue }
             definitions[table.name] = definition(columns)
             let filters = columns.map { column -> [String: Any] in
-                ["name": column.name, "in": "query", "required": false, "type": "string", "format": column.type,
-                 "description": "A filter: <operator>.<value>, e.g. eq.1"]
+                [
+                    "name": column.name, "in": "query", "required": false, "type": "string", "format": column.type,
+                    "description": "A filter: <operator>.<value>, e.g. eq.1",
+                ]
             }
             let reference: [String: Any] = ["$ref": "#/definitions/\(table.name)"]
             let rows: [String: Any] = ["type": "array", "items": reference]
             var operations: [String: Any] = [:]
             if grants.contains(.select) {
-                operations["get"] = ["tags": [table.name], "parameters": filters + readParameters,
-                                     "produces": ["application/json", "application/vnd.pgrst.object+json"],
-                                     "responses": ["200": ["description": "OK", "schema": rows], "206": ["description": "Partial Content"]]]
+                operations["get"] = [
+                    "tags": [table.name], "parameters": filters + readParameters,
+                    "produces": ["application/json", "application/vnd.pgrst.object+json"],
+                    "responses": ["200": ["description": "OK", "schema": rows], "206": ["description": "Partial Content"]],
+                ]
             }
             if grants.contains(.insert) {
-                operations["post"] = ["tags": [table.name], "consumes": ["application/json"],
-                                      "parameters": [["name": "body", "in": "body", "required": false, "schema": reference],
-                                                     selectParameter, preferParameter],
-                                      "responses": ["201": ["description": "Created"]]]
+                operations["post"] = [
+                    "tags": [table.name], "consumes": ["application/json"],
+                    "parameters": [
+                        ["name": "body", "in": "body", "required": false, "schema": reference],
+                        selectParameter, preferParameter,
+                    ],
+                    "responses": ["201": ["description": "Created"]],
+                ]
             }
             if grants.contains(.update) {
-                operations["patch"] = ["tags": [table.name], "consumes": ["application/json"],
-                                       "parameters": filters + [["name": "body", "in": "body", "required": false, "schema": reference], preferParameter],
-                                       "responses": ["204": ["description": "No Content"]]]
+                operations["patch"] = [
+                    "tags": [table.name], "consumes": ["application/json"],
+                    "parameters": filters + [["name": "body", "in": "body", "required": false, "schema": reference], preferParameter],
+                    "responses": ["204": ["description": "No Content"]],
+                ]
             }
             if grants.contains(.delete) {
-                operations["delete"] = ["tags": [table.name], "parameters": filters + [preferParameter],
-                                        "responses": ["204": ["description": "No Content"]]]
+                operations["delete"] = [
+                    "tags": [table.name], "parameters": filters + [preferParameter],
+                    "responses": ["204": ["description": "No Content"]],
+                ]
             }
             paths["/\(table.name)"] = operations
         }
@@ -87,18 +105,30 @@ enum RESTOpenAPI {
         }
     }
 
-    private static var selectParameter: [String: Any] { ["name": "select", "in": "query", "required": false, "type": "string",
-                                                         "description": "Columns to return, e.g. id,name or alias:name"] }
-    private static var preferParameter: [String: Any] { ["name": "Prefer", "in": "header", "required": false, "type": "string",
-                                                         "enum": ["return=representation", "return=minimal", "count=exact",
-                                                                  "resolution=merge-duplicates", "missing=default"]] }
-    private static var readParameters: [[String: Any]] { [
-        selectParameter,
-        ["name": "order", "in": "query", "required": false, "type": "string", "description": "e.g. name.asc,id.desc.nullslast"],
-        ["name": "limit", "in": "query", "required": false, "type": "string"],
-        ["name": "offset", "in": "query", "required": false, "type": "string"],
-        ["name": "Range", "in": "header", "required": false, "type": "string", "description": "<from>-[<to>]"],
-        ["name": "Range-Unit", "in": "header", "required": false, "type": "string", "default": "items"],
-        ["name": "Prefer", "in": "header", "required": false, "type": "string", "enum": ["count=exact"]],
-    ] }
+    private static var selectParameter: [String: Any] {
+        [
+            "name": "select", "in": "query", "required": false, "type": "string",
+            "description": "Columns to return, e.g. id,name or alias:name",
+        ]
+    }
+    private static var preferParameter: [String: Any] {
+        [
+            "name": "Prefer", "in": "header", "required": false, "type": "string",
+            "enum": [
+                "return=representation", "return=minimal", "count=exact",
+                "resolution=merge-duplicates", "missing=default",
+            ],
+        ]
+    }
+    private static var readParameters: [[String: Any]] {
+        [
+            selectParameter,
+            ["name": "order", "in": "query", "required": false, "type": "string", "description": "e.g. name.asc,id.desc.nullslast"],
+            ["name": "limit", "in": "query", "required": false, "type": "string"],
+            ["name": "offset", "in": "query", "required": false, "type": "string"],
+            ["name": "Range", "in": "header", "required": false, "type": "string", "description": "<from>-[<to>]"],
+            ["name": "Range-Unit", "in": "header", "required": false, "type": "string", "default": "items"],
+            ["name": "Prefer", "in": "header", "required": false, "type": "string", "enum": ["count=exact"]],
+        ]
+    }
 }

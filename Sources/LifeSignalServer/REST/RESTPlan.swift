@@ -14,8 +14,10 @@ struct RESTReadPlan {
     let singular: Bool
     let head: Bool
 
-    init(_ request: RESTReadRequest, table: TableSchema, dialect: SQLDialect, caller: Caller, claims: TokenClaims?,
-         maxRows: Int?) throws(RESTError) {
+    init(
+        _ request: RESTReadRequest, table: TableSchema, dialect: SQLDialect, caller: Caller, claims: TokenClaims?,
+        maxRows: Int?
+    ) throws(RESTError) {
         var query = request.query
         request.range?.apply(to: &query)
         if let maxRows { query.limit = min(query.limit ?? maxRows, maxRows) }
@@ -47,8 +49,10 @@ struct PlannedWrite {
     let put: Bool
 
     /// The plan, or `nil` for a PATCH that sets nothing (answered 204 without SQL).
-    static func make(_ request: RESTWriteRequest, table: TableSchema, dialect: SQLDialect, caller: Caller,
-                     claims: TokenClaims?) throws(RESTError) -> PlannedWrite? {
+    static func make(
+        _ request: RESTWriteRequest, table: TableSchema, dialect: SQLDialect, caller: Caller,
+        claims: TokenClaims?
+    ) throws(RESTError) -> PlannedWrite? {
         let kind = request.parsed.kind
         let plan = request.put ? try RESTPutPlan.upsert(from: request.parsed, pairs: request.pairs, table: table) : request.parsed
         let builder = RESTSQLBuilder(table: table, dialect: dialect, caller: caller, claims: claims)

@@ -12,12 +12,13 @@ enum RESTPutPlan {
         let key = table.columns.filter(\.isPrimaryKey).map(\.name)
         var filtered: [String: String] = [:]
         for filter in parsed.filters {
-            guard case let .predicate(column, false, .eq, .scalar(value)) = filter, filtered[column] == nil else { throw invalidFilters }
+            guard case .predicate(let column, false, .eq, .scalar(let value)) = filter, filtered[column] == nil else { throw invalidFilters }
             filtered[column] = value
         }
         guard !key.isEmpty, Set(filtered.keys) == Set(key) else { throw invalidFilters }
         guard parsed.rows.count == 1, let row = parsed.rows.first,
-              key.allSatisfy({ name in row[name].map { text(of: $0) } == filtered[name] }) else {
+            key.allSatisfy({ name in row[name].map { text(of: $0) } == filtered[name] })
+        else {
             throw RESTError(status: .badRequest, code: "PGRST115", message: "Payload values do not match URL in primary key column(s)")
         }
         var plan = parsed

@@ -36,4 +36,3 @@ struct OrderTerm: Sendable, Hashable {
     var ascending = true
     var nullsFirst: Bool?
 }
-

@@ -49,8 +49,9 @@ enum RESTQueryParser {
             case "limit":
                 guard let number = Int(value) else { continue }
                 guard number >= 0 else {
-                    throw RESTError(status: .rangeNotSatisfiable, code: "PGRST103", message: "Requested range not satisfiable",
-                                    details: "Limit should be greater than or equal to zero.")
+                    throw RESTError(
+                        status: .rangeNotSatisfiable, code: "PGRST103", message: "Requested range not satisfiable",
+                        details: "Limit should be greater than or equal to zero.")
                 }
                 plan.limit = number
             case "offset": if let number = Int(value), number >= 0 { plan.offset = number }
@@ -192,7 +193,8 @@ enum RESTQueryParser {
     private static func isASCIINameByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "_"), UInt8(ascii: "$"): true
+            UInt8(ascii: "_"), UInt8(ascii: "$"):
+            true
         default: false
         }
     }

@@ -12,12 +12,14 @@ struct RESTRange: Sendable, Hashable {
         let parts = header.utf8.split(separator: UInt8(ascii: "-"), maxSplits: 1, omittingEmptySubsequences: false)
         let isDigits = { (part: Substring.UTF8View) in part.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } }
         guard parts.count == 2, !parts[0].isEmpty, isDigits(parts[0]), isDigits(parts[1]),
-              let from = Int(Substring(parts[0])) else { return nil }
+            let from = Int(Substring(parts[0]))
+        else { return nil }
         // A `to` too large for `Int` is still a valid header: it bounds nothing.
         let to = parts[1].isEmpty ? nil : Int(Substring(parts[1])) ?? Int.max
         if let to, to < from {
-            throw RESTError(status: .rangeNotSatisfiable, code: "PGRST103", message: "Requested range not satisfiable",
-                            details: "The lower boundary must be lower than or equal to the upper boundary in the Range header.")
+            throw RESTError(
+                status: .rangeNotSatisfiable, code: "PGRST103", message: "Requested range not satisfiable",
+                details: "The lower boundary must be lower than or equal to the upper boundary in the Range header.")
         }
         return RESTRange(from: from, to: to)
     }

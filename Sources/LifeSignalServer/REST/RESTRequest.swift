@@ -42,8 +42,10 @@ struct RESTWriteRequest: Sendable {
 
     /// `body` is read only once `Accept` is known to be answerable (a DELETE has none), so a
     /// request refused for its headers never has its body read.
-    static func read(kind: WritePlan.Kind, put: Bool, query: String?, headers: HTTPFields, limits: QueryLimits = .standard,
-                     body: () async throws -> Data) async throws -> RESTWriteRequest {
+    static func read(
+        kind: WritePlan.Kind, put: Bool, query: String?, headers: HTTPFields, limits: QueryLimits = .standard,
+        body: () async throws -> Data
+    ) async throws -> RESTWriteRequest {
         let media = try RESTMediaType.negotiate(headers)
         let data = kind == .delete ? Data() : try await body()
         let pairs = RESTQueryParser.pairs(query)

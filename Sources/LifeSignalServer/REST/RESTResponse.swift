@@ -33,9 +33,10 @@ enum RESTReadResponse {
         if let total = page.total {
             headers[.preferenceApplied] = "count=exact"
             if offset > total && total > 0 {
-                throw RESTError(status: .rangeNotSatisfiable, code: "PGRST103", message: "Requested range not satisfiable",
-                                details: "An offset of \(offset) was requested, but there are only \(total) rows.",
-                                headers: [.contentRange: "*/\(total)"])
+                throw RESTError(
+                    status: .rangeNotSatisfiable, code: "PGRST103", message: "Requested range not satisfiable",
+                    details: "An offset of \(offset) was requested, but there are only \(total) rows.",
+                    headers: [.contentRange: "*/\(total)"])
             }
             if page.rows < total { status = .partialContent }
         }
@@ -76,10 +77,11 @@ enum RESTWriteResponse {
         case .insert, .delete: headers[.contentRange] = "*/\(total)"
         case .update: headers[.contentRange] = rows.isEmpty ? "*/\(total)" : "0-\(rows.count - 1)/\(total)"
         }
-        let status: HTTPResponse.Status = switch write.kind {
-        case .insert: plan.resolution == .mergeDuplicates && inserted == 0 ? .ok : .created
-        case .update, .delete: plan.returning == .representation ? .ok : .noContent
-        }
+        let status: HTTPResponse.Status =
+            switch write.kind {
+            case .insert: plan.resolution == .mergeDuplicates && inserted == 0 ? .ok : .created
+            case .update, .delete: plan.returning == .representation ? .ok : .noContent
+            }
         guard plan.returning == .representation else { return RESTReply(status: status, headers: headers) }
         let objects = JSONRenderer.projected(rows, columns: write.columns)
         let body = write.singular ? (objects.first ?? "{}") : "[" + objects.joined(separator: ",") + "]"

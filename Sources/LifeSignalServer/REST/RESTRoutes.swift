@@ -23,9 +23,10 @@ struct RESTRoutes<Context: AuthenticatedRequestContext> {
     var limits: QueryLimits = .standard
 
     func register(on router: Router<Context>) {
-        let group = router.group("rest/v1").add(middleware: APIErrorMiddleware { error, _, context in
-            RESTError.translating(error, role: (try? context.authentication.caller())?.caller.role ?? .anon)
-        })
+        let group = router.group("rest/v1").add(
+            middleware: APIErrorMiddleware { error, _, context in
+                RESTError.translating(error, role: (try? context.authentication.caller())?.caller.role ?? .anon)
+            })
         group.get { request, context in try await self.openAPI(request, context: context) }
         group.get(":table") { request, context in try await self.read(request, context: context, head: false) }
         group.head(":table") { request, context in try await self.read(request, context: context, head: true) }
@@ -46,8 +47,9 @@ struct RESTRoutes<Context: AuthenticatedRequestContext> {
         let (caller, claims) = try context.authentication.caller()
         let table = try await table(context)
         let parsed = try RESTReadRequest(query: request.uri.query, headers: request.headers, head: head, limits: limits)
-        let plan = try RESTReadPlan(parsed, table: table, dialect: backend.database.dialect, caller: caller, claims: claims,
-                                    maxRows: limits.maxRows)
+        let plan = try RESTReadPlan(
+            parsed, table: table, dialect: backend.database.dialect, caller: caller, claims: claims,
+            maxRows: limits.maxRows)
         let page = try await CallerTransaction(database: backend.database)
             .readPage(caller: caller, claims: claims, select: try plan.select(), count: try plan.count(), columns: plan.columns)
         return try RESTReadResponse.make(page, offset: plan.query.offset, singular: plan.singular, head: head).response
@@ -57,8 +59,10 @@ struct RESTRoutes<Context: AuthenticatedRequestContext> {
     private func write(_ request: Request, context: Context, kind: WritePlan.Kind, put: Bool = false) async throws -> Response {
         let (caller, claims) = try context.authentication.caller()
         let table = try await table(context)
-        let parsed = try await RESTWriteRequest.read(kind: kind, put: put, query: request.uri.query, headers: request.headers,
-                                                     limits: limits) { try await request.collectBody(limit: bodyLimit) }
+        let parsed = try await RESTWriteRequest.read(
+            kind: kind, put: put, query: request.uri.query, headers: request.headers,
+            limits: limits
+        ) { try await request.collectBody(limit: bodyLimit) }
         guard let write = try PlannedWrite.make(parsed, table: table, dialect: backend.database.dialect, caller: caller, claims: claims) else {
             return RESTWriteResponse.noContent.response
         }
@@ -75,7 +79,8 @@ struct RESTRoutes<Context: AuthenticatedRequestContext> {
         guard let data = try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]) else {
             throw RESTError(status: .internalServerError, code: "PGRST000", message: "Could not describe the schema")
         }
-        return Response(status: .ok, headers: [.contentType: "application/openapi+json; charset=utf-8"],
-                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(
+            status: .ok, headers: [.contentType: "application/openapi+json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }

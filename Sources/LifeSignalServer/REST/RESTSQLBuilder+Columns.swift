@@ -27,8 +27,9 @@ extension RESTSQLBuilder {
     func readableColumn(_ name: String) throws(RESTError) -> ColumnSchema {
         guard let column = table.column(name) else { throw .unknownColumn(table.name, name) }
         if let readable = readableColumns, !readable.contains(name) {
-            throw RESTError(status: role == .anon ? .unauthorized : .forbidden, code: "42501",
-                            message: "permission denied for column \"\(name)\" of relation \"\(table.name)\"")
+            throw RESTError(
+                status: role == .anon ? .unauthorized : .forbidden, code: "42501",
+                message: "permission denied for column \"\(name)\" of relation \"\(table.name)\"")
         }
         return column
     }

@@ -28,7 +28,7 @@ struct RESTSQLBuilder {
         for item in plan.select {
             switch item {
             case .all: result += visibleColumns.map { ($0.name, $0) }
-            case let .column(name, alias):
+            case .column(let name, let alias):
                 result.append((alias ?? name, try readableColumn(name)))
             }
         }
@@ -96,11 +96,11 @@ struct RESTSQLBuilder {
 
     private func condition(_ node: FilterNode) throws(RESTError) -> SQL {
         switch node {
-        case let .logic(isAnd, negated, children):
+        case .logic(let isAnd, let negated, let children):
             let parts = try children.map { (child) throws(RESTError) -> SQL in try condition(child) }
             let joined = SQL.raw("(") + SQL.join(parts, separator: isAnd ? " AND " : " OR ") + SQL.raw(")")
             return negated ? SQL.raw("NOT ") + joined : joined
-        case let .predicate(name, negated, op, value):
+        case .predicate(let name, let negated, let op, let value):
             let column = try readableColumn(name)
             let predicate = try self.predicate(column, op, value)
             return negated ? SQL.raw("NOT (") + predicate + SQL.raw(")") : predicate
@@ -131,14 +131,15 @@ struct RESTSQLBuilder {
         case (.cs, .scalar(let text)), (.cd, .scalar(let text)), (.ov, .scalar(let text)):
             return try arrayPredicate(column, op, text)
         case (_, .scalar(let text)):
-            let symbol = switch op {
-            case .eq: "="
-            case .neq: "<>"
-            case .gt: ">"
-            case .gte: ">="
-            case .lt: "<"
-            default: "<="
-            }
+            let symbol =
+                switch op {
+                case .eq: "="
+                case .neq: "<>"
+                case .gt: ">"
+                case .gte: ">="
+                case .lt: "<"
+                default: "<="
+                }
             return SQL.raw("\(name) \(symbol) ") + "\(bind(text, for: column))"
         default:
             throw RESTError.parse("filter", column.name, "operator \(op.rawValue) does not take this value")

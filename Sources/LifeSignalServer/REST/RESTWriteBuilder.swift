@@ -48,7 +48,7 @@ extension RESTSQLBuilder {
         case "time":
             let parts = text.split(separator: ":")
             guard (2...3).contains(parts.count), let hours = Int(parts[0]), let minutes = Int(parts[1]), hours < 24, minutes < 60,
-                  parts.count == 2 || Double(parts[2]).map({ $0 < 60 }) == true
+                parts.count == 2 || Double(parts[2]).map({ $0 < 60 }) == true
             else { throw invalid("time without time zone", "22007") }
             return .text(text)
         default:
@@ -85,8 +85,9 @@ extension RESTSQLBuilder {
     func requireGrant(_ command: TableCommand) throws(RESTError) {
         guard dialect == .sqlite, role != .serviceRole else { return }
         guard let policy = Schema.policy(for: table.name), policy.isGranted(command, to: role) else {
-            throw RESTError(status: role == .anon ? .unauthorized : .forbidden, code: "42501",
-                            message: "permission denied for table \(table.name)")
+            throw RESTError(
+                status: role == .anon ? .unauthorized : .forbidden, code: "42501",
+                message: "permission denied for table \(table.name)")
         }
     }
 
@@ -106,7 +107,8 @@ extension RESTSQLBuilder {
             names.append(quote(name))
             values.append("\(try writeValue(value, for: column))")
         }
-        var sql = names.isEmpty
+        var sql =
+            names.isEmpty
             ? SQL.raw("INSERT INTO \(quote(table.name)) DEFAULT VALUES")
             : SQL.raw("INSERT INTO \(quote(table.name)) (\(names.joined(separator: ", "))) VALUES (") + SQL.join(values, separator: ", ") + SQL.raw(")")
         if let resolution = plan.resolution, let target = try conflictTarget(plan) {
@@ -159,15 +161,17 @@ extension RESTSQLBuilder {
     /// PostgreSQL's row-level security does; a failure aborts the whole request.
     func checkNewRows(_ rows: [SQLRow], command: TableCommand, in connection: any SQLConnection) async throws {
         guard dialect == .sqlite, role != .serviceRole, !rows.isEmpty,
-              let key = table.columns.first(where: \.isPrimaryKey)?.name,
-              let policy = Schema.policy(for: table.name) else { return }
+            let key = table.columns.first(where: \.isPrimaryKey)?.name,
+            let policy = Schema.policy(for: table.name)
+        else { return }
         let predicate = policyPredicate(policy.rules(for: command, role: role).compactMap { $0.check ?? $0.using })
         for row in rows {
             let found = try await connection.first(
                 SQL.raw("SELECT 1 AS ok FROM \(quote(table.name)) WHERE \(quote(key)) = ") + "\(row[key])" + SQL.raw(" AND (") + predicate + SQL.raw(")"))
             if found == nil {
-                throw RESTError(status: role == .anon ? .unauthorized : .forbidden, code: "42501",
-                                message: "new row violates row-level security policy for table \"\(table.name)\"")
+                throw RESTError(
+                    status: role == .anon ? .unauthorized : .forbidden, code: "42501",
+                    message: "new row violates row-level security policy for table \"\(table.name)\"")
             }
         }
     }

@@ -48,14 +48,17 @@ extension PlannedWrite {
     /// upserting it with themselves as the owner.
     static func requireUpdatable(_ row: [String: JSONValue], target: [String]?, builder: RESTSQLBuilder, in connection: any SQLConnection) async throws {
         guard builder.dialect == .sqlite, builder.role != .serviceRole,
-              let conditions = try conflictConditions(row, target: target, builder: builder) else { return }
+            let conditions = try conflictConditions(row, target: target, builder: builder)
+        else { return }
         try builder.requireGrant(.update)
         let rules = Schema.policy(for: builder.table.name)?.rules(for: .update, role: builder.role) ?? []
-        let sql = SQL.raw("SELECT 1 AS found FROM \(builder.quote(builder.table.name)) WHERE ") + conditions
+        let sql =
+            SQL.raw("SELECT 1 AS found FROM \(builder.quote(builder.table.name)) WHERE ") + conditions
             + SQL.raw(" AND ") + builder.policyPredicate(rules.compactMap(\.using))
         guard try await connection.first(sql) == nil else { return }
-        throw RESTError(status: .forbidden, code: "42501",
-                        message: "new row violates row-level security policy (USING expression) for table \"\(builder.table.name)\"")
+        throw RESTError(
+            status: .forbidden, code: "42501",
+            message: "new row violates row-level security policy (USING expression) for table \"\(builder.table.name)\"")
     }
 
     /// `target = value AND …` for an upsert row's conflict columns; `nil` when it lacks one.

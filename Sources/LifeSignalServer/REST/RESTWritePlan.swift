@@ -4,8 +4,14 @@ import LifeSignalBackend
 /// A `/rest/v1` write, parsed from body, query string and `Prefer` (PostgREST's inserts, bulk inserts, upserts with `on_conflict`, updates and deletes).
 struct WritePlan {
     enum Kind { case insert, update, delete }
-    enum Return: String { case minimal, representation, headersOnly = "headers-only" }
-    enum Resolution: String { case mergeDuplicates = "merge-duplicates", ignoreDuplicates = "ignore-duplicates" }
+    enum Return: String {
+        case minimal, representation
+        case headersOnly = "headers-only"
+    }
+    enum Resolution: String {
+        case mergeDuplicates = "merge-duplicates"
+        case ignoreDuplicates = "ignore-duplicates"
+    }
 
     var kind: Kind
     var rows: [[String: JSONValue]] = []
@@ -32,13 +38,21 @@ indirect enum JSONValue: Sendable, Hashable, Decodable {
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if container.decodeNil() { self = .null }
-        else if let flag = try? container.decode(Bool.self) { self = .bool(flag) }
-        else if let integer = try? container.decode(Int64.self) { self = .number(String(integer)) }
-        else if let double = try? container.decode(Double.self) { self = .number(String(double)) }
-        else if let text = try? container.decode(String.self) { self = .string(text) }
-        else if let array = try? container.decode([JSONValue].self) { self = .array(array) }
-        else { self = .object(try container.decode([String: JSONValue].self)) }
+        if container.decodeNil() {
+            self = .null
+        } else if let flag = try? container.decode(Bool.self) {
+            self = .bool(flag)
+        } else if let integer = try? container.decode(Int64.self) {
+            self = .number(String(integer))
+        } else if let double = try? container.decode(Double.self) {
+            self = .number(String(double))
+        } else if let text = try? container.decode(String.self) {
+            self = .string(text)
+        } else if let array = try? container.decode([JSONValue].self) {
+            self = .array(array)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
     }
 
     /// The value as JSON text.
@@ -56,8 +70,10 @@ indirect enum JSONValue: Sendable, Hashable, Decodable {
 }
 
 enum WritePlanParser {
-    static func parse(kind: WritePlan.Kind, pairs: [(String, String)], preferences: [String], body: Data,
-                      limits: QueryLimits = .standard) throws(RESTError) -> WritePlan {
+    static func parse(
+        kind: WritePlan.Kind, pairs: [(String, String)], preferences: [String], body: Data,
+        limits: QueryLimits = .standard
+    ) throws(RESTError) -> WritePlan {
         var plan = WritePlan(kind: kind)
         var columnsParameter: [String]?
         for (key, value) in pairs {
@@ -99,9 +115,10 @@ enum WritePlanParser {
             throw RESTError(status: .badRequest, code: "PGRST102", message: "Empty or invalid json")
         }
         guard objects.count <= limits.maxWriteRows else {
-            throw RESTError(status: .contentTooLarge, code: "PGRST413", message: "Too many rows in one request",
-                            details: "\(objects.count) rows were sent; at most \(limits.maxWriteRows) are accepted at once",
-                            hint: "Send the rows in several requests")
+            throw RESTError(
+                status: .contentTooLarge, code: "PGRST413", message: "Too many rows in one request",
+                details: "\(objects.count) rows were sent; at most \(limits.maxWriteRows) are accepted at once",
+                hint: "Send the rows in several requests")
         }
         plan.rows = objects
         if let columnsParameter {

@@ -49,14 +49,16 @@ struct PhoenixMessage: Sendable, Equatable {
             guard items.count == 5 else { throw .badShape("expected 5 elements, got \(items.count)") }
             return try make(joinRef: items[0], ref: items[1], topic: items[2], event: items[3], payload: items[4])
         case .object(let fields):
-            return try make(joinRef: fields["join_ref"] ?? .null, ref: fields["ref"] ?? .null, topic: fields["topic"] ?? .null,
-                            event: fields["event"] ?? .null, payload: fields["payload"] ?? .object([:]))
+            return try make(
+                joinRef: fields["join_ref"] ?? .null, ref: fields["ref"] ?? .null, topic: fields["topic"] ?? .null,
+                event: fields["event"] ?? .null, payload: fields["payload"] ?? .object([:]))
         default:
             throw .badShape("expected an object or an array")
         }
     }
 
-    private static func make(joinRef: JSONValue, ref: JSONValue, topic: JSONValue, event: JSONValue, payload: JSONValue) throws(DecodingError) -> PhoenixMessage {
+    private static func make(joinRef: JSONValue, ref: JSONValue, topic: JSONValue, event: JSONValue, payload: JSONValue) throws(DecodingError) -> PhoenixMessage
+    {
         guard case .string(let topicText) = topic, !topicText.isEmpty else { throw .badShape("`topic` must be a non-empty string") }
         guard case .string(let eventText) = event, !eventText.isEmpty else { throw .badShape("`event` must be a non-empty string") }
         return PhoenixMessage(joinRef: joinRef, ref: ref, topic: topicText, event: eventText, payload: payload)

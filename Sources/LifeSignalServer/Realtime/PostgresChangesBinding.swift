@@ -40,8 +40,9 @@ struct PostgresChangesBinding: Sendable, Equatable {
             }
             let filterText = fields["filter"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
             let filter = try filterText.map { (text) throws(Problem) -> FilterNode in try parseFilter(text) }
-            bindings.append(PostgresChangesBinding(
-                id: nextID(), event: event, schema: schema, table: table, filterText: filterText, filter: filter, request: fields))
+            bindings.append(
+                PostgresChangesBinding(
+                    id: nextID(), event: event, schema: schema, table: table, filterText: filterText, filter: filter, request: fields))
         }
         return bindings
     }

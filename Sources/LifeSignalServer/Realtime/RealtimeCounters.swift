@@ -18,11 +18,13 @@ public final class RealtimeCounters: Sendable {
     private let refusals: [Limit: Counter]
 
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
-        rowReads = registry.makeCounter(descriptor: MetricNameDescriptor(
-            metricName: "realtime_row_reads", unitName: "total",
-            helpText: "Changed rows read for Realtime subscribers: one read per group of subscribers who see the change alike."))
-        let refused = MetricNameDescriptor(metricName: "realtime_refusals", unitName: "total",
-                                           helpText: "Realtime joins, messages and sockets refused by a limit, by limit.")
+        rowReads = registry.makeCounter(
+            descriptor: MetricNameDescriptor(
+                metricName: "realtime_row_reads", unitName: "total",
+                helpText: "Changed rows read for Realtime subscribers: one read per group of subscribers who see the change alike."))
+        let refused = MetricNameDescriptor(
+            metricName: "realtime_refusals", unitName: "total",
+            helpText: "Realtime joins, messages and sockets refused by a limit, by limit.")
         var refusals: [Limit: Counter] = [:]
         for limit in Limit.allCases { refusals[limit] = registry.makeCounter(descriptor: refused, labels: [("limit", limit.rawValue)]) }
         self.refusals = refusals

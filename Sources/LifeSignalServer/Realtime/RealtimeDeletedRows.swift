@@ -31,7 +31,9 @@ extension RealtimeDispatcher {
         let role = DatabaseRole.acting(as: caller, claims: claims)
         if filter == nil, role == .serviceRole || Self.readsEveryRow(table.name, role: role) { return true }
         do {
-            guard let (select, columns) = try Self.deletedRowSelect(change, in: table, dialect: backend.database.dialect, as: caller, claims: claims, filter: filter)
+            guard
+                let (select, columns) = try Self.deletedRowSelect(
+                    change, in: table, dialect: backend.database.dialect, as: caller, claims: claims, filter: filter)
             else { return false }
             hub.counters.read()
             let page = try await CallerTransaction(database: backend.database)
@@ -55,8 +57,10 @@ extension RealtimeDispatcher {
     /// The statement that returns the deleted row's kept columns if `caller` could read it
     /// and `filter` matches it; `nil` when no read is needed to know the answer is no (no
     /// grant, no policy for the role, or nothing kept: a delete logged before migration 200).
-    static func deletedRowSelect(_ change: CapturedChange, in table: TableSchema, dialect: SQLDialect, as caller: Caller,
-                                 claims: TokenClaims?, filter: FilterNode?) throws -> (SQL, [(name: String, column: ColumnSchema)])? {
+    static func deletedRowSelect(
+        _ change: CapturedChange, in table: TableSchema, dialect: SQLDialect, as caller: Caller,
+        claims: TokenClaims?, filter: FilterNode?
+    ) throws -> (SQL, [(name: String, column: ColumnSchema)])? {
         var expressions: [String] = []
         let builder = RESTSQLBuilder(table: table, dialect: dialect, caller: caller, claims: claims)
         if builder.role != .serviceRole {
@@ -65,7 +69,8 @@ extension RealtimeDispatcher {
             guard !expressions.isEmpty else { return nil }
         }
         guard let text = change.oldRow, let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
-              !object.isEmpty else { return nil }
+            !object.isEmpty
+        else { return nil }
         var columns: [(name: String, column: ColumnSchema)] = []
         for name in object.keys.sorted() {
             guard let column = table.column(name) else { throw RESTError.unknownColumn(table.name, name) }
@@ -77,7 +82,8 @@ extension RealtimeDispatcher {
         switch dialect {
         case .postgres:
             // The table's row type reads each value back as its column's type.
-            select = SQL.raw("WITH \(name) AS (SELECT \(list) FROM jsonb_populate_record(NULL::public.\(name), ")
+            select =
+                SQL.raw("WITH \(name) AS (SELECT \(list) FROM jsonb_populate_record(NULL::public.\(name), ")
                 + "\(SQLValue.text(text))" + SQL.raw("::jsonb)) ")
         case .sqlite:
             // `json_object` kept the values as stored; `json_extract` gives them back so.

@@ -31,7 +31,9 @@ struct RealtimeDispatcher: Service {
                 // change is never skipped.
                 try await DatabasePatience.$waitsForDatabase.withValue(true) {
                     try await cancelWhenGracefulShutdown {
-                        for try await change in ChangeCapture.changes(from: backend.database, pollInterval: pollInterval, onReady: { Task { await hub.markReady() } }) {
+                        for try await change in ChangeCapture.changes(
+                            from: backend.database, pollInterval: pollInterval, onReady: { Task { await hub.markReady() } })
+                        {
                             await dispatch(change)
                         }
                     }
@@ -81,22 +83,25 @@ struct RealtimeDispatcher: Service {
             guard !ids.isEmpty else { continue }
             // The column list names only what the subscriber's GET could select.
             let visible = RESTSQLBuilder(table: table, dialect: backend.database.dialect, caller: channel.caller, claims: channel.claims).visibleColumns
-            channel.connection.push(topic: channel.topic, event: "postgres_changes",
-                                    payloadJSON: Self.payload(change, table: table, columns: visible, ids: ids, record: record))
+            channel.connection.push(
+                topic: channel.topic, event: "postgres_changes",
+                payloadJSON: Self.payload(change, table: table, columns: visible, ids: ids, record: record))
         }
     }
 
     private func expire(_ channel: RealtimeChannel) async {
         await hub.leave(connection: channel.connection.id, topic: channel.topic)
-        channel.connection.push(topic: channel.topic, event: "system",
-                                payloadJSON: "{\"extension\":\"system\",\"message\":\"Token has expired\",\"status\":\"error\"}")
+        channel.connection.push(
+            topic: channel.topic, event: "system",
+            payloadJSON: "{\"extension\":\"system\",\"message\":\"Token has expired\",\"status\":\"error\"}")
         channel.connection.push(topic: channel.topic, event: "phx_close", payloadJSON: "{}", joinRef: channel.joinRef)
     }
 
     /// Realtime's `postgres_changes` payload.
     static func payload(_ change: CapturedChange, table: TableSchema, columns visible: [ColumnSchema], ids: [Int], record: String?) -> String {
         let columns = visible.map { "{\"name\":\(JSONRenderer.quote($0.name)),\"type\":\(JSONRenderer.quote(postgresTypeName($0.type)))}" }
-        var data = "{\"schema\":\"public\",\"table\":\(JSONRenderer.quote(table.name)),"
+        var data =
+            "{\"schema\":\"public\",\"table\":\(JSONRenderer.quote(table.name)),"
             + "\"commit_timestamp\":\(JSONRenderer.quote(change.commitTimestamp)),\"type\":\"\(change.kind.rawValue)\","
             + "\"columns\":[\(columns.joined(separator: ","))],"
         if change.kind != .delete { data += "\"record\":\(record ?? "{}")," }

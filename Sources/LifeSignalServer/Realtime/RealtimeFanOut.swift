@@ -36,8 +36,10 @@ extension RealtimeDispatcher {
     /// as its first member, on the read path of `GET /rest/v1`
     /// (``CallerTransaction/readPage(caller:claims:select:count:columns:)``): a read-only
     /// connection on SQLite, never the writer's turn.
-    func readRows(of change: CapturedChange, in table: TableSchema,
-                  for groups: [RealtimeReadGroup: (claims: TokenClaims?, filter: FilterNode?)]) async -> [RealtimeReadGroup: String] {
+    func readRows(
+        of change: CapturedChange, in table: TableSchema,
+        for groups: [RealtimeReadGroup: (claims: TokenClaims?, filter: FilterNode?)]
+    ) async -> [RealtimeReadGroup: String] {
         let key = change.key ?? [:]
         guard change.kind == .delete || !key.isEmpty else { return [:] }
         var rows: [RealtimeReadGroup: String] = [:]

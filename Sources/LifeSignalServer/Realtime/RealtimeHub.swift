@@ -20,8 +20,9 @@ final class RealtimeConnection: Sendable {
 
     /// `phx_reply` to a push, echoing its references.
     func reply(to message: PhoenixMessage, status: String, responseJSON: String) {
-        push(topic: message.topic, event: "phx_reply", payloadJSON: "{\"status\":\(JSONRenderer.quote(status)),\"response\":\(responseJSON)}",
-             joinRef: message.joinRef, ref: message.ref)
+        push(
+            topic: message.topic, event: "phx_reply", payloadJSON: "{\"status\":\(JSONRenderer.quote(status)),\"response\":\(responseJSON)}",
+            joinRef: message.joinRef, ref: message.ref)
     }
 
     func close() { outbox.finish() }
@@ -168,7 +169,8 @@ actor RealtimeHub {
 
     private func admitUser(_ caller: Caller, on connection: UUID) -> String? {
         guard case .user = caller, let sockets = userSockets[caller], sockets[connection] == nil,
-              sockets.count >= limits.socketsPerUser else { return nil }
+            sockets.count >= limits.socketsPerUser
+        else { return nil }
         counters.refused(.socketsPerUser)
         return "Too many sockets for this user: at most \(limits.socketsPerUser)"
     }

@@ -23,8 +23,10 @@ public struct RealtimeLimits: Sendable, Equatable {
     /// router.
     public var socketsPerAddress: Int
 
-    public init(channelsPerSocket: Int = 100, bindingsPerJoin: Int = 20, maxMessageBytes: Int = 16 * 1024,
-                messagesPerSecond: Int = 50, socketsPerUser: Int = 16, socketsPerAddress: Int = 256) {
+    public init(
+        channelsPerSocket: Int = 100, bindingsPerJoin: Int = 20, maxMessageBytes: Int = 16 * 1024,
+        messagesPerSecond: Int = 50, socketsPerUser: Int = 16, socketsPerAddress: Int = 256
+    ) {
         self.channelsPerSocket = channelsPerSocket
         self.bindingsPerJoin = bindingsPerJoin
         self.maxMessageBytes = maxMessageBytes

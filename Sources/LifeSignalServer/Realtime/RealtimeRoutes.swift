@@ -31,14 +31,19 @@ struct RealtimeRoutes<Context: RemoteAddressRequestContext>: Sendable {
 
     func webSocketRouter() -> Router<RealtimeRequestContext> {
         let router = Router(context: RealtimeRequestContext.self)
-        router.ws(RouterPath(stringLiteral: Self.path), shouldUpgrade: { request, context in
-            guard await apiKey(of: request) != nil, PhoenixMessage.Serializer(vsn: vsn(of: request)) != nil,
-                  await hub.hasRoom(for: address(of: request, peer: context.remoteAddress)) else { return .dontUpgrade }
-            return .upgrade([:])
-        }, onUpgrade: { inbound, outbound, context in
-            try await serve(inbound: inbound, outbound: outbound, request: context.request,
-                            address: address(of: context.request, peer: context.requestContext.remoteAddress))
-        })
+        router.ws(
+            RouterPath(stringLiteral: Self.path),
+            shouldUpgrade: { request, context in
+                guard await apiKey(of: request) != nil, PhoenixMessage.Serializer(vsn: vsn(of: request)) != nil,
+                    await hub.hasRoom(for: address(of: request, peer: context.remoteAddress))
+                else { return .dontUpgrade }
+                return .upgrade([:])
+            },
+            onUpgrade: { inbound, outbound, context in
+                try await serve(
+                    inbound: inbound, outbound: outbound, request: context.request,
+                    address: address(of: context.request, peer: context.requestContext.remoteAddress))
+            })
         return router
     }
 
@@ -116,8 +121,9 @@ struct RealtimeRoutes<Context: RemoteAddressRequestContext>: Sendable {
     /// The valid anon or service-role key of the request, if any.
     private func apiKey(of request: Request) async -> String? {
         guard let key = request.apiKey,
-              let claims = try? await backend.auth.verify(key),
-              claims.role == DatabaseRole.anon.rawValue || claims.role == DatabaseRole.serviceRole.rawValue else { return nil }
+            let claims = try? await backend.auth.verify(key),
+            claims.role == DatabaseRole.anon.rawValue || claims.role == DatabaseRole.serviceRole.rawValue
+        else { return nil }
         return key
     }
 

@@ -36,8 +36,10 @@ extension RealtimeSession {
             }
             if active { continue }
             await hub.leave(connection: connection.id, topic: channel.topic)
-            connection.push(topic: channel.topic, event: "system", payloadJSON:
-                "{\"extension\":\"system\",\"message\":\(JSONRenderer.quote(Self.sessionEndedReason)),\"status\":\"error\"}")
+            connection.push(
+                topic: channel.topic, event: "system",
+                payloadJSON:
+                    "{\"extension\":\"system\",\"message\":\(JSONRenderer.quote(Self.sessionEndedReason)),\"status\":\"error\"}")
             connection.push(topic: channel.topic, event: "phx_close", payloadJSON: "{}", joinRef: channel.joinRef)
         }
     }

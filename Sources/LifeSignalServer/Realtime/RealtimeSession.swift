@@ -88,26 +88,34 @@ struct RealtimeSession: Sendable {
         guard await hub.waitUntilReady() else {
             return refuse(message, reason: "Realtime is not receiving database changes yet; try again")
         }
-        if let refusal = await hub.join(RealtimeChannel(connection: connection, topic: message.topic, joinRef: message.joinRef,
-                                                        caller: caller, claims: claims, bindings: bindings)) {
+        if let refusal = await hub.join(
+            RealtimeChannel(
+                connection: connection, topic: message.topic, joinRef: message.joinRef,
+                caller: caller, claims: claims, bindings: bindings))
+        {
             return refuse(message, reason: refusal)
         }
-        connection.reply(to: message, status: "ok",
-                         responseJSON: "{\"postgres_changes\":[" + bindings.map(\.replyJSON).joined(separator: ",") + "]}")
+        connection.reply(
+            to: message, status: "ok",
+            responseJSON: "{\"postgres_changes\":[" + bindings.map(\.replyJSON).joined(separator: ",") + "]}")
         if !bindings.isEmpty {
             let name = message.topic.hasPrefix("realtime:") ? String(message.topic.dropFirst("realtime:".count)) : message.topic
-            connection.push(topic: message.topic, event: "system", payloadJSON: """
-                {"channel":\(JSONRenderer.quote(name)),"extension":"postgres_changes","message":"Subscribed to PostgreSQL","status":"ok"}
-                """)
+            connection.push(
+                topic: message.topic, event: "system",
+                payloadJSON: """
+                    {"channel":\(JSONRenderer.quote(name)),"extension":"postgres_changes","message":"Subscribed to PostgreSQL","status":"ok"}
+                    """)
         }
     }
 
     /// Why this binding can never deliver anything to this role, or `nil` when it can.
     private func problem(with binding: PostgresChangesBinding, role: DatabaseRole) async -> String? {
-        let unable = "Unable to subscribe to changes with given parameters. Please check Realtime is enabled for the given connect parameters: "
+        let unable =
+            "Unable to subscribe to changes with given parameters. Please check Realtime is enabled for the given connect parameters: "
             + "[event: \(binding.event), schema: \(binding.schema), table: \(binding.table), filters: [\(binding.filterText ?? "")]]"
         guard binding.schema == "public", let table = await schema.table(binding.table),
-              ChangeCapture.publishedTables.contains(where: { $0.table == binding.table }) else { return unable }
+            ChangeCapture.publishedTables.contains(where: { $0.table == binding.table })
+        else { return unable }
         guard role == .serviceRole || Schema.policy(for: table.name)?.isGranted(.select, to: role) == true else {
             return "permission denied for table \(binding.table)"
         }
@@ -117,7 +125,8 @@ struct RealtimeSession: Sendable {
         // A filter on a column the role may not read (content's `created_by` for all but
         // editors) is refused as its GET would be, not left to match nothing in silence.
         if let column = binding.filterColumn, role != .serviceRole,
-           let readable = Schema.policy(for: table.name)?.readable(by: role), !readable.contains(column) {
+            let readable = Schema.policy(for: table.name)?.readable(by: role), !readable.contains(column)
+        {
             return "permission denied for column \"\(column)\" of relation \"\(binding.table)\""
         }
         return nil
@@ -125,13 +134,17 @@ struct RealtimeSession: Sendable {
 
     private func refreshToken(_ message: PhoenixMessage) async {
         guard await hub.channel(connection: connection.id, topic: message.topic) != nil,
-              let token = message.payload["access_token"]?.stringValue else { return }
+            let token = message.payload["access_token"]?.stringValue
+        else { return }
         let refusal: String
         do {
             let claims = try await auth.authenticate(token)
             if let ended = await sessionRefusal(claims) { throw SessionEnded(reason: ended) }
-            guard let refused = await hub.updateIdentity(connection: connection.id, topic: message.topic,
-                                                         caller: try auth.caller(claims: claims), claims: claims) else { return }
+            guard
+                let refused = await hub.updateIdentity(
+                    connection: connection.id, topic: message.topic,
+                    caller: try auth.caller(claims: claims), claims: claims)
+            else { return }
             refusal = refused
         } catch let error as SessionEnded {
             refusal = error.reason
@@ -139,8 +152,10 @@ struct RealtimeSession: Sendable {
             refusal = Self.describe(error)
         }
         await hub.leave(connection: connection.id, topic: message.topic)
-        connection.push(topic: message.topic, event: "system", payloadJSON:
-            "{\"extension\":\"system\",\"message\":\(JSONRenderer.quote(refusal)),\"status\":\"error\"}")
+        connection.push(
+            topic: message.topic, event: "system",
+            payloadJSON:
+                "{\"extension\":\"system\",\"message\":\(JSONRenderer.quote(refusal)),\"status\":\"error\"}")
         connection.push(topic: message.topic, event: "phx_close", payloadJSON: "{}", joinRef: message.joinRef)
     }
 

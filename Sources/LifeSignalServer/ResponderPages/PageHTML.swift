@@ -81,7 +81,10 @@ enum PageHTML {
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         let month = months[max(0, min(11, (parts.month ?? 1) - 1))]
-        func two(_ value: Int?) -> String { let v = value ?? 0; return v < 10 ? "0\(v)" : "\(v)" }
+        func two(_ value: Int?) -> String {
+            let v = value ?? 0
+            return v < 10 ? "0\(v)" : "\(v)"
+        }
         return "\(parts.day ?? 1) \(month) \(parts.year ?? 1970), \(two(parts.hour)):\(two(parts.minute)) UTC"
     }
 

@@ -7,10 +7,11 @@ import LifeSignalDomain
 enum ResponderPageHTML {
     static func active(_ page: ResponderPage, now: Date) -> String {
         let name = PageHTML.escape(page.personName)
-        let headline = switch page.kind {
-        case .sos: "\(page.personName) needs help"
-        case .missedCheckIn: "\(page.personName) missed a check-in"
-        }
+        let headline =
+            switch page.kind {
+            case .sos: "\(page.personName) needs help"
+            case .missedCheckIn: "\(page.personName) missed a check-in"
+            }
         var body = "<h1>\(PageHTML.escape(headline))</h1>\n"
         switch page.kind {
         case .sos:
@@ -63,7 +64,8 @@ enum ResponderPageHTML {
 
     /// OpenStreetMap with a marker: works in any browser, no key, no script on this page.
     static func mapLink(_ location: SharedLocation) -> String {
-        let lat = String(format: "%.5f", location.latitude), lon = String(format: "%.5f", location.longitude)
+        let lat = String(format: "%.5f", location.latitude)
+        let lon = String(format: "%.5f", location.longitude)
         return "https://www.openstreetmap.org/?mlat=\(lat)&mlon=\(lon)#map=16/\(lat)/\(lon)"
     }
 
@@ -77,36 +79,44 @@ enum ResponderPageHTML {
     }
 
     static func markedSafe() -> String {
-        PageHTML.document(title: "Marked safe — LifeSignal", body: """
-            <h1>Marked safe</h1>
-            <p class="status" role="status">Thank you. The alert is over, and everyone who was told about it is being told.</p>
-            """)
+        PageHTML.document(
+            title: "Marked safe — LifeSignal",
+            body: """
+                <h1>Marked safe</h1>
+                <p class="status" role="status">Thank you. The alert is over, and everyone who was told about it is being told.</p>
+                """)
     }
 
     /// The one page every link that shows nothing gets: forged, changed, expired, another
     /// responder's, a dropped responder's, an ended alert's. It names nobody and says nothing
     /// about which of these it was.
     static func unavailable() -> String {
-        PageHTML.document(title: "Link not available — LifeSignal", body: """
-            <h1>This link is not available</h1>
-            <p>It may have expired, or what it was about is over.</p>
-            <p>If you are worried about someone, call them, or call the emergency services.</p>
-            """)
+        PageHTML.document(
+            title: "Link not available — LifeSignal",
+            body: """
+                <h1>This link is not available</h1>
+                <p>It may have expired, or what it was about is over.</p>
+                <p>If you are worried about someone, call them, or call the emergency services.</p>
+                """)
     }
 
     /// The server could not answer now (the database is unreachable, or a failure).
     static func unavailableNow() -> String {
-        PageHTML.document(title: "Try again — LifeSignal", body: """
-            <h1>LifeSignal cannot answer right now</h1>
-            <p>Open the link again in a minute.</p>
-            <p>If you are worried about someone, call them, or call the emergency services.</p>
-            """)
+        PageHTML.document(
+            title: "Try again — LifeSignal",
+            body: """
+                <h1>LifeSignal cannot answer right now</h1>
+                <p>Open the link again in a minute.</p>
+                <p>If you are worried about someone, call them, or call the emergency services.</p>
+                """)
     }
 
     static func refused() -> String {
-        PageHTML.document(title: "Not done — LifeSignal", body: """
-            <h1>That did not go through</h1>
-            <p>Open the link again and use the buttons on its page.</p>
-            """)
+        PageHTML.document(
+            title: "Not done — LifeSignal",
+            body: """
+                <h1>That did not go through</h1>
+                <p>Open the link again and use the buttons on its page.</p>
+                """)
     }
 }

@@ -158,8 +158,9 @@ struct ResponderPageRoutes<Context: RequestContext> {
     static func page(_ status: HTTPResponse.Status, _ html: String, extra: HTTPFields = [:]) -> Response {
         var fields = extra
         fields[.contentType] = "text/html; charset=utf-8"
-        return Response(status: status, headers: headers(fields),
-                 body: .init(byteBuffer: ByteBuffer(string: html)))
+        return Response(
+            status: status, headers: headers(fields),
+            body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 }
 

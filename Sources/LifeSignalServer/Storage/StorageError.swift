@@ -22,18 +22,19 @@ struct StorageError: HTTPResponseError {
     }
 
     init(_ failure: StorageFailure) {
-        let (status, error, message): (HTTPResponse.Status, String, String) = switch failure {
-        case .bucketNotFound(let name): (.notFound, "Bucket not found", "Bucket \"\(name)\" not found")
-        case .objectNotFound: (.notFound, "not_found", "Object not found")
-        case .invalidPath(let why): (.badRequest, "InvalidKey", "Invalid key: \(why)")
-        case .unauthenticated: (.unauthorized, "Unauthorized", "Invalid or missing token")
-        case .forbidden(let why): (.forbidden, "Unauthorized", "new row violates row-level security policy: \(why)")
-        case .tooLarge(let limit): (.contentTooLarge, "Payload too large", "The object exceeded the maximum allowed size of \(limit) bytes")
-        case .unsupportedType(let type):
-            (.unsupportedMediaType, "invalid_mime_type", "mime type \(type) is not supported: send a PNG, JPEG, WebP or HEIC image")
-        case .rejectedImage(let why): Self.status(of: why)
-        case .alreadyExists: (.conflict, "Duplicate", "The resource already exists")
-        }
+        let (status, error, message): (HTTPResponse.Status, String, String) =
+            switch failure {
+            case .bucketNotFound(let name): (.notFound, "Bucket not found", "Bucket \"\(name)\" not found")
+            case .objectNotFound: (.notFound, "not_found", "Object not found")
+            case .invalidPath(let why): (.badRequest, "InvalidKey", "Invalid key: \(why)")
+            case .unauthenticated: (.unauthorized, "Unauthorized", "Invalid or missing token")
+            case .forbidden(let why): (.forbidden, "Unauthorized", "new row violates row-level security policy: \(why)")
+            case .tooLarge(let limit): (.contentTooLarge, "Payload too large", "The object exceeded the maximum allowed size of \(limit) bytes")
+            case .unsupportedType(let type):
+                (.unsupportedMediaType, "invalid_mime_type", "mime type \(type) is not supported: send a PNG, JPEG, WebP or HEIC image")
+            case .rejectedImage(let why): Self.status(of: why)
+            case .alreadyExists: (.conflict, "Duplicate", "The resource already exists")
+            }
         self.init(status: status, error: error, message: message)
     }
 
@@ -48,8 +49,9 @@ struct StorageError: HTTPResponseError {
     }
 
     static var unavailable: StorageError {
-        StorageError(status: .serviceUnavailable, error: "unavailable", message: "The database is unavailable; try again shortly",
-                     headers: DatabaseError.retryAfterHeaders)
+        StorageError(
+            status: .serviceUnavailable, error: "unavailable", message: "The database is unavailable; try again shortly",
+            headers: DatabaseError.retryAfterHeaders)
     }
 
     /// Any error a storage route throws, in storage's words. A refused token is

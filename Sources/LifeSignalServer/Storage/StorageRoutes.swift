@@ -98,9 +98,10 @@ struct StorageRoutes<Context: AuthenticatedRequestContext> {
     /// `attachment` with the name twice (RFC 6266): an ASCII stand-in that no quote, control
     /// character or line break survives into, and the exact name percent-encoded (RFC 8187).
     static func attachment(named name: String) -> String {
-        let plain = String(name.unicodeScalars.map { scalar -> Character in
-            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "._-".unicodeScalars.contains(scalar)) ? Character(scalar) : "_"
-        })
+        let plain = String(
+            name.unicodeScalars.map { scalar -> Character in
+                scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "._-".unicodeScalars.contains(scalar)) ? Character(scalar) : "_"
+            })
         let exact = name.addingPercentEncoding(withAllowedCharacters: .attachmentNameCharacters) ?? plain
         return "attachment; filename=\"\(plain)\"; filename*=UTF-8''\(exact)"
     }
@@ -128,7 +129,9 @@ struct StorageRoutes<Context: AuthenticatedRequestContext> {
 
 extension CharacterSet {
     /// RFC 8187's `attr-char`: what a `filename*` value may hold without percent-encoding.
-    static var attachmentNameCharacters: CharacterSet { CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$&+-.^_`|~") }
+    static var attachmentNameCharacters: CharacterSet {
+        CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$&+-.^_`|~")
+    }
 }
 
 struct RemoveRequest: Decodable {

@@ -8,29 +8,29 @@ import Foundation
 /// servers, and a stable order makes bodies reproducible (Linux `JSONEncoder` otherwise
 /// varies it from run to run).
 public enum SupabaseJSON {
-  /// A new decoder with the shared date rules.
-  public static func makeDecoder() -> JSONDecoder {
-    let decoder = JSONDecoder()
-    decoder.dateDecodingStrategy = .custom { decoder in
-      let container = try decoder.singleValueContainer()
-      let string = try container.decode(String.self)
-      guard let date = ISO8601.parse(string) else {
-        throw DecodingError.dataCorruptedError(
-          in: container, debugDescription: "Invalid ISO 8601 date: \(string)")
-      }
-      return date
+    /// A new decoder with the shared date rules.
+    public static func makeDecoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let string = try container.decode(String.self)
+            guard let date = ISO8601.parse(string) else {
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "Invalid ISO 8601 date: \(string)")
+            }
+            return date
+        }
+        return decoder
     }
-    return decoder
-  }
 
-  /// A new encoder with ISO 8601 dates and sorted keys.
-  public static func makeEncoder() -> JSONEncoder {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    encoder.dateEncodingStrategy = .custom { date, encoder in
-      var container = encoder.singleValueContainer()
-      try container.encode(ISO8601.format(date))
+    /// A new encoder with ISO 8601 dates and sorted keys.
+    public static func makeEncoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(ISO8601.format(date))
+        }
+        return encoder
     }
-    return encoder
-  }
 }

@@ -8,25 +8,25 @@ import Foundation
 /// The default, ``WSClientTransport``, runs on swift-websocket because
 /// `URLSessionWebSocketTask` is unavailable at run time on Linux.
 public protocol WebSocketTransport: Sendable {
-  /// Opens a WebSocket to `url` (`ws://` or `wss://`), sending `headers` with the upgrade
-  /// request, and returns once the upgrade succeeded.
-  ///
-  /// - Throws: when the connection or the upgrade fails. Cancellation of the caller must
-  ///   abandon the attempt.
-  func connect(to url: URL, headers: [String: String]) async throws -> any WebSocketConnection
+    /// Opens a WebSocket to `url` (`ws://` or `wss://`), sending `headers` with the upgrade
+    /// request, and returns once the upgrade succeeded.
+    ///
+    /// - Throws: when the connection or the upgrade fails. Cancellation of the caller must
+    ///   abandon the attempt.
+    func connect(to url: URL, headers: [String: String]) async throws -> any WebSocketConnection
 }
 
 /// One open WebSocket.
 public protocol WebSocketConnection: Sendable {
-  /// The text frames the server sends, in order. The stream finishes when the socket is
-  /// closed and throws when it fails. It is iterated by one consumer only, once.
-  var messages: AsyncThrowingStream<String, any Error> { get }
+    /// The text frames the server sends, in order. The stream finishes when the socket is
+    /// closed and throws when it fails. It is iterated by one consumer only, once.
+    var messages: AsyncThrowingStream<String, any Error> { get }
 
-  /// Queues a text frame.
-  ///
-  /// - Throws: when the socket is already closed.
-  func send(_ text: String) async throws
+    /// Queues a text frame.
+    ///
+    /// - Throws: when the socket is already closed.
+    func send(_ text: String) async throws
 
-  /// Closes the socket (a normal closure) and ends ``messages``. Closing twice does nothing.
-  func close() async
+    /// Closes the socket (a normal closure) and ends ``messages``. Closing twice does nothing.
+    func close() async
 }

@@ -7,23 +7,22 @@ import Foundation
 /// characters plus `/` and `?`. So `*` → `%2A`, `,` → `%2C`, `%` → `%25`, space → `%20` and
 /// `+` → `%2B` (PostgREST decodes `+` as a space, so a literal plus must be encoded).
 func percentEncodeQueryComponent(_ string: String) -> String {
-  percentEncode(string, keeping: queryKeeps)
+    percentEncode(string, keeping: queryKeeps)
 }
 
 /// What supabase-swift leaves unencoded in a query beyond the unreserved characters.
 private let queryKeeps = "/?"
 
-
 /// Percent-encodes one path segment (a table or function name), keeping `/` when
 /// `keepSlash` is set so that function names may carry sub-paths.
 func percentEncodePathSegment(_ string: String, keepSlash: Bool) -> String {
-  percentEncode(string, keeping: keepSlash ? "/" : "")
+    percentEncode(string, keeping: keepSlash ? "/" : "")
 }
 
 /// One query parameter before encoding. Order is preserved on the wire.
 struct QueryItem: Sendable, Equatable {
-  var name: String
-  var value: String
+    var name: String
+    var value: String
 }
 
 /// Builds `<base>/<path>/<segment>?<query>` without crashing on bad input.
@@ -35,20 +34,20 @@ struct QueryItem: Sendable, Equatable {
 ///   - query: Parameters, encoded with ``percentEncodeQueryComponent(_:)``.
 /// - Throws: ``TransportError/invalidURL(_:)`` when the result is not a valid http(s) URL.
 func buildURL(
-  base: URL,
-  path: String,
-  segment: String? = nil,
-  keepSlashInSegment: Bool = false,
-  query: [QueryItem] = []
+    base: URL,
+    path: String,
+    segment: String? = nil,
+    keepSlashInSegment: Bool = false,
+    query: [QueryItem] = []
 ) throws -> URL {
-  var string = base.baseWithoutTrailingSlash
-  if !path.isEmpty { string += "/" + path }
-  if let segment {
-    guard !segment.isEmpty else { throw TransportError.invalidURL(string + "/") }
-    string += "/" + percentEncodePathSegment(segment, keepSlash: keepSlashInSegment)
-  }
-  if !query.isEmpty {
-    string += "?" + percentEncodedQuery(query.map { ($0.name, $0.value) }, keeping: queryKeeps)
-  }
-  return try httpURL(string)
+    var string = base.baseWithoutTrailingSlash
+    if !path.isEmpty { string += "/" + path }
+    if let segment {
+        guard !segment.isEmpty else { throw TransportError.invalidURL(string + "/") }
+        string += "/" + percentEncodePathSegment(segment, keepSlash: keepSlashInSegment)
+    }
+    if !query.isEmpty {
+        string += "?" + percentEncodedQuery(query.map { ($0.name, $0.value) }, keeping: queryKeeps)
+    }
+    return try httpURL(string)
 }

@@ -28,8 +28,9 @@ struct ClientOptions: ParsableArguments {
         guard let key = anonKey ?? values["LIFESIGNAL_ANON_KEY"], !key.isEmpty else {
             throw ValidationError("Pass --anon-key or set LIFESIGNAL_ANON_KEY (`lifesignal serve` prints the key)")
         }
-        return SupabaseClient(supabaseURL: serverURL, supabaseKey: key,
-                              options: SupabaseClientOptions(auth: .init(storage: FileAuthStorage(url: try sessionFile()))))
+        return SupabaseClient(
+            supabaseURL: serverURL, supabaseKey: key,
+            options: SupabaseClientOptions(auth: .init(storage: FileAuthStorage(url: try sessionFile()))))
     }
 
     func adapters() throws -> SupabaseAdapters { SupabaseAdapters(client: try client()) }

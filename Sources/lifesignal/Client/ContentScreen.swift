@@ -31,7 +31,9 @@ enum ContentScreen {
     }
 
     /// A listed record, its form changed by `change`, saved.
-    static func edit(_ options: ClientOptions, _ table: ContentTable, _ id: UUID, _ change: (inout ContentEditor) throws -> Void) async throws -> ContentListing.Record {
+    static func edit(_ options: ClientOptions, _ table: ContentTable, _ id: UUID, _ change: (inout ContentEditor) throws -> Void) async throws
+        -> ContentListing.Record
+    {
         let screen = try await open(options, table)
         try await screen.send(.editTapped(id))
         guard var editor = screen.state.editor else { throw notFound(table, id) }

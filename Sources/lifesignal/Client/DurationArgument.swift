@@ -1,7 +1,7 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// Durations and times as a person types them: `15m`, `2h`, `90s`, `1d` (a bare number is
 /// seconds), and a time as ISO 8601 or as a duration from now (`--until 8h`).
@@ -10,7 +10,8 @@ enum DurationArgument {
     static func seconds(_ text: String, option: String) throws(DomainError) -> Int {
         let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
         let units: [Character: Int] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
-        var digits = Substring(trimmed), unit = 1
+        var digits = Substring(trimmed)
+        var unit = 1
         if let last = trimmed.last, let scale = units[last] {
             digits = trimmed.dropLast()
             unit = scale

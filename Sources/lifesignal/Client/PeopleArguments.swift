@@ -67,8 +67,10 @@ enum PeoplePrinter {
     }
 
     static func notificationJSON(_ record: NotificationRecord) -> [String: String] {
-        ["id": id(record.id), "type": record.type.rawValue, "title": record.title, "body": record.body,
-         "read": record.isRead ? "true" : "false", "created_at": ContentValue.iso8601(record.createdAt)]
+        [
+            "id": id(record.id), "type": record.type.rawValue, "title": record.title, "body": record.body,
+            "read": record.isRead ? "true" : "false", "created_at": ContentValue.iso8601(record.createdAt),
+        ]
     }
 
     static func line(_ record: NotificationRecord) -> String {

@@ -30,8 +30,10 @@ struct LoginCommand: AsyncParsableCommand {
 
     @MainActor
     func signIn() async throws {
-        let screen = ScreenDriver(AuthFeature.State(region: PhoneRegion.named(region) ?? .unitedStates), clients: try options.clients(),
-                                  errorMessage: \.errorMessage) { AuthFeature() }
+        let screen = ScreenDriver(
+            AuthFeature.State(region: PhoneRegion.named(region) ?? .unitedStates), clients: try options.clients(),
+            errorMessage: \.errorMessage
+        ) { AuthFeature() }
         try await screen.send(.phoneChanged(phone))
         try await screen.send(.sendCodeTapped)
         guard case .enterCode(let number) = screen.state.step else { throw DomainError.internal("No code was sent") }
@@ -90,9 +92,10 @@ struct StatusCommand: AsyncParsableCommand {
         guard let status = screen.state.status else { throw DomainError.internal("No status") }
         let now = screen.state.now
         if options.json {
-            try CommandOutput.json(StatusJSON(
-                lastCheckIn: status.lastCheckIn, deadline: status.deadline,
-                intervalSeconds: Int(status.interval.seconds), band: status.band(at: now).rawValue))
+            try CommandOutput.json(
+                StatusJSON(
+                    lastCheckIn: status.lastCheckIn, deadline: status.deadline,
+                    intervalSeconds: Int(status.interval.seconds), band: status.band(at: now).rawValue))
             return
         }
         print("Interval: \(Int(status.interval.seconds / 3600)) h")
@@ -102,9 +105,10 @@ struct StatusCommand: AsyncParsableCommand {
         }
         print("Last check-in: \(ContentValue.iso8601(last))")
         let left = deadline.timeIntervalSince(now)
-        print(left > 0
-            ? "Next deadline: \(ContentValue.iso8601(deadline)) (\(String(format: "%.1f", left / 3600)) h left, \(status.band(at: now).rawValue))"
-            : "Deadline passed \(String(format: "%.1f", -left / 3600)) h ago: check in now.")
+        print(
+            left > 0
+                ? "Next deadline: \(ContentValue.iso8601(deadline)) (\(String(format: "%.1f", left / 3600)) h left, \(status.band(at: now).rawValue))"
+                : "Deadline passed \(String(format: "%.1f", -left / 3600)) h ago: check in now.")
     }
 
     struct StatusJSON: Encodable {

@@ -8,7 +8,8 @@ extension AlertCommand {
     /// `--lat`, `--lon`, `--accuracy`: where the person is, sent with an SOS only when given.
     struct LocationOptions: ParsableArguments {
         @Option(name: .customLong("lat"), help: "Your latitude in degrees (-90 to 90), to share with this SOS.") var latitude: Double?
-        @Option(name: .customLong("lon"), help: "Your longitude in degrees (-180 to 180), to share with this SOS; a negative one as --lon=-0.12.") var longitude: Double?
+        @Option(name: .customLong("lon"), help: "Your longitude in degrees (-180 to 180), to share with this SOS; a negative one as --lon=-0.12.")
+        var longitude: Double?
         @Option(help: "How sure the position is, in metres (0 to 100000).") var accuracy: Double?
 
         /// The place given, checked as the server checks it, or `nil` when none was given.

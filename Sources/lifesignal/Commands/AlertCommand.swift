@@ -41,10 +41,13 @@ struct AlertCommand: AsyncParsableCommand {
             try await screen.send(.activationConfirmed)
             guard let alert = screen.state.activeAlert else { throw DomainError.internal("The alert was not raised") }
             if options.json {
-                try CommandOutput.json(["id": PeoplePrinter.id(alert.id), "status": alert.status.rawValue,
-                                        "activated_at": ContentValue.iso8601(alert.activatedAt)])
+                try CommandOutput.json([
+                    "id": PeoplePrinter.id(alert.id), "status": alert.status.rawValue,
+                    "activated_at": ContentValue.iso8601(alert.activatedAt),
+                ])
             } else {
-                print("SOS raised at \(ContentValue.iso8601(alert.activatedAt)): your responders have been told\(alert.location == nil ? "" : " where you are").")
+                print(
+                    "SOS raised at \(ContentValue.iso8601(alert.activatedAt)): your responders have been told\(alert.location == nil ? "" : " where you are").")
             }
         }
     }

@@ -27,9 +27,10 @@ extension CheckInCommand {
             return
         }
         let settings = escalation.settings
-        print("Grace: \(settings.graceSeconds == 0 ? "none" : DurationArgument.text(settings.graceSeconds)) · "
-            + "next tier after: \(DurationArgument.text(settings.tierDelaySeconds)) · "
-            + "repeat: \(settings.repeatSeconds.map(DurationArgument.text) ?? "off")")
+        print(
+            "Grace: \(settings.graceSeconds == 0 ? "none" : DurationArgument.text(settings.graceSeconds)) · "
+                + "next tier after: \(DurationArgument.text(settings.tierDelaySeconds)) · "
+                + "repeat: \(settings.repeatSeconds.map(DurationArgument.text) ?? "off")")
         if let until = escalation.pausedUntil, escalation.isPaused(at: Date()) {
             print("Check-ins paused until \(ContentValue.iso8601(until)).")
         }

@@ -25,8 +25,10 @@ extension ContactsCommand {
             func show() async throws {
                 let state = try await ContactsCommand.screen(options).state
                 if options.json {
-                    try CommandOutput.json(["received": state.receivedRoleRequests.map(Self.receivedJSON),
-                                            "sent": state.sentRoleRequests.map(Self.sentJSON)])
+                    try CommandOutput.json([
+                        "received": state.receivedRoleRequests.map(Self.receivedJSON),
+                        "sent": state.sentRoleRequests.map(Self.sentJSON),
+                    ])
                     return
                 }
                 if state.receivedRoleRequests.isEmpty, state.sentRoleRequests.isEmpty { print("No role requests.") }
@@ -44,13 +46,17 @@ extension ContactsCommand {
             }
 
             static func receivedJSON(_ request: RoleRequest) -> [String: String] {
-                ["id": PeoplePrinter.id(request.id), "from": request.requesterName, "from_id": PeoplePrinter.id(request.requesterID.rawValue),
-                 "created_at": ContentValue.iso8601(request.createdAt)]
+                [
+                    "id": PeoplePrinter.id(request.id), "from": request.requesterName, "from_id": PeoplePrinter.id(request.requesterID.rawValue),
+                    "created_at": ContentValue.iso8601(request.createdAt),
+                ]
             }
 
             static func sentJSON(_ request: RoleRequest) -> [String: String] {
-                ["id": PeoplePrinter.id(request.id), "to": request.ownerName, "to_id": PeoplePrinter.id(request.ownerID.rawValue),
-                 "created_at": ContentValue.iso8601(request.createdAt)]
+                [
+                    "id": PeoplePrinter.id(request.id), "to": request.ownerName, "to_id": PeoplePrinter.id(request.ownerID.rawValue),
+                    "created_at": ContentValue.iso8601(request.createdAt),
+                ]
             }
         }
 
@@ -77,7 +83,9 @@ extension ContactsCommand {
                 let asked = try Requests.find(request, in: \.receivedRoleRequests, on: screen)
                 try await screen.send(.acceptRoleRequestTapped(request))
                 let contact = screen.state.contacts.first { $0.id == asked.requesterID }
-                if options.json { try CommandOutput.json(contact.map(PeoplePrinter.contactJSON) ?? ["accepted": PeoplePrinter.id(request)]) } else {
+                if options.json {
+                    try CommandOutput.json(contact.map(PeoplePrinter.contactJSON) ?? ["accepted": PeoplePrinter.id(request)])
+                } else {
                     print("\(asked.requesterName) is now your \(contact?.roles.names.joined(separator: " & ") ?? "responder").")
                 }
             }
@@ -97,7 +105,9 @@ extension ContactsCommand {
                 let screen = try await ContactsCommand.screen(options)
                 let asked = try Requests.find(request, in: \.receivedRoleRequests, on: screen)
                 try await screen.send(.declineRoleRequestTapped(request))
-                if options.json { try CommandOutput.json(["declined": PeoplePrinter.id(request)]) } else {
+                if options.json {
+                    try CommandOutput.json(["declined": PeoplePrinter.id(request)])
+                } else {
                     print("Declined; \(asked.requesterName) is told.")
                 }
             }
@@ -117,7 +127,9 @@ extension ContactsCommand {
                 let screen = try await ContactsCommand.screen(options)
                 let asked = try Requests.find(request, in: \.sentRoleRequests, on: screen)
                 try await screen.send(.cancelRoleRequestTapped(request))
-                if options.json { try CommandOutput.json(["cancelled": PeoplePrinter.id(request)]) } else {
+                if options.json {
+                    try CommandOutput.json(["cancelled": PeoplePrinter.id(request)])
+                } else {
                     print("Withdrew your request to \(asked.ownerName).")
                 }
             }

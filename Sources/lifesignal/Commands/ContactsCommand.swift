@@ -43,16 +43,20 @@ struct ContactsCommand: AsyncParsableCommand {
             let state = try await ContactsCommand.screen(options).state
             let contacts = state.sortedContacts
             if options.json {
-                try CommandOutput.json(["contacts": contacts.map(PeoplePrinter.contactJSON),
-                                        "invitations": state.receivedInvitations.map(Self.invitationJSON),
-                                        "role_requests": state.receivedRoleRequests.map(Requests.List.receivedJSON)])
+                try CommandOutput.json([
+                    "contacts": contacts.map(PeoplePrinter.contactJSON),
+                    "invitations": state.receivedInvitations.map(Self.invitationJSON),
+                    "role_requests": state.receivedRoleRequests.map(Requests.List.receivedJSON),
+                ])
                 return
             }
             if contacts.isEmpty { print("No contacts yet. Share your QR code: lifesignal contacts qr") }
             let now = Date()
             for contact in contacts { print(PeoplePrinter.line(contact, now: now)) }
             for invitation in state.receivedInvitations where invitation.status == .pending {
-                print("Invitation from \(invitation.inviterName) as your \(invitation.roles.reciprocal.names.joined(separator: " & ")) · \(PeoplePrinter.id(invitation.id))")
+                print(
+                    "Invitation from \(invitation.inviterName) as your \(invitation.roles.reciprocal.names.joined(separator: " & ")) · \(PeoplePrinter.id(invitation.id))"
+                )
             }
             for invitation in state.sentInvitations where invitation.status == .pending {
                 print("Invited \(invitation.inviteePhone) (waiting) · \(PeoplePrinter.id(invitation.id))")
@@ -61,8 +65,10 @@ struct ContactsCommand: AsyncParsableCommand {
         }
 
         static func invitationJSON(_ invitation: InvitationSummary) -> [String: String] {
-            ["id": PeoplePrinter.id(invitation.id), "from": invitation.inviterName, "status": invitation.status.rawValue,
-             "roles": invitation.roles.names.joined(separator: ",")]
+            [
+                "id": PeoplePrinter.id(invitation.id), "from": invitation.inviterName, "status": invitation.status.rawValue,
+                "roles": invitation.roles.names.joined(separator: ","),
+            ]
         }
     }
 
@@ -81,7 +87,8 @@ struct ContactsCommand: AsyncParsableCommand {
         @MainActor
         func show() async throws {
             let screen = ScreenDriver<MyQRCodeFeature.State, MyQRCodeFeature.Action>(
-                MyQRCodeFeature.State(), clients: try options.clients(), errorMessage: \.errorMessage) { MyQRCodeFeature() }
+                MyQRCodeFeature.State(), clients: try options.clients(), errorMessage: \.errorMessage
+            ) { MyQRCodeFeature() }
             try await screen.start(.task, until: { $0.code != nil })
             if reset, let shown = screen.state.code {
                 try await screen.start(.newCodeTapped, until: { $0.code.map { $0 != shown } ?? false })
@@ -120,7 +127,9 @@ struct ContactsCommand: AsyncParsableCommand {
             guard let contact = screen.state.contacts.first(where: { $0.id == owner.userID }) else {
                 throw DomainError.internal("\(owner.name) is not in the list after linking")
             }
-            if options.json { try CommandOutput.json(PeoplePrinter.contactJSON(contact)) } else {
+            if options.json {
+                try CommandOutput.json(PeoplePrinter.contactJSON(contact))
+            } else {
                 print("Linked to \(contact.name) as your \(contact.roles.names.joined(separator: " & ")).")
             }
         }
@@ -143,10 +152,14 @@ struct ContactsCommand: AsyncParsableCommand {
             try await screen.send(.invitePhoneChanged(phone))
             try await screen.send(.inviteRolesChanged(roles))
             try await screen.send(.inviteTapped)
-            guard let invitation = screen.responses.lazy.compactMap({ action -> InvitationSummary? in
-                if case .invited(.success(let invitation)) = action { invitation } else { nil }
-            }).first else { throw DomainError.internal("The invitation was not sent") }
-            if options.json { try CommandOutput.json(["id": PeoplePrinter.id(invitation.id), "status": invitation.status.rawValue]) } else {
+            guard
+                let invitation = screen.responses.lazy.compactMap({ action -> InvitationSummary? in
+                    if case .invited(.success(let invitation)) = action { invitation } else { nil }
+                }).first
+            else { throw DomainError.internal("The invitation was not sent") }
+            if options.json {
+                try CommandOutput.json(["id": PeoplePrinter.id(invitation.id), "status": invitation.status.rawValue])
+            } else {
                 print("Invited \(invitation.inviteePhone); they will see it when they sign in.")
             }
         }

@@ -1,10 +1,10 @@
 import ArgumentParser
 import Foundation
 import LifeSignalAdapters
-import LifeSignalLocalAdapters
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
+import LifeSignalLocalAdapters
 
 /// `lifesignal deliveries`: the delivery ledger as an operator sees it, read straight from the
 /// server's database (the operator holds it; the same rows are `list-deliveries` for the
@@ -26,8 +26,12 @@ struct DeliveriesCommand: AsyncParsableCommand {
         // Reading only: this process sends nothing (the running server does).
         configuration.deliveryChannels = DeliveryChannels()
         let backend = try await LifeSignalBackend.open(databaseURL: local.databaseURL, configuration: configuration, engines: DatabaseEngine.all)
-        let read = await Result { try await (backend.deliveries.list(caller: .service, status: status, channel: channel, limit: limit),
-                                             backend.deliveries.summary()) }
+        let read = await Result {
+            try await (
+                backend.deliveries.list(caller: .service, status: status, channel: channel, limit: limit),
+                backend.deliveries.summary()
+            )
+        }
         try await backend.close()
         let (rows, summary) = try read.get()
         if json {
@@ -54,7 +58,8 @@ struct DeliveriesCommand: AsyncParsableCommand {
 
     static func line(_ row: DeliveryRecord) -> String {
         let time = ISO8601DateFormatter().string(from: row.createdAt)
-        var text = "\(time)  \(row.channel.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0)) "
+        var text =
+            "\(time)  \(row.channel.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0)) "
             + "\(row.status.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(row.address)  \(row.kind)  attempts \(row.attempts)"
         if let next = row.nextAttemptAt { text += "  next \(ISO8601DateFormatter().string(from: next))" }
         if let error = row.lastError { text += "  error: \(error)" }

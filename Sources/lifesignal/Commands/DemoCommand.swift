@@ -1,14 +1,14 @@
 import ArgumentParser
-import Foundation
-import LifeSignalAdapters
-import LifeSignalLocalAdapters
-import LifeSignalBackend
-import LifeSignalFunctions
 import Clocks
 import Dependencies
+import Foundation
+import LifeSignalAdapters
+import LifeSignalBackend
 import LifeSignalClients
-import LifeSignalFeatures
 import LifeSignalDomain
+import LifeSignalFeatures
+import LifeSignalFunctions
+import LifeSignalLocalAdapters
 
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -19,7 +19,9 @@ struct DemoCommand: AsyncParsableCommand {
     var database: String?
 
     func run() async throws {
-        let path = database ?? FileManager.default.temporaryDirectory
+        let path =
+            database
+            ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("lifesignal-demo-\(UUID().uuidString).sqlite").path
         let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
         let sms = RecordingSMSSender()
@@ -110,7 +112,8 @@ struct DemoStory {
 
     func report(_ state: CheckInFeature.State) {
         let remaining = state.timeRemaining ?? 0
-        let text = remaining > 0
+        let text =
+            remaining > 0
             ? String(format: "%.1f h left", remaining / 3600)
             : String(format: "deadline passed %.1f h ago", -remaining / 3600)
         say("[\(time())] Status: \(text); the button is \(state.band.rawValue).")

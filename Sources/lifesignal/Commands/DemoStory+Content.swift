@@ -2,12 +2,12 @@ import Clocks
 import Dependencies
 import Foundation
 import LifeSignalAdapters
-import LifeSignalLocalAdapters
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
 import LifeSignalFeatures
+import LifeSignalFunctions
+import LifeSignalLocalAdapters
 
 extension DemoStory {
     /// Seed `004_…`'s content queries, through the content admin screen's reducer: create,
@@ -16,7 +16,7 @@ extension DemoStory {
         say("\nAlice also keeps the valley guide: locations, events and routes (seed 004's queries).")
         // Only editors write content; an operator makes someone one with the service role.
         guard let alice = await adapters.sessions.session?.userID,
-              try await backend.auth.updateAppMetadata(of: alice, merging: #"{"role":"editor"}"#) != nil
+            try await backend.auth.updateAppMetadata(of: alice, merging: #"{"role":"editor"}"#) != nil
         else { throw DomainError.internal("Alice is not signed in") }
         say("  The operator makes her a content editor (app_metadata.role = \"editor\"); others read published entries only.")
         let content = adapters.contentClient

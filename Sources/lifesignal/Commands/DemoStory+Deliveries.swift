@@ -1,7 +1,7 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 
 extension DemoStory {
     /// Gives Bob's phone the app's push registration and Bob a confirmed email address, as his
@@ -12,7 +12,8 @@ extension DemoStory {
         }
         let bob = UserID(try row.uuid("id"))
         try await backend.notifications.registerPushToken(caller: .user(bob), token: "bobs-phone-push-token")
-        try await backend.database.query("""
+        try await backend.database.query(
+            """
             UPDATE auth_users SET email = 'bob@example.com', email_confirmed_at = \(SQLValue.timestamp(clock.now)) WHERE id = \(SQLValue(bob.rawValue))
             """)
         return bob
@@ -26,12 +27,14 @@ extension DemoStory {
         let fresh = rows.filter { !shown.contains($0.id) }
             .sorted { ($0.createdAt, $0.title, $0.channel.rawValue) < ($1.createdAt, $1.title, $1.channel.rawValue) }
         for row in fresh {
-            let channel = switch row.channel {
-            case .sms: "SMS to \(row.address)"
-            case .email: "email to \(row.address)"
-            case .push: "push to his phone"
-            }
-            let link = [NotificationType.nonResponsiveDependent.rawValue, NotificationType.alertActivatedReceived.rawValue].contains(row.kind)
+            let channel =
+                switch row.channel {
+                case .sms: "SMS to \(row.address)"
+                case .email: "email to \(row.address)"
+                case .push: "push to his phone"
+                }
+            let link =
+                [NotificationType.nonResponsiveDependent.rawValue, NotificationType.alertActivatedReceived.rawValue].contains(row.kind)
                 ? ", with a link to her page" : ""
             say("           Out of the app, to \(name): \(channel): \"\(row.title)\"\(link) — \(row.status.rawValue).")
         }

@@ -2,12 +2,12 @@ import Clocks
 import Dependencies
 import Foundation
 import LifeSignalAdapters
-import LifeSignalLocalAdapters
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
 import LifeSignalFeatures
+import LifeSignalFunctions
+import LifeSignalLocalAdapters
 
 extension DemoStory {
     nonisolated static let bobPhone = "+15550002222"
@@ -67,7 +67,9 @@ extension DemoStory {
         let added = contacts.state.sortedContacts.first
         let responders = try store(alice, RespondersFeature.State()) { RespondersFeature() }
         await responders.send(.task).finish()
-        say("           He adds her as his \(added?.roles.names.joined(separator: " and ") ?? "?"); her Responders screen now lists \(responders.state.ordered.map(\.name).joined(separator: ", ")).")
+        say(
+            "           He adds her as his \(added?.roles.names.joined(separator: " and ") ?? "?"); her Responders screen now lists \(responders.state.ordered.map(\.name).joined(separator: ", "))."
+        )
         contacts.send(.qrCodeTextChanged(code.uuidString))
         await contacts.send(.lookUpQRCodeTapped).finish()
         say("           Scanned again, the code finds nobody: \(contacts.state.errorMessage ?? "it still links (it should not)").")
@@ -133,7 +135,9 @@ extension DemoStory {
         await checkIn.send(.checkInTapped).finish()
         await dependents.send(.task).finish()
         let status = dependents.state.contacts.first
-        say("[\(time())] She checks in; Bob's screen shows her \(status?.isNonResponsive == true ? "still non-responsive" : "safe again"), no ping pending: \(status?.outgoingPingAt == nil).")
+        say(
+            "[\(time())] She checks in; Bob's screen shows her \(status?.isNonResponsive == true ? "still non-responsive" : "safe again"), no ping pending: \(status?.outgoingPingAt == nil)."
+        )
         shown = try await showDeliveries(to: bobID, name: "Bob", after: shown)
 
         clock.advance(by: 3600)
@@ -143,7 +147,9 @@ extension DemoStory {
         say("\n[\(time())] Alice slips on the stairs and holds the SOS button; she confirms: \(sos.state.notice ?? sos.state.errorMessage ?? "?").")
         await dependents.send(.task).finish()
         if let alert = dependents.state.contacts.first(where: { $0.activeAlertID != nil }), let alertID = alert.activeAlertID {
-            say("           Bob's Dependents screen puts her first, under \"\(DependentGrouping.groups(dependents.state.contacts, at: clock.now, sort: .timeLeft).first?.0.title ?? "?")\".")
+            say(
+                "           Bob's Dependents screen puts her first, under \"\(DependentGrouping.groups(dependents.state.contacts, at: clock.now, sort: .timeLeft).first?.0.title ?? "?")\"."
+            )
             clock.advance(by: 60)
             await dependents.send(.respondToAlertTapped(alertID)).finish()
         }

@@ -30,7 +30,8 @@ struct LocationsCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await CommandOutput.run {
-                try ContentPrinter.print(try await ContentScreen.list(options, .locations, EventFilter(search: list.search, status: list.status)).locations, json: options.json)
+                try ContentPrinter.print(
+                    try await ContentScreen.list(options, .locations, EventFilter(search: list.search, status: list.status)).locations, json: options.json)
             }
         }
     }

@@ -62,7 +62,9 @@ struct PingCommand: AsyncParsableCommand {
                 // nothing waiting it asks nothing and sends nothing.
                 try await screen.send(.respondToAllTapped)
                 if screen.state.isConfirmingRespondAll { try await screen.send(.respondToAllConfirmed) }
-                if options.json { try CommandOutput.json(["answered": waiting]) } else {
+                if options.json {
+                    try CommandOutput.json(["answered": waiting])
+                } else {
                     print(waiting == 0 ? "No pings were waiting." : "Answered \(waiting) ping\(waiting == 1 ? "" : "s").")
                 }
                 return

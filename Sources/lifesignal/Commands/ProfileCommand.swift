@@ -86,9 +86,11 @@ struct ProfileCommand: AsyncParsableCommand {
 
     static func print(_ profile: UserProfile, json: Bool) throws {
         if json {
-            var fields = ["id": PeoplePrinter.id(profile.id.rawValue), "first_name": profile.firstName, "last_name": profile.lastName,
-                          "phone": profile.phone, "emergency_note": profile.emergencyNote,
-                          "interval_seconds": String(profile.checkInIntervalSeconds), "reminder": profile.reminderLead.rawValue]
+            var fields = [
+                "id": PeoplePrinter.id(profile.id.rawValue), "first_name": profile.firstName, "last_name": profile.lastName,
+                "phone": profile.phone, "emergency_note": profile.emergencyNote,
+                "interval_seconds": String(profile.checkInIntervalSeconds), "reminder": profile.reminderLead.rawValue,
+            ]
             // No QR code: the one on the profile links only while it is shown and until used
             // (`contacts qr` shows a live one), so printing it here would hand out a dead code.
             if let deadline = profile.deadline { fields["deadline"] = ContentValue.iso8601(deadline) }

@@ -36,7 +36,8 @@ struct RoutesCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await CommandOutput.run {
-                try ContentPrinter.print(try await ContentScreen.list(options, .routes, EventFilter(search: list.search, status: list.status)).routes, json: options.json)
+                try ContentPrinter.print(
+                    try await ContentScreen.list(options, .routes, EventFilter(search: list.search, status: list.status)).routes, json: options.json)
             }
         }
     }

@@ -2,14 +2,14 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import LifeSignalAdapters
-import LifeSignalLocalAdapters
 import LifeSignalBackend
+import LifeSignalDelivery
 import LifeSignalDomain
 import LifeSignalFunctions
+import LifeSignalLocalAdapters
 import LifeSignalServer
-import UnixSignals
-import LifeSignalDelivery
 import Logging
+import UnixSignals
 
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -46,7 +46,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.responderLink = { alert, responder in links.url(alertID: alert, responder: responder, now: Date()) }
         configuration.invitationLink = { invitation in links.invitationURL(invitationID: invitation, now: Date()) }
         let channels = delivery.summary
-        let push = try local.serviceAccount().map { "FCM HTTP v1, project \($0.projectID)" }
+        let push =
+            try local.serviceAccount().map { "FCM HTTP v1, project \($0.projectID)" }
             ?? "recorded only (set LIFESIGNAL_FCM_SERVICE_ACCOUNT to send through FCM)"
         let backend = try await LifeSignalBackend.open(databaseURL: local.databaseURL, configuration: configuration, engines: DatabaseEngine.all)
         let pushDescription = push
@@ -67,21 +68,23 @@ struct ServeCommand: AsyncParsableCommand {
             backend: backend, configuration: serverConfiguration,
             onRunning: { bound in
                 // Written unbuffered, so the URL and keys reach a pipe or file before any request.
-                FileHandle.standardOutput.write(Data("""
-                    LifeSignal is listening on http://\(host):\(bound)
-                      data:             \(LocalSettings.redacted(backend.database.location)) (\(backend.database.dialect.rawValue))
-                      push:             \(pushDescription)
-                      apns:             \(channels.apns)
-                      sms:              \(channels.sms)
-                      email:            \(channels.email)
-                      responder links:  \(channels.links)
-                      anon key:         \(anonKey)
-                      service_role key: \(serviceRoleKey)
-                      sign-in:          \(signInSummary)
-                      firebase:         \(firebaseSummary)
-                    Numbers in LIFESIGNAL_TEST_OTP get their fixed codes and no SMS. Ctrl-C stops the server.
+                FileHandle.standardOutput.write(
+                    Data(
+                        """
+                        LifeSignal is listening on http://\(host):\(bound)
+                          data:             \(LocalSettings.redacted(backend.database.location)) (\(backend.database.dialect.rawValue))
+                          push:             \(pushDescription)
+                          apns:             \(channels.apns)
+                          sms:              \(channels.sms)
+                          email:            \(channels.email)
+                          responder links:  \(channels.links)
+                          anon key:         \(anonKey)
+                          service_role key: \(serviceRoleKey)
+                          sign-in:          \(signInSummary)
+                          firebase:         \(firebaseSummary)
+                        Numbers in LIFESIGNAL_TEST_OTP get their fixed codes and no SMS. Ctrl-C stops the server.
 
-                    """.utf8))
+                        """.utf8))
             })
         try await app.runService()
         try await delivery.apns?.shutdown()

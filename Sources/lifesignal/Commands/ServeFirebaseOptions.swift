@@ -15,7 +15,10 @@ import LifeSignalDomain
 struct ServeFirebaseOptions: ParsableArguments {
     @Option(help: "Accept this Firebase project's ID tokens as callers (default: $LIFESIGNAL_FIREBASE_PROJECT_ID, else none).")
     var firebaseProjectID: String?
-    @Option(help: "Where the Firebase ID tokens' keys are published, as a JWKS or Google's x509 JSON (default: $LIFESIGNAL_FIREBASE_KEYS_URL, else Google's securetoken x509 URL).")
+    @Option(
+        help:
+            "Where the Firebase ID tokens' keys are published, as a JWKS or Google's x509 JSON (default: $LIFESIGNAL_FIREBASE_KEYS_URL, else Google's securetoken x509 URL)."
+    )
     var firebaseKeysURL: String?
 
     static let projectVariable = "LIFESIGNAL_FIREBASE_PROJECT_ID"

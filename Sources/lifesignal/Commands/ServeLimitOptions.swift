@@ -14,7 +14,10 @@ struct ServeLimitOptions: ParsableArguments {
     @Option(help: "Seconds an idle keep-alive connection stays open (default 60).") var idleTimeout: Int?
     @Option(help: "Most connections one client address may hold; 0 sets no cap, as behind a proxy (default 256).")
     var maxConnectionsPerAddress: Int?
-    @Option(help: "A reverse proxy whose X-Forwarded-For is believed (repeat for several). Without one, limits per client address count the proxy's address for every client.")
+    @Option(
+        help:
+            "A reverse proxy whose X-Forwarded-For is believed (repeat for several). Without one, limits per client address count the proxy's address for every client."
+    )
     var trustedProxy: [String] = []
     @Option(help: "Most rows one /rest/v1 read returns, after the caller's limit (PostgREST's db-max-rows; 0 sets none; default 1000).")
     var dbMaxRows: Int?
@@ -72,7 +75,9 @@ struct ServeLimitOptions: ParsableArguments {
         if let headTimeout { configuration.connectionLimits.headTimeout = .seconds(max(headTimeout, 1)) }
         if let bodyTimeout { configuration.connectionLimits.bodyTimeout = .seconds(max(bodyTimeout, 1)) }
         if let idleTimeout { configuration.connectionLimits.idleTimeout = .seconds(max(idleTimeout, 1)) }
-        if let maxConnectionsPerAddress { configuration.connectionLimits.maxConnectionsPerAddress = maxConnectionsPerAddress > 0 ? maxConnectionsPerAddress : nil }
+        if let maxConnectionsPerAddress {
+            configuration.connectionLimits.maxConnectionsPerAddress = maxConnectionsPerAddress > 0 ? maxConnectionsPerAddress : nil
+        }
         configuration.clientLimits.trustedProxies = trustedProxy
         if let dbMaxRows { configuration.queryLimits.maxRows = dbMaxRows > 0 ? dbMaxRows : nil }
         if let anonymousPerMinute { configuration.clientLimits.anonymousPerMinute = max(anonymousPerMinute, 1) }
@@ -98,7 +103,8 @@ struct ServeLimitOptions: ParsableArguments {
 
     /// The sign-in and session numbers in force, for the banner.
     static func summary(of configuration: LifeSignalBackend.Configuration) -> String {
-        let policy = configuration.authPolicy, limits = configuration.signInLimits
+        let policy = configuration.authPolicy
+        let limits = configuration.signInLimits
         return "passwords of \(policy.minimumPasswordLength)+ characters; reauthentication after \(Int(policy.reauthenticationWindow)) s; "
             + "sessions end after \(Int(policy.refreshTokenInactivity / 86_400)) days unused; "
             + "\(limits.codesPerNumberPerDay) codes a number a day, \(limits.codesPerAddressPerHour) an address an hour"

@@ -1,10 +1,9 @@
 import Foundation
 import LifeSignalAdapters
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDelivery
 import LifeSignalDomain
-
+import LifeSignalFunctions
 import LifeSignalServer
 import NIOSSL
 
@@ -49,12 +48,14 @@ struct DeliverySetup {
 
     /// Lines for the banner, one per channel.
     var summary: (sms: String, email: String, apns: String, links: String) {
-        (sms: twilio.map { "Twilio, account \($0.accountSID)" + ($0.statusCallback == nil ? "" : ", delivery reports on") }
-            ?? "codes written to this log, no alerts (set LIFESIGNAL_TWILIO_ACCOUNT_SID, _AUTH_TOKEN and _FROM)",
-         email: smtp.map { "SMTP \($0.configuration.host):\($0.configuration.port) from \($0.from)" }
-            ?? "off (set LIFESIGNAL_SMTP_HOST and LIFESIGNAL_SMTP_FROM)",
-         apns: apns.map { "\($0.configuration)" } ?? "through the push sender above (set LIFESIGNAL_APNS_KEY_FILE… to reach iPhones directly)",
-         links: publicURL.map { "\($0.absoluteString)/r/…" } ?? "http://127.0.0.1/r/… (set LIFESIGNAL_PUBLIC_URL)")
+        (
+            sms: twilio.map { "Twilio, account \($0.accountSID)" + ($0.statusCallback == nil ? "" : ", delivery reports on") }
+                ?? "codes written to this log, no alerts (set LIFESIGNAL_TWILIO_ACCOUNT_SID, _AUTH_TOKEN and _FROM)",
+            email: smtp.map { "SMTP \($0.configuration.host):\($0.configuration.port) from \($0.from)" }
+                ?? "off (set LIFESIGNAL_SMTP_HOST and LIFESIGNAL_SMTP_FROM)",
+            apns: apns.map { "\($0.configuration)" } ?? "through the push sender above (set LIFESIGNAL_APNS_KEY_FILE… to reach iPhones directly)",
+            links: publicURL.map { "\($0.absoluteString)/r/…" } ?? "http://127.0.0.1/r/… (set LIFESIGNAL_PUBLIC_URL)"
+        )
     }
 
     private static func smtp(_ values: ConfigurationValues) throws -> (configuration: SMTPConfiguration, from: EmailAddress)? {
@@ -126,7 +127,10 @@ struct DeliverySetup {
             }
         }
         let critical = ["1", "true", "yes"].contains(values["LIFESIGNAL_APNS_CRITICAL"]?.lowercased() ?? "")
-        return (APNsConfiguration(teamID: teamID, keyID: keyID, privateKeyPEM: key, topic: topic, baseURL: baseURL,
-                                  additionalTrustRootsPEM: roots), critical)
+        return (
+            APNsConfiguration(
+                teamID: teamID, keyID: keyID, privateKeyPEM: key, topic: topic, baseURL: baseURL,
+                additionalTrustRootsPEM: roots), critical
+        )
     }
 }

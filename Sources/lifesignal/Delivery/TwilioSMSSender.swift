@@ -1,9 +1,9 @@
 import Foundation
 import LifeSignalAdapters
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDelivery
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// Sign-in and phone-change codes as SMS through Twilio, when `serve` is given an account
 /// (`LIFESIGNAL_TWILIO_*`); without one they go to the server's log.

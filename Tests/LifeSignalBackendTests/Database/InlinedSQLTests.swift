@@ -1,8 +1,8 @@
 import Foundation
 import LifeSignalBackend
+import LifeSignalBackendPostgres
 import LifeSignalDomain
 import LifeSignalFunctions
-import LifeSignalBackendPostgres
 import LifeSignalTestSupport
 import Testing
 
@@ -12,7 +12,8 @@ struct InlinedSQLTests {
     @Test("each binding becomes a literal of the type it would have been bound as")
     func literals() {
         let id = UUID(uuidString: "6F9619FF-8B86-D011-B42D-00C04FC964FF")!
-        let sql: SQL = "SELECT \(SQLValue.literal("a'b\\c")), \(SQLValue.text("t")), \(Int?(-7)), \(SQLValue.uuid(id)), \(Bool?(true)), \(SQLValue.null), \(1.5)"
+        let sql: SQL =
+            "SELECT \(SQLValue.literal("a'b\\c")), \(SQLValue.text("t")), \(Int?(-7)), \(SQLValue.uuid(id)), \(Bool?(true)), \(SQLValue.null), \(1.5)"
         #expect(sql.inlined() == "SELECT E'a''b\\\\c', E't'::text, '-7'::int8, '6f9619ff-8b86-d011-b42d-00c04fc964ff'::uuid, true, NULL, '1.5'::float8")
     }
 
@@ -44,7 +45,8 @@ struct InlinedSQLTests {
     func runAs() async throws {
         let test = try await TestDatabases.backend(.postgres)
         let postgres = try #require(test.backend.database as? PostgresDatabase)
-        let statement = SQL("""
+        let statement = SQL(
+            """
             SELECT current_user::text || '|' || current_setting('request.jwt.claims') || '|' || $1 AS body, 3::bigint AS n, 7::bigint AS total
             """, bindings: [.literal("O'Brien \\ $1")])
         // Twice on one pool: the second call runs the statement the connection has prepared.
@@ -71,7 +73,8 @@ struct InlinedSQLTests {
     func anonymousReads() async throws {
         let test = try await TestDatabases.backend(.postgres)
         let postgres = try #require(test.backend.database as? PostgresDatabase)
-        let statement = SQL("""
+        let statement = SQL(
+            """
             SELECT current_user::text || '|' || current_setting('request.jwt.claims') || '|' || current_setting('TimeZone') || '|' || $1
                    AS body, 2::bigint AS n, NULL::bigint AS total
             """, bindings: [.text("it's")])

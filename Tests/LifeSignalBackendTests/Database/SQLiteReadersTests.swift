@@ -25,7 +25,7 @@ struct SQLiteReadersTests {
             try await database.transaction { connection in
                 try await connection.query("INSERT INTO notes (body) VALUES ('second')")
                 insertedSignal.yield()
-                for await _ in release { break }   // hold the write open until the read is done
+                for await _ in release { break }  // hold the write open until the read is done
             }
         }
         for await _ in inserted { break }

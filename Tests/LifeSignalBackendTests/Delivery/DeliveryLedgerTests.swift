@@ -1,7 +1,7 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
@@ -13,7 +13,8 @@ struct LedgerFixture {
     let email: RecordingChannelSender
 
     static func make(_ engine: Engine, retry: DeliveryRetryPolicy = DeliveryRetryPolicy()) async throws -> LedgerFixture {
-        let sms = RecordingChannelSender(), email = RecordingChannelSender()
+        let sms = RecordingChannelSender()
+        let email = RecordingChannelSender()
         let test = try await TestDatabases.backend(engine) { configuration in
             configuration.deliveryChannels = DeliveryChannels(sms: sms, email: email)
             // The test's own bounds, but still waiting for the sends (TestDatabases.afterCommitWait).
@@ -30,7 +31,8 @@ struct LedgerFixture {
     /// Gives `caller` a confirmed email address.
     func confirmEmail(_ caller: Caller, _ address: String) async throws {
         let id = try caller.requireUser()
-        try await backend.database.query("""
+        try await backend.database.query(
+            """
             UPDATE auth_users SET email = \(SQLValue(address)), email_confirmed_at = \(SQLValue.timestamp(test.clock.now)) \
             WHERE id = \(SQLValue(id.rawValue))
             """)
@@ -38,7 +40,8 @@ struct LedgerFixture {
 
     /// Ann, with Bob as her responder (a push token, his phone, a confirmed email).
     func annAndBob() async throws -> (ann: Caller, bob: Caller) {
-        let ann = try await test.person("+15550000001", "Ann"), bob = try await test.person("+15550000002", "Bob")
+        let ann = try await test.person("+15550000001", "Ann")
+        let bob = try await test.person("+15550000002", "Bob")
         try await test.link(responder: bob, dependent: ann)
         try await backend.notifications.registerPushToken(caller: bob, token: "bob-phone")
         try await confirmEmail(bob, "bob@example.com")
@@ -159,7 +162,8 @@ struct DeliveryLedgerTests {
         _ = try await fixture.backend.alerts.trigger(caller: ann)
         // A worker claims the SMS and dies before recording anything.
         let lease = fixture.test.clock.now.addingTimeInterval(90)
-        try await fixture.backend.database.query("""
+        try await fixture.backend.database.query(
+            """
             UPDATE deliveries SET status = 'sending', attempts = attempts + 1, next_attempt_at = \(SQLValue.timestamp(lease)) \
             WHERE channel = 'sms' AND address = '+15550000002'
             """)
@@ -176,7 +180,8 @@ struct DeliveryLedgerTests {
     func deadToken(engine: Engine) async throws {
         let apns = RecordingChannelSender()
         let test = try await TestDatabases.backend(engine) { $0.deliveryChannels = DeliveryChannels(apns: apns) }
-        let ann = try await test.person("+15550000001", "Ann"), bob = try await test.person("+15550000002", "Bob")
+        let ann = try await test.person("+15550000001", "Ann")
+        let bob = try await test.person("+15550000002", "Bob")
         try await test.link(responder: bob, dependent: ann)
         try await test.backend.notifications.registerPushToken(caller: bob, token: "bob-iphone", platform: .apns)
         try await test.backend.notifications.registerPushToken(caller: bob, token: "bob-android")
@@ -250,24 +255,42 @@ struct DeliveryLedgerTests {
 struct DeliveryLedgerSharingTests {
     @Test("two servers over one PostgreSQL send every queued row exactly once between them")
     func twoServers() async throws {
-        let first = RecordingChannelSender(), second = RecordingChannelSender()
+        let first = RecordingChannelSender()
+        let second = RecordingChannelSender()
         let test = try await TestDatabases.backend(.postgres) { $0.deliveryChannels = DeliveryChannels(sms: first) }
         let other = try await TestDatabases.reopen(test) { $0.deliveryChannels = DeliveryChannels(sms: second) }
-        let ann = try await test.person("+15550000001", "Ann"), annID = try ann.requireUser()
+        let ann = try await test.person("+15550000001", "Ann")
+        let annID = try ann.requireUser()
         // 300 SMS queued as a server that died before sending would leave them.
         let now = SQLValue.timestamp(test.clock.now)
         for batch in 0..<3 {
             let rows = (0..<100).map { index in
-                "('\(UUID().uuidString.lowercased())', '\(UUID().uuidString.lowercased())', '\(annID)', 'sms', " +
-                    "'+1555100\(String(format: "%04d", batch * 100 + index))', 'system', 'T', 'B', 'queued', $1, $1, $1)"
+                "('\(UUID().uuidString.lowercased())', '\(UUID().uuidString.lowercased())', '\(annID)', 'sms', "
+                    + "'+1555100\(String(format: "%04d", batch * 100 + index))', 'system', 'T', 'B', 'queued', $1, $1, $1)"
             }
-            try await test.backend.database.query(SQL("""
-                INSERT INTO deliveries (id, notification_id, user_id, channel, address, kind, title, body, status, next_attempt_at,
-                created_at, updated_at) VALUES \(rows.joined(separator: ", "))
-                """, bindings: [now]))
+            try await test.backend.database.query(
+                SQL(
+                    """
+                    INSERT INTO deliveries (id, notification_id, user_id, channel, address, kind, title, body, status, next_attempt_at,
+                    created_at, updated_at) VALUES \(rows.joined(separator: ", "))
+                    """, bindings: [now]))
         }
-        async let a: Int = { var total = 0; while true { let n = await test.backend.deliveries.sendDue(limit: 7); if n == 0 { return total }; total += n } }()
-        async let b: Int = { var total = 0; while true { let n = await other.backend.deliveries.sendDue(limit: 7); if n == 0 { return total }; total += n } }()
+        async let a: Int = {
+            var total = 0
+            while true {
+                let n = await test.backend.deliveries.sendDue(limit: 7)
+                if n == 0 { return total }
+                total += n
+            }
+        }()
+        async let b: Int = {
+            var total = 0
+            while true {
+                let n = await other.backend.deliveries.sendDue(limit: 7)
+                if n == 0 { return total }
+                total += n
+            }
+        }()
         let (claimedA, claimedB) = await (a, b)
         let sent = await first.sent.map(\.address) + second.sent.map(\.address)
         #expect(claimedA + claimedB == 300)

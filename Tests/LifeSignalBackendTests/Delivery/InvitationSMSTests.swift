@@ -1,7 +1,7 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
@@ -14,8 +14,10 @@ struct InvitationSMSFixture {
 
     static let base = URL(string: "https://ls.test") ?? URL(fileURLWithPath: "/")
 
-    static func make(_ engine: Engine, smsChannel: Bool = true, withLinks: Bool = true,
-                     limits: InvitationLimits = InvitationLimits()) async throws -> InvitationSMSFixture {
+    static func make(
+        _ engine: Engine, smsChannel: Bool = true, withLinks: Bool = true,
+        limits: InvitationLimits = InvitationLimits()
+    ) async throws -> InvitationSMSFixture {
         let sms = RecordingChannelSender()
         var links: ResponderLinks?
         let test = try await TestDatabases.backend(engine) { configuration in
@@ -90,7 +92,8 @@ struct InvitationSMSTests {
     @Test("a refused invitation sends nothing: a second invite to the same number, a self-invite, an existing contact", arguments: Engine.allCases)
     func refusedInvitationQueuesNothing(engine: Engine) async throws {
         let fixture = try await InvitationSMSFixture.make(engine)
-        let ann = try await fixture.test.person("+15550000001", "Ann"), bob = try await fixture.test.person("+15550000002", "Bob")
+        let ann = try await fixture.test.person("+15550000001", "Ann")
+        let bob = try await fixture.test.person("+15550000002", "Bob")
         try await fixture.test.link(responder: bob, dependent: ann)
         _ = try await fixture.invite(ann, Self.stranger)
 
@@ -107,7 +110,8 @@ struct InvitationSMSTests {
     func accountHolderFollowsTheirChoice(engine: Engine) async throws {
         let fixture = try await InvitationSMSFixture.make(engine)
         let ann = try await fixture.test.person("+15550000001", "Ann")
-        let cat = try await fixture.test.person("+15550000003", "Cat"), dan = try await fixture.test.person("+15550000004", "Dan")
+        let cat = try await fixture.test.person("+15550000003", "Cat")
+        let dan = try await fixture.test.person("+15550000004", "Dan")
         _ = try await fixture.backend.deliveries.updatePreferences(caller: dan, sms: .all)
 
         _ = try await fixture.invite(ann, "+15550000003")
@@ -128,7 +132,8 @@ struct InvitationSMSTests {
     @Test("an inviter gets N invitations a day, then rate_limited until the oldest leaves the window; nothing written", arguments: Engine.allCases)
     func perInviterCap(engine: Engine) async throws {
         let fixture = try await InvitationSMSFixture.make(engine, limits: InvitationLimits(invitationsPerInviterPerDay: 2))
-        let ann = try await fixture.test.person("+15550000001", "Ann"), cat = try await fixture.test.person("+15550000003", "Cat")
+        let ann = try await fixture.test.person("+15550000001", "Ann")
+        let cat = try await fixture.test.person("+15550000003", "Cat")
         _ = try await fixture.invite(ann, "+15550009001")
         fixture.test.clock.advance(by: 3600)
         // An invitation to an account counts too, so a refusal never says whether a number has one.

@@ -59,8 +59,10 @@ struct ImageSnifferTests {
 
     @Test("markup, GIF, PDF and unknown bytes are no image taken, and the refusal says what they look like")
     func notImages() {
-        let markup = ["<svg xmlns=\"http://www.w3.org/2000/svg\" onload=\"alert(1)\"/>",
-                      "\u{FEFF}\n  <!DOCTYPE html><html><script>alert(1)</script>", "<?xml version=\"1.0\"?><svg/>"]
+        let markup = [
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" onload=\"alert(1)\"/>",
+            "\u{FEFF}\n  <!DOCTYPE html><html><script>alert(1)</script>", "<?xml version=\"1.0\"?><svg/>",
+        ]
         for text in markup {
             guard case .notAnAllowedImage("image/png", let looksLike) = Self.rejection(Data(text.utf8)) else {
                 Issue.record("not refused as no image: \(text)")
@@ -220,7 +222,8 @@ struct ImageSnifferTests {
             }
         }
         for _ in 0..<2000 {
-            let prefix = [TestImages.pngSignature, Data([0xFF, 0xD8, 0xFF]), Data("RIFF\u{0}\u{0}\u{0}\u{0}WEBP".utf8), TestImages.heic.prefix(28)][Int(random.next() % 4)]
+            let prefix = [TestImages.pngSignature, Data([0xFF, 0xD8, 0xFF]), Data("RIFF\u{0}\u{0}\u{0}\u{0}WEBP".utf8), TestImages.heic.prefix(28)][
+                Int(random.next() % 4)]
             let tail = Data((0..<Int(random.next() % 300)).map { _ in UInt8(truncatingIfNeeded: random.next()) })
             if (try? ImageSniffer.inspect(prefix + tail, declared: "image/png")) == nil { outcomes.refused += 1 } else { outcomes.taken += 1 }
         }
@@ -228,4 +231,3 @@ struct ImageSnifferTests {
         #expect(outcomes.taken > 0 && outcomes.refused > 2000)
     }
 }
-

@@ -70,9 +70,10 @@ struct FirebaseIDTokenTests {
         let sub = try #require(claims.sub.flatMap(UUID.init(uuidString:)))
         #expect(try await firebase.auth.user(id: UserID(sub))?.phone == nil)
         // A phone Firebase did not verify in this sign-in is not recorded either.
-        let unverified = try await firebase.auth.authenticate(try firebase.token("firebase-uid-4", phone: "+15550007003") {
-            $0["firebase"] = ["sign_in_provider": "custom"] as [String: any Sendable]
-        })
+        let unverified = try await firebase.auth.authenticate(
+            try firebase.token("firebase-uid-4", phone: "+15550007003") {
+                $0["firebase"] = ["sign_in_provider": "custom"] as [String: any Sendable]
+            })
         let unverifiedID = try #require(unverified.sub.flatMap(UUID.init(uuidString:)))
         #expect(try await firebase.auth.user(id: UserID(unverifiedID))?.phone == nil)
     }
@@ -90,24 +91,42 @@ struct FirebaseIDTokenTests {
             ("wrong aud", try firebase.token("u") { $0["aud"] = "another-project" }, aud),
             ("aud of two projects", try firebase.token("u") { $0["aud"] = [FirebaseFixture.projectID, "another-project"] }, aud),
             ("expired", try firebase.token("u") { $0["exp"] = now - 3600 }, .expired),
-            ("iat in the future", try firebase.token("u") { $0["iat"] = now + 3600; $0["exp"] = now + 7200 },
-             .malformed("Firebase ID token: iat is in the future")),
-            ("auth_time in the future", try firebase.token("u") { $0["auth_time"] = now + 3600 },
-             .malformed("Firebase ID token: auth_time is in the future")),
-            ("no auth_time", try firebase.token("u") { $0["auth_time"] = nil },
-             .malformed("Firebase ID token: exp, iat and auth_time are required")),
+            (
+                "iat in the future",
+                try firebase.token("u") {
+                    $0["iat"] = now + 3600
+                    $0["exp"] = now + 7200
+                },
+                .malformed("Firebase ID token: iat is in the future")
+            ),
+            (
+                "auth_time in the future", try firebase.token("u") { $0["auth_time"] = now + 3600 },
+                .malformed("Firebase ID token: auth_time is in the future")
+            ),
+            (
+                "no auth_time", try firebase.token("u") { $0["auth_time"] = nil },
+                .malformed("Firebase ID token: exp, iat and auth_time are required")
+            ),
             ("no sub", try firebase.token("u") { $0["sub"] = nil }, sub),
             ("empty sub", try firebase.token("u") { $0["sub"] = "" }, sub),
             ("sub of 129 characters", try firebase.token("u") { $0["sub"] = String(repeating: "x", count: 129) }, sub),
             ("alg none", try firebase.keyA.sign(firebase.issuer.claims(uid: "u", now: firebase.now), header: ["alg": "none", "kid": "key-a"]), alg),
-            ("HS256 keyed by the public key", try firebase.keyA.sign(
-                firebase.issuer.claims(uid: "u", now: firebase.now), header: ["alg": "HS256", "kid": "key-a", "typ": "JWT"],
-                hmacSecret: firebase.keyA.publicKeyPEM), alg),
-            ("no kid", try firebase.keyA.sign(firebase.issuer.claims(uid: "u", now: firebase.now), header: ["alg": "RS256"]),
-             .malformed("Firebase ID token: no kid")),
+            (
+                "HS256 keyed by the public key",
+                try firebase.keyA.sign(
+                    firebase.issuer.claims(uid: "u", now: firebase.now), header: ["alg": "HS256", "kid": "key-a", "typ": "JWT"],
+                    hmacSecret: firebase.keyA.publicKeyPEM), alg
+            ),
+            (
+                "no kid", try firebase.keyA.sign(firebase.issuer.claims(uid: "u", now: firebase.now), header: ["alg": "RS256"]),
+                .malformed("Firebase ID token: no kid")
+            ),
             ("unknown kid", try unknown.sign(firebase.issuer.claims(uid: "u", now: firebase.now)), .badSignature),
-            ("a published kid, signed by another key", try unknown.sign(
-                firebase.issuer.claims(uid: "u", now: firebase.now), header: ["alg": "RS256", "kid": "key-a"]), .badSignature),
+            (
+                "a published kid, signed by another key",
+                try unknown.sign(
+                    firebase.issuer.claims(uid: "u", now: firebase.now), header: ["alg": "RS256", "kid": "key-a"]), .badSignature
+            ),
             ("another uid put in after signing", try Self.swapPayload(of: firebase.token("u"), with: firebase.token("victim")), .badSignature),
         ]
         for (name, token, expected) in cases {

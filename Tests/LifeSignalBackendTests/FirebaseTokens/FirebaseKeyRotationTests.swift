@@ -6,8 +6,9 @@ import Testing
 
 @Suite("Firebase signing keys")
 struct FirebaseKeyRotationTests {
-    @Test("keys rotate: a new kid after a refetch, the old one until it leaves the set and the cache expires",
-          arguments: [FirebaseKeyServer.Format.jwks, .x509])
+    @Test(
+        "keys rotate: a new kid after a refetch, the old one until it leaves the set and the cache expires",
+        arguments: [FirebaseKeyServer.Format.jwks, .x509])
     func rotation(format: FirebaseKeyServer.Format) async throws {
         let firebase = try await FirebaseFixture.make(.sqlite, format: format, maxAge: 600, refetchInterval: 10)
         defer { Task { await firebase.keyServer.stop() } }
@@ -72,7 +73,10 @@ struct FirebaseKeyRotationTests {
             _ = try await firebase.auth.authenticate(token)
             Issue.record("a token was accepted without keys")
         } catch let error as TokenError {
-            guard case .malformed(let why) = error else { Issue.record("unexpected \(error)"); return }
+            guard case .malformed(let why) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
             #expect(why.contains("could not be fetched"))
         }
         let session = try await firebase.test.signIn("+15550007102")

@@ -1,8 +1,9 @@
 import Foundation
-@testable import LifeSignalBackend
 import LifeSignalDomain
 import LifeSignalFunctions
 import Testing
+
+@testable import LifeSignalBackend
 
 @Suite("The function table")
 struct FunctionTableTests {

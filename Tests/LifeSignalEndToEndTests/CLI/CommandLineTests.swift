@@ -142,7 +142,9 @@ extension CommandLineTests {
     }
 
     static func start(_ arguments: [String], server: TestServer, dataDirectory: URL) throws -> Running {
-        Running(process: try ChildProcess(executable.path, arguments: arguments,
-                                          environment: environment(server: server, dataDirectory: dataDirectory)))
+        Running(
+            process: try ChildProcess(
+                executable.path, arguments: arguments,
+                environment: environment(server: server, dataDirectory: dataDirectory)))
     }
 }

@@ -35,9 +35,10 @@ struct ConfigFileCommandTests {
         try Data(#"{"url": "\#(server.baseURL.absoluteString)", "anonkey": "x"}"#.utf8).write(to: file)
         outcome = try await Self.run(["locations", "list"], environment: environment)
         #expect(outcome.status == 2)
-        #expect(outcome.error == """
-            error: "anonkey" in \(file.path) is not a setting; a key is a LIFESIGNAL_ variable's name without the prefix, in lower case ("provider", "database_url", …)
+        #expect(
+            outcome.error == """
+                error: "anonkey" in \(file.path) is not a setting; a key is a LIFESIGNAL_ variable's name without the prefix, in lower case ("provider", "database_url", …)
 
-            """)
+                """)
     }
 }

@@ -15,11 +15,16 @@ struct DeliveriesCommandTests {
         let session = try await test.signIn("+15550004004")
         let now = test.clock.now
         for (index, status) in ["sent", "sent", "failed", "queued"].enumerated() {
-            try await test.backend.database.query(SQL("""
-                INSERT INTO deliveries (id, notification_id, user_id, channel, address, kind, title, body, status, attempts, next_attempt_at,
-                last_error, created_at, updated_at) VALUES ($1, $2, $3, 'sms', $4, 'alert_activated_received', 'T', 'B', $5, 1, $6, $7, $6, $6)
-                """, bindings: [.uuid(UUID()), .uuid(UUID()), .uuid(session.user.id.rawValue), .text("+1555200000\(index)"), .text(status),
-                                .timestamp(now.addingTimeInterval(Double(index))), status == "failed" ? .text("21211 invalid number") : .null]))
+            try await test.backend.database.query(
+                SQL(
+                    """
+                    INSERT INTO deliveries (id, notification_id, user_id, channel, address, kind, title, body, status, attempts, next_attempt_at,
+                    last_error, created_at, updated_at) VALUES ($1, $2, $3, 'sms', $4, 'alert_activated_received', 'T', 'B', $5, 1, $6, $7, $6, $6)
+                    """,
+                    bindings: [
+                        .uuid(UUID()), .uuid(UUID()), .uuid(session.user.id.rawValue), .text("+1555200000\(index)"), .text(status),
+                        .timestamp(now.addingTimeInterval(Double(index))), status == "failed" ? .text("21211 invalid number") : .null,
+                    ]))
         }
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-cli-deliveries-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: data) }
@@ -29,8 +34,9 @@ struct DeliveriesCommandTests {
         var outcome = try await ConfigFileCommandTests.run(["deliveries", "--database", database], environment: environment)
         #expect(outcome.status == 0, "\(outcome.error)")
         let lines = outcome.output.split(separator: "\n").map(String.init)
-        #expect(lines.first == "sms: 1 queued, 2 sent, 1 failed; oldest waiting 0 s" || lines.first?.hasPrefix("sms: 1 queued, 2 sent, 1 failed") == true,
-                "\(outcome.output)")
+        #expect(
+            lines.first == "sms: 1 queued, 2 sent, 1 failed; oldest waiting 0 s" || lines.first?.hasPrefix("sms: 1 queued, 2 sent, 1 failed") == true,
+            "\(outcome.output)")
         #expect(lines.count == 5 && !outcome.output.contains("+15552000003") && outcome.output.contains("+1555…03"))
         #expect(lines.contains { $0.contains("failed") && $0.contains("error: 21211 invalid number") })
 

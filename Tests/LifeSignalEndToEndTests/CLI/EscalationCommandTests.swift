@@ -17,7 +17,8 @@ struct EscalationCommandTests {
         let test = try await TestDatabases.backend(.sqlite, testOTPs: try TestOTPs(parsing: "\(Self.alicePhone)=111111,\(Self.bobPhone)=222222"))
         let server = try await TestServer.start(test.backend)
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-cli-escalation-\(UUID().uuidString)")
-        let aliceData = root.appendingPathComponent("alice"), bobData = root.appendingPathComponent("bob")
+        let aliceData = root.appendingPathComponent("alice")
+        let bobData = root.appendingPathComponent("bob")
         defer {
             try? FileManager.default.removeItem(at: root)
             Task { await server.stop() }
@@ -29,7 +30,8 @@ struct EscalationCommandTests {
             try await CommandLineTests.run(arguments, server: server, dataDirectory: bobData)
         }
         func object(_ outcome: CommandLineTests.Outcome) throws -> [String: Any] {
-            try #require(try JSONSerialization.jsonObject(with: Data(outcome.output.utf8)) as? [String: Any], "not a JSON object: \(outcome.output) \(outcome.error)")
+            try #require(
+                try JSONSerialization.jsonObject(with: Data(outcome.output.utf8)) as? [String: Any], "not a JSON object: \(outcome.output) \(outcome.error)")
         }
 
         #expect(try await alice("login", "--phone", Self.alicePhone, "--code", "111111").status == 0)
@@ -40,7 +42,9 @@ struct EscalationCommandTests {
         #expect(try await bob("contacts", "add", code, "--role", "dependent").status == 0)
 
         var outcome = try await alice("check-in", "settings")
-        #expect(outcome.status == 0 && outcome.output.hasPrefix("Grace: none · next tier after: 2h · repeat: off\n  tier 1: Bob · "), "\(outcome.output) \(outcome.error)")
+        #expect(
+            outcome.status == 0 && outcome.output.hasPrefix("Grace: none · next tier after: 2h · repeat: off\n  tier 1: Bob · "),
+            "\(outcome.output) \(outcome.error)")
         let changed = try object(try await alice("check-in", "settings", "--grace", "15m", "--tier-delay", "1h", "--repeat", "30m", "--json"))
         #expect(changed["grace_seconds"] as? Int == 900 && changed["tier_delay_seconds"] as? Int == 3600 && changed["repeat_seconds"] as? Int == 1800)
         outcome = try await alice("check-in", "settings", "--repeat", "off")
@@ -79,13 +83,15 @@ struct EscalationCommandTests {
         #expect(outcome.status == 2 && outcome.error.contains("Give both --lat and --lon"), "\(outcome.error)")
         outcome = try await alice("alert", "on", "--lat", "51.5007", "--lon=-0.1246", "--accuracy", "20")
         #expect(outcome.status == 0 && outcome.output.hasSuffix("your responders have been told where you are.\n"), "\(outcome.output) \(outcome.error)")
-        let stored = try #require(try await test.backend.database.query("SELECT latitude, longitude, accuracy_meters FROM alerts WHERE status = 'active'").first)
+        let stored = try #require(
+            try await test.backend.database.query("SELECT latitude, longitude, accuracy_meters FROM alerts WHERE status = 'active'").first)
         #expect(try stored.double("latitude") == 51.5007 && stored.double("longitude") == -0.1246 && stored.double("accuracy_meters") == 20)
 
         outcome = try await bob("alert", "respond", "ali")
         #expect(outcome.status == 0)
         outcome = try await bob("alert", "safe", "ali")
-        #expect(outcome.status == 0 && outcome.output == "Alice is marked safe; everyone who was told hears the all-clear.\n", "\(outcome.output) \(outcome.error)")
+        #expect(
+            outcome.status == 0 && outcome.output == "Alice is marked safe; everyone who was told hears the all-clear.\n", "\(outcome.output) \(outcome.error)")
         #expect(try object(try await alice("alert", "status", "--json"))["active"] as? Bool == false)
         outcome = try await bob("alert", "safe", "ali")
         #expect(outcome.status == 5 && outcome.error == "error: An active alert from Alice was not found\n", "\(outcome.error)")
@@ -95,7 +101,9 @@ struct EscalationCommandTests {
         let channels = try object(try await alice("notifications", "channels", "--sms", "off", "--email", "all", "--json"))
         #expect(channels as? [String: String] == ["push": "all", "sms": "off", "email": "all"])
         outcome = try await alice("notifications", "channels", "--push", "off", "--email", "off")
-        #expect(outcome.output == "push: off\nsms: off\nemail: off\nEvery channel is off: you hear of alerts only in the app.\n", "\(outcome.output) \(outcome.error)")
+        #expect(
+            outcome.output == "push: off\nsms: off\nemail: off\nEvery channel is off: you hear of alerts only in the app.\n",
+            "\(outcome.output) \(outcome.error)")
         outcome = try await alice("notifications", "channels", "--push", "loud")
         #expect(outcome.status == 2 && outcome.error == "error: --push is all, urgent or off, not \"loud\"\n", "\(outcome.error)")
         #expect(try object(try await bob("notifications", "channels", "--json")) as? [String: String] == ["push": "all", "sms": "urgent", "email": "urgent"])

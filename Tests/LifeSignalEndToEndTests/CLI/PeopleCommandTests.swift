@@ -17,7 +17,8 @@ struct PeopleCommandTests {
         let test = try await TestDatabases.backend(.sqlite, testOTPs: try TestOTPs(parsing: "\(Self.alicePhone)=111111,\(Self.bobPhone)=222222"))
         let server = try await TestServer.start(test.backend)
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-cli-people-\(UUID().uuidString)")
-        let aliceData = root.appendingPathComponent("alice"), bobData = root.appendingPathComponent("bob")
+        let aliceData = root.appendingPathComponent("alice")
+        let bobData = root.appendingPathComponent("bob")
         defer {
             try? FileManager.default.removeItem(at: root)
             Task { await server.stop() }
@@ -29,7 +30,8 @@ struct PeopleCommandTests {
             try await CommandLineTests.run(arguments, server: server, dataDirectory: bobData)
         }
         func object(_ outcome: CommandLineTests.Outcome) throws -> [String: Any] {
-            try #require(try JSONSerialization.jsonObject(with: Data(outcome.output.utf8)) as? [String: Any], "not a JSON object: \(outcome.output) \(outcome.error)")
+            try #require(
+                try JSONSerialization.jsonObject(with: Data(outcome.output.utf8)) as? [String: Any], "not a JSON object: \(outcome.output) \(outcome.error)")
         }
 
         var outcome = try await alice("login", "--phone", "555-000310", "--code", "111111")
@@ -38,7 +40,9 @@ struct PeopleCommandTests {
         #expect(outcome.status == 64 && outcome.error.contains("Unknown region \"ZZ\""))
         // Typed the way it is dialled at home, read in the default region (US).
         outcome = try await alice("login", "--phone", "(555) 000-3101", "--code", "111111")
-        #expect(outcome.status == 0 && outcome.output == "Signed in as \(Self.alicePhone).\n" || outcome.output == "Signed in as \(Self.alicePhone) (new account).\n")
+        #expect(
+            outcome.status == 0 && outcome.output == "Signed in as \(Self.alicePhone).\n"
+                || outcome.output == "Signed in as \(Self.alicePhone) (new account).\n")
         #expect(try await bob("login", "--phone", Self.bobPhone, "--code", "222222").status == 0)
         outcome = try await alice("profile", "set", "--first-name", "Alice", "--interval-hours", "12", "--reminder", "2_hours")
         #expect(outcome.status == 0 && outcome.output.hasPrefix("Alice · \(Self.alicePhone)\nChecks in every 12 h; reminder: 2_hours"))
@@ -117,11 +121,14 @@ struct PeopleCommandTests {
         let sent = try #require(try object(try await alice("contacts", "requests", "--json"))["sent"] as? [[String: String]])
         let request = try #require(sent.first?["id"])
         #expect(sent.count == 1 && sent.first?["to"] == "Bob")
-        #expect(outcome.status == 0 && outcome.output == """
-            Bob is now your responder.
-            Request sent, waiting for Bob to accept you as their responder · \(request)
+        #expect(
+            outcome.status == 0
+                && outcome.output == """
+                    Bob is now your responder.
+                    Request sent, waiting for Bob to accept you as their responder · \(request)
 
-            """)
+                    """
+        )
         outcome = try await bob("contacts", "requests")
         #expect(outcome.output == "Alice asks to become your responder · \(request)\n")
         outcome = try await alice("contacts", "requests", "accept", request)

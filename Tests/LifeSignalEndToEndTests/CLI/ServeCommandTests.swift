@@ -25,7 +25,8 @@ struct ServeCommandTests {
         var payload = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         payload += String(repeating: "=", count: (4 - payload.count % 4) % 4)
         guard let data = Data(base64Encoded: payload),
-              let claims = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+            let claims = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else { return nil }
         return claims["role"] as? String
     }
 
@@ -49,16 +50,23 @@ struct ServeCommandTests {
     @Test("sign-in and session limits set by flags are in force and on the banner; meaningless ones are refused")
     func signInLimits() async throws {
         let plain = try await Self.banner([])
-        #expect(Self.value("sign-in:", in: plain.text)
-            == "passwords of 8+ characters; reauthentication after 600 s; sessions end after 30 days unused; 10 codes a number a day, 20 an address an hour")
-        let set = try await Self.banner(["--password-min-length", "12", "--reauthentication-window", "60",
-                                         "--refresh-token-inactivity-days", "7", "--codes-per-number-per-day", "3",
-                                         "--codes-per-address-per-hour", "5"])
-        #expect(Self.value("sign-in:", in: set.text)
-            == "passwords of 12+ characters; reauthentication after 60 s; sessions end after 7 days unused; 3 codes a number a day, 5 an address an hour")
+        #expect(
+            Self.value("sign-in:", in: plain.text)
+                == "passwords of 8+ characters; reauthentication after 600 s; sessions end after 30 days unused; 10 codes a number a day, 20 an address an hour"
+        )
+        let set = try await Self.banner([
+            "--password-min-length", "12", "--reauthentication-window", "60",
+            "--refresh-token-inactivity-days", "7", "--codes-per-number-per-day", "3",
+            "--codes-per-address-per-hour", "5",
+        ])
+        #expect(
+            Self.value("sign-in:", in: set.text)
+                == "passwords of 12+ characters; reauthentication after 60 s; sessions end after 7 days unused; 3 codes a number a day, 5 an address an hour")
         #expect(set.status == 0)
-        for bad in [["--password-min-length", "0"], ["--codes-per-number-per-day", "0"], ["--reauthentication-window", "-1"],
-                    ["--refresh-token-inactivity-days", "99999999999"], ["--image-max-dimension", "0"]] {
+        for bad in [
+            ["--password-min-length", "0"], ["--codes-per-number-per-day", "0"], ["--reauthentication-window", "-1"],
+            ["--refresh-token-inactivity-days", "99999999999"], ["--image-max-dimension", "0"],
+        ] {
             let refused = try await Self.banner(bad)
             #expect(refused.status != 0, "\(bad) must be refused")
             #expect(!refused.text.contains("LifeSignal is listening"), "\(bad) must not start the server")

@@ -15,8 +15,9 @@ struct ServeFirebaseTests {
         let off = try await ServeCommandTests.banner([])
         #expect(ServeCommandTests.value("firebase:", in: off.text) == "off (set --firebase-project-id to accept Firebase ID tokens)")
 
-        let serve = try await ServeProcess(["--firebase-keys-url", keys.url.absoluteString],
-                                           environment: ["LIFESIGNAL_FIREBASE_PROJECT_ID": "lifesignal-standin"])
+        let serve = try await ServeProcess(
+            ["--firebase-keys-url", keys.url.absoluteString],
+            environment: ["LIFESIGNAL_FIREBASE_PROJECT_ID": "lifesignal-standin"])
         defer { Task { await serve.stop() } }
         #expect(serve.value("firebase:") == "ID tokens of project lifesignal-standin, keys from \(keys.url.absoluteString)")
         // The process reads the real clock, so the token is issued now.
@@ -24,8 +25,10 @@ struct ServeFirebaseTests {
         let (status, body) = try await serve.post("/functions/v1/check-in", bearer: token, [:])
         #expect(status == 200, "\(body)")
         #expect(body["success"] as? Bool == true)
-        let (refused, _) = try await serve.post("/functions/v1/check-in", bearer: try key.sign(
-            FirebaseTokenIssuer(projectID: "another-project").claims(uid: "serve-uid", now: Date())), [:])
+        let (refused, _) = try await serve.post(
+            "/functions/v1/check-in",
+            bearer: try key.sign(
+                FirebaseTokenIssuer(projectID: "another-project").claims(uid: "serve-uid", now: Date())), [:])
         #expect(refused == 401)
 
         for bad in [["--firebase-project-id", "Not A Project"], ["--firebase-project-id", "p", "--firebase-keys-url", "ftp://keys"]] {

@@ -1,8 +1,9 @@
 import Foundation
 import LifeSignalTestSupport
 import Testing
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// `lifesignal serve` as an operator starts it, as a child process: its data in a new folder
@@ -13,8 +14,10 @@ final class ServeProcess: Sendable {
     let banner: String
     let data: URL
 
-    init(_ arguments: [String] = [], environment extra: [String: String] = [:], port: Int = 0,
-         sweepInterval: Int = 0, database: String? = nil) async throws {
+    init(
+        _ arguments: [String] = [], environment extra: [String: String] = [:], port: Int = 0,
+        sweepInterval: Int = 0, database: String? = nil
+    ) async throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         var environment = ProcessInfo.processInfo.environment
@@ -24,8 +27,10 @@ final class ServeProcess: Sendable {
         for (name, value) in extra { environment[name] = value }
         process = try ChildProcess(
             CommandLineTests.executable.path,
-            arguments: ["serve", "--port", "\(port)", "--sweep-interval", "\(sweepInterval)",
-                        "--database", database ?? data.appendingPathComponent("db.sqlite").path] + arguments,
+            arguments: [
+                "serve", "--port", "\(port)", "--sweep-interval", "\(sweepInterval)",
+                "--database", database ?? data.appendingPathComponent("db.sqlite").path,
+            ] + arguments,
             environment: environment, error: .null)
         self.data = data
         // A bound against a hang, not a speed check.

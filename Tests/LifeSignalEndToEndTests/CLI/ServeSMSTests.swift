@@ -1,8 +1,9 @@
 import Foundation
 import LifeSignalTestSupport
 import Testing
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// `lifesignal serve` with a Twilio account (`LIFESIGNAL_TWILIO_*`): sign-in codes leave as

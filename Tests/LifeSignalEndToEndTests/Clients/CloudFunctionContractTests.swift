@@ -1,8 +1,8 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
@@ -18,8 +18,10 @@ struct CloudFunctionContractTests {
         let reply = try await functions.call("register-push-token", Data(#"{"token":"raw-token","platform":"web"}"#.utf8))
         let object = try #require(try JSONSerialization.jsonObject(with: reply) as? [String: Any])
         #expect(object["success"] as? Bool == true)
-        let row = try #require(try await harness.test.backend.database.query(
-            "SELECT user_id, platform FROM push_tokens WHERE token = \("raw-token")").first)
+        let row = try #require(
+            try await harness.test.backend.database.query(
+                "SELECT user_id, platform FROM push_tokens WHERE token = \("raw-token")"
+            ).first)
         #expect(try row.uuid("user_id") == harness.aliceID && row.string("platform") == "web")
 
         // An empty body is `{}`; the typed convenience decodes the reply.
@@ -38,9 +40,10 @@ struct CloudFunctionContractTests {
         #expect(await ErrorCodes.of { _ = try await functions.call("register-push-token", Data("not json".utf8)) } == "invalid_argument")
         #expect(await ErrorCodes.of { _ = try await functions.call("register-push-token", Data(#"{"token":5}"#.utf8)) } == "invalid_argument")
         // A function's own refusal comes back as the error it raised.
-        #expect(await ErrorCodes.of {
-            _ = try await functions.call("lookup-qr-code", Data(#"{"qrCodeId":"\#(UUID().uuidString.lowercased())"}"#.utf8))
-        } == "not_found")
+        #expect(
+            await ErrorCodes.of {
+                _ = try await functions.call("lookup-qr-code", Data(#"{"qrCodeId":"\#(UUID().uuidString.lowercased())"}"#.utf8))
+            } == "not_found")
         #expect(try await harness.test.count("push_tokens") == 0)
     }
 }

@@ -1,13 +1,14 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// `FileStorageClient` on every adapter, over the `avatars` bucket: bytes read back, owners
 /// write only their own folder, anyone reads, refusals in the domain's words.
@@ -19,7 +20,8 @@ struct FileStorageContractTests {
     func lifecycle(backend: AdapterBackend) async throws {
         let harness = try await AdapterHarness.start(backend)
         defer { Task { await harness.stop() } }
-        let alice = harness.aliceClients.files, bob = harness.bobClients.files
+        let alice = harness.aliceClients.files
+        let bob = harness.bobClients.files
         let path = "\(harness.aliceID.uuidString.lowercased())/photos/first.png"
         #expect(try await alice.upload("avatars", path, Self.png, "image/png") == path)
         #expect(try await alice.download("avatars", path) == Self.png)
@@ -29,8 +31,10 @@ struct FileStorageContractTests {
         let second = TestImages.png(width: 3, height: 3, shade: 9)
         _ = try await alice.upload("avatars", path, second, "image/png")
         #expect(try await alice.download("avatars", path) == second)
-        let stored = try #require(try await harness.test.backend.database.query(
-            "SELECT size, content_type FROM storage_objects WHERE bucket = \("avatars") AND name = \(path)").first)
+        let stored = try #require(
+            try await harness.test.backend.database.query(
+                "SELECT size, content_type FROM storage_objects WHERE bucket = \("avatars") AND name = \(path)"
+            ).first)
         #expect(try stored.int("size") == second.count && stored.string("content_type") == "image/png")
 
         let url = try await alice.downloadURL("avatars", path)
@@ -53,7 +57,8 @@ struct FileStorageContractTests {
     func refusals(backend: AdapterBackend) async throws {
         let harness = try await AdapterHarness.start(backend)
         defer { Task { await harness.stop() } }
-        let alice = harness.aliceClients.files, bob = harness.bobClients.files
+        let alice = harness.aliceClients.files
+        let bob = harness.bobClients.files
         let path = "\(harness.aliceID.uuidString.lowercased())/avatar"
         _ = try await alice.upload("avatars", path, Self.png, "image/png")
         #expect(await ErrorCodes.of { _ = try await bob.upload("avatars", path, Self.png, "image/png") } == "forbidden")

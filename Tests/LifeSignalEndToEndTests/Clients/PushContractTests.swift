@@ -1,8 +1,8 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
@@ -14,7 +14,8 @@ struct PushContractTests {
     func registerToken(backend: AdapterBackend) async throws {
         let harness = try await AdapterHarness.start(backend)
         defer { Task { await harness.stop() } }
-        let alice = harness.aliceClients, bob = harness.bobClients
+        let alice = harness.aliceClients
+        let bob = harness.bobClients
         try await alice.notifications.registerPushToken("device-token-1", "apns")
         var row = try #require(try await Self.tokenRow(harness, "device-token-1"))
         #expect(try row.uuid("user_id") == harness.aliceID && row.string("platform") == "apns")
@@ -33,7 +34,8 @@ struct PushContractTests {
     func sendPush(backend: AdapterBackend) async throws {
         let harness = try await AdapterHarness.start(backend)
         defer { Task { await harness.stop() } }
-        let alice = harness.aliceClients, bob = harness.bobClients
+        let alice = harness.aliceClients
+        let bob = harness.bobClients
         let pushes = try #require(harness.test.backend.configuration.pushSender as? RecordingPushSender)
         try await bob.notifications.registerPushToken("bob-phone", "fcm")
 

@@ -1,8 +1,8 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
@@ -21,8 +21,10 @@ struct AlertPingContractTests {
         let harness = try await AdapterHarness.start(backend)
         defer { Task { await harness.stop() } }
         try await Self.link(harness)
-        let bob = harness.bobClients, alice = harness.aliceClients
-        let bobID = UserID(harness.bobID), aliceID = UserID(harness.aliceID)
+        let bob = harness.bobClients
+        let alice = harness.aliceClients
+        let bobID = UserID(harness.bobID)
+        let aliceID = UserID(harness.aliceID)
 
         #expect(try await bob.alerts.activeAlert(nil) == nil)
         let alert = try await bob.alerts.trigger()
@@ -50,8 +52,10 @@ struct AlertPingContractTests {
         let harness = try await AdapterHarness.start(backend)
         defer { Task { await harness.stop() } }
         try await Self.link(harness)
-        let bob = harness.bobClients, alice = harness.aliceClients
-        let bobID = UserID(harness.bobID), aliceID = UserID(harness.aliceID)
+        let bob = harness.bobClients
+        let alice = harness.aliceClients
+        let bobID = UserID(harness.bobID)
+        let aliceID = UserID(harness.aliceID)
 
         _ = try await alice.pings.ping(bobID)
         #expect(try await alice.contacts.contacts().contacts.first?.outgoingPingAt != nil)
@@ -76,7 +80,8 @@ struct AlertPingContractTests {
         let harness = try await AdapterHarness.start(backend)
         defer { Task { await harness.stop() } }
         try await Self.link(harness)
-        let bob = harness.bobClients, alice = harness.aliceClients
+        let bob = harness.bobClients
+        let alice = harness.aliceClients
         let aliceID = UserID(harness.aliceID)
         let alerts = try await bob.alerts.stream()
 
@@ -97,9 +102,12 @@ struct AlertPingContractTests {
         let harness = try await AdapterHarness.start(backend)
         defer { Task { await harness.stop() } }
         try await Self.link(harness)
-        let bob = harness.bobClients, alice = harness.aliceClients
-        let bobID = UserID(harness.bobID), aliceID = UserID(harness.aliceID)
-        let bobPings = try await bob.pings.stream(), alicePings = try await alice.pings.stream()
+        let bob = harness.bobClients
+        let alice = harness.aliceClients
+        let bobID = UserID(harness.bobID)
+        let aliceID = UserID(harness.aliceID)
+        let bobPings = try await bob.pings.stream()
+        let alicePings = try await alice.pings.stream()
         #expect(try await bob.pings.pending().isEmpty)
         #expect(try await alice.pings.sent().isEmpty)
 

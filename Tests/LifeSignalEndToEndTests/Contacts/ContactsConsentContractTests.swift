@@ -1,8 +1,8 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
@@ -22,8 +22,10 @@ struct ContactsConsentContractTests {
         let harness = try await AdapterHarness.start(backend)
         defer { Task { await harness.stop() } }
         try await Self.linked(harness)
-        let alice = harness.aliceContacts, bob = harness.bobContacts
-        let aliceID = UserID(harness.aliceID), bobID = UserID(harness.bobID)
+        let alice = harness.aliceContacts
+        let bob = harness.bobContacts
+        let aliceID = UserID(harness.aliceID)
+        let bobID = UserID(harness.bobID)
 
         // Bob asks to become Alice's responder too: nothing of hers opens until she says yes.
         let asked = try await bob.updateRoles(aliceID, .both)
@@ -76,7 +78,8 @@ struct ContactsConsentContractTests {
         let harness = try await AdapterHarness.start(backend)
         defer { Task { await harness.stop() } }
         try await Self.linked(harness)
-        let alice = harness.aliceContacts, bob = harness.bobContacts
+        let alice = harness.aliceContacts
+        let bob = harness.bobContacts
         let request = try #require(try await bob.updateRoles(UserID(harness.aliceID), .both).pendingRequest)
         try await alice.remove(UserID(harness.bobID))
         #expect(try await alice.contacts() == ContactList(contacts: []))

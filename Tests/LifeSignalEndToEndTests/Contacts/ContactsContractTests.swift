@@ -1,8 +1,8 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
@@ -10,12 +10,16 @@ import Testing
 /// `lifesignal serve` on SQLite and on PostgreSQL.
 @Suite("ContactsClient contract", .serialized)
 struct ContactsContractTests {
-    @Test("linking by QR code is mirrored on both sides; a code links one person while it lives; roles change and removal", arguments: AdapterBackend.withFirebase)
+    @Test(
+        "linking by QR code is mirrored on both sides; a code links one person while it lives; roles change and removal", arguments: AdapterBackend.withFirebase
+    )
     func qrLinkRolesAndRemoval(backend: AdapterBackend) async throws {
         let harness = try await AdapterHarness.start(backend)
         defer { Task { await harness.stop() } }
-        let alice = harness.aliceContacts, bob = harness.bobContacts
-        let aliceID = UserID(harness.aliceID), bobID = UserID(harness.bobID)
+        let alice = harness.aliceContacts
+        let bob = harness.bobContacts
+        let aliceID = UserID(harness.aliceID)
+        let bobID = UserID(harness.bobID)
 
         // The code Alice's screen shows: the same until it is used or expires, 10 minutes.
         let code = try await alice.qrCode()
@@ -62,7 +66,8 @@ struct ContactsContractTests {
     func invitations(backend: AdapterBackend) async throws {
         let harness = try await AdapterHarness.start(backend)
         defer { Task { await harness.stop() } }
-        let alice = harness.aliceContacts, bob = harness.bobContacts
+        let alice = harness.aliceContacts
+        let bob = harness.bobContacts
         let alicePhone = try PhoneNumber(AdapterHarness.alicePhone)
 
         let first = try await bob.invite(alicePhone, .dependent)
@@ -86,12 +91,16 @@ struct ContactsContractTests {
         #expect(try await bob.contacts().sentInvitations.isEmpty)
     }
 
-    @Test("the contact list stream follows a link, a dependent's check-in and alert, pings, a role request and its answer, and removal", arguments: AdapterBackend.withFirebase)
+    @Test(
+        "the contact list stream follows a link, a dependent's check-in and alert, pings, a role request and its answer, and removal",
+        arguments: AdapterBackend.withFirebase)
     func stream(backend: AdapterBackend) async throws {
         let harness = try await AdapterHarness.start(backend)
         defer { Task { await harness.stop() } }
-        let alice = harness.aliceClients, bob = harness.bobClients
-        let aliceID = UserID(harness.aliceID), bobID = UserID(harness.bobID)
+        let alice = harness.aliceClients
+        let bob = harness.bobClients
+        let aliceID = UserID(harness.aliceID)
+        let bobID = UserID(harness.bobID)
         let lists = try await alice.contacts.stream()
 
         // Bob scans Alice's code: he is her dependent.

@@ -1,8 +1,8 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
@@ -16,8 +16,10 @@ struct EscalationContractTests {
         let harness = try await AdapterHarness.start(backend)
         defer { Task { await harness.stop() } }
         try await AlertPingContractTests.link(harness)
-        let bob = harness.bobClients, alice = harness.aliceClients
-        let aliceID = UserID(harness.aliceID), bobID = UserID(harness.bobID)
+        let bob = harness.bobClients
+        let alice = harness.aliceClients
+        let aliceID = UserID(harness.aliceID)
+        let bobID = UserID(harness.bobID)
 
         let initial = try await bob.checkIns.escalation()
         #expect(initial.settings == EscalationSettings(graceSeconds: 0, tierDelaySeconds: 7200, repeatSeconds: nil))
@@ -60,8 +62,10 @@ struct EscalationContractTests {
         let harness = try await AdapterHarness.start(backend)
         defer { Task { await harness.stop() } }
         try await AlertPingContractTests.link(harness)
-        let bob = harness.bobClients, alice = harness.aliceClients
-        let aliceID = UserID(harness.aliceID), bobID = UserID(harness.bobID)
+        let bob = harness.bobClients
+        let alice = harness.aliceClients
+        let aliceID = UserID(harness.aliceID)
+        let bobID = UserID(harness.bobID)
 
         let nowhere = AlertLocation(latitude: 91, longitude: 0, time: harness.test.clock.now)
         #expect(await ErrorCodes.of { _ = try await bob.alerts.triggerSharing(nowhere) } == "invalid_argument")
@@ -94,7 +98,8 @@ struct EscalationContractTests {
         let harness = try await AdapterHarness.start(backend)
         defer { Task { await harness.stop() } }
         try await AlertPingContractTests.link(harness)
-        let bob = harness.bobClients, alice = harness.aliceClients
+        let bob = harness.bobClients
+        let alice = harness.aliceClients
         let bobID = UserID(harness.bobID)
 
         _ = try await bob.checkIns.checkIn()
@@ -118,7 +123,8 @@ struct EscalationContractTests {
     func channels(backend: AdapterBackend) async throws {
         let harness = try await AdapterHarness.start(backend)
         defer { Task { await harness.stop() } }
-        let bob = harness.bobClients, alice = harness.aliceClients
+        let bob = harness.bobClients
+        let alice = harness.aliceClients
 
         #expect(try await bob.notifications.deliveryPreferences() == .standard)
         #expect(try await bob.notifications.updateDeliveryPreferences(nil, .off, nil) == DeliveryPreferences(push: .all, sms: .off, email: .urgent))

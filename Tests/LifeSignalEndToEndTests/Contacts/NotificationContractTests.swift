@@ -1,8 +1,8 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
@@ -22,7 +22,8 @@ struct NotificationContractTests {
     func liveAndListed(backend: AdapterBackend) async throws {
         let harness = try await AdapterHarness.start(backend)
         defer { Task { await harness.stop() } }
-        let alice = harness.aliceClients, bob = harness.bobClients
+        let alice = harness.aliceClients
+        let bob = harness.bobClients
         let code = try await alice.contacts.qrCode().id
         _ = try await bob.contacts.addByQRCode(code, .responder)
         let before = try await alice.notifications.notifications()

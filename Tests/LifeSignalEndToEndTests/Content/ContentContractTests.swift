@@ -1,8 +1,8 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
@@ -94,13 +94,16 @@ struct ContentContractTests {
         func names(_ filter: EventFilter) async throws -> Set<String> {
             Set(try await harness.draftReader.events(filter).map(\.name))
         }
-        let from = try day("2027-01-01"), to = try day("2027-01-31")
+        let from = try day("2027-01-01")
+        let to = try day("2027-01-31")
         // from: starts or ends on/after it (inclusive), or undated.
-        #expect(try await names(EventFilter(from: from))
-            == ["January Fair", "February Opening", "Whenever Picnic", "New Year Run", "First Day Toast", "Ends First Day"])
+        #expect(
+            try await names(EventFilter(from: from))
+                == ["January Fair", "February Opening", "Whenever Picnic", "New Year Run", "First Day Toast", "Ends First Day"])
         // to: starts on/before it (inclusive); undated events have no start to compare.
-        #expect(try await names(EventFilter(to: to))
-            == ["January Fair", "New Year Run", "December Market", "First Day Toast", "Ends First Day"])
+        #expect(
+            try await names(EventFilter(to: to))
+                == ["January Fair", "New Year Run", "December Market", "First Day Toast", "Ends First Day"])
         #expect(try await names(EventFilter(to: try day("2026-12-01"))) == ["December Market"])
         #expect(try await names(EventFilter(from: from, to: to)) == ["January Fair", "New Year Run", "First Day Toast", "Ends First Day"])
         // Combined with search and status, and agreeing with the domain's statement of the rule.
@@ -125,8 +128,10 @@ struct ContentContractTests {
 
         // Events: sort order, then start day (undated last), then name.
         let day = { (text: String) in try CalendarDay(text) }
-        for (name, order, start) in [("b", 1, "2027-03-01"), ("a", 1, "2027-05-01"), ("c", 0, "2027-09-01"),
-                                     ("undated", 1, nil), ("d", 1, "2027-03-01"), ("e", 0, nil)] as [(String, Int, String?)] {
+        for (name, order, start) in [
+            ("b", 1, "2027-03-01"), ("a", 1, "2027-05-01"), ("c", 0, "2027-09-01"),
+            ("undated", 1, nil), ("d", 1, "2027-03-01"), ("e", 0, nil),
+        ] as [(String, Int, String?)] {
             _ = try await harness.alice.saveEvent(.init(name: name, startDate: try start.map(day), sortOrder: order))
         }
         let events = try await harness.draftReader.events(EventFilter())
@@ -138,9 +143,10 @@ struct ContentContractTests {
     func createReturnsRecord(backend: AdapterBackend) async throws {
         let harness = try await AdapterHarness.start(backend)
         defer { Task { await harness.stop() } }
-        let location = try await harness.alice.saveLocation(.init(
-            name: "  Café du Nord!  ", region: "Amador", shortDescription: "Tasting room",
-            websiteURL: "cafedunord.example/visit", status: .published, sortOrder: 4))
+        let location = try await harness.alice.saveLocation(
+            .init(
+                name: "  Café du Nord!  ", region: "Amador", shortDescription: "Tasting room",
+                websiteURL: "cafedunord.example/visit", status: .published, sortOrder: 4))
         #expect(location.name == "Café du Nord!")
         #expect(location.slug == "cafe-du-nord")
         #expect(location.websiteURL == "https://cafedunord.example/visit")
@@ -150,19 +156,21 @@ struct ContentContractTests {
         #expect(location.deletedAt == nil)
         #expect(try await harness.draftReader.locations(ContentFilter()) == [location])
 
-        let event = try await harness.alice.saveEvent(.init(
-            name: "Harvest Festival", slug: "Harvest 2027", startDate: try CalendarDay("2027-09-18"),
-            endDate: try CalendarDay("2027-09-19"), startTime: "10:00", endTime: "17:30:00",
-            keywords: ["wine", " music ", "", "family, kids"], status: .published))
+        let event = try await harness.alice.saveEvent(
+            .init(
+                name: "Harvest Festival", slug: "Harvest 2027", startDate: try CalendarDay("2027-09-18"),
+                endDate: try CalendarDay("2027-09-19"), startTime: "10:00", endTime: "17:30:00",
+                keywords: ["wine", " music ", "", "family, kids"], status: .published))
         #expect(event.slug == "harvest-2027")
         #expect(try event.startDate == CalendarDay("2027-09-18") && event.endDate == CalendarDay("2027-09-19"))
         #expect(event.startTime == "10:00:00" && event.endTime == "17:30:00")
         #expect(event.keywords == ["wine", "music", "family, kids"])
         #expect(try await harness.draftReader.events(EventFilter()) == [event])
 
-        let route = try await harness.alice.saveRoute(.init(
-            name: "Valley Loop", gpxURL: "http://tracks.example/loop.gpx", durationMinutes: 120,
-            startPoint: "Plymouth", endPoint: "Fiddletown", difficulty: .challenging))
+        let route = try await harness.alice.saveRoute(
+            .init(
+                name: "Valley Loop", gpxURL: "http://tracks.example/loop.gpx", durationMinutes: 120,
+                startPoint: "Plymouth", endPoint: "Fiddletown", difficulty: .challenging))
         #expect(route.gpxURL == "http://tracks.example/loop.gpx" && route.durationMinutes == 120)
         #expect(route.difficulty == .challenging && route.status == .draft)
         #expect(try await harness.draftReader.routes(ContentFilter()) == [route])

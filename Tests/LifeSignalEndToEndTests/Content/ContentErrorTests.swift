@@ -1,8 +1,8 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
@@ -64,7 +64,8 @@ struct ContentErrorTests {
             for index in 0..<total {
                 // Few distinct sort orders and names, so the id decides many ties.
                 let name = "Place \(index % 7)"
-                try await connection.query("""
+                try await connection.query(
+                    """
                     INSERT INTO locations (id, name, slug, sort_order, created_by)
                     VALUES (\(SQLValue.uuid(UUID())), \(name), \("place-\(index)"), \(index % 3), \(SQLValue.uuid(owner)))
                     """)

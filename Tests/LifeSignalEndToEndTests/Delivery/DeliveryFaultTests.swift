@@ -1,8 +1,8 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDelivery
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalServer
 import LifeSignalTestSupport
 import Testing
@@ -16,9 +16,11 @@ struct DeliveryFaultTests {
     static let sid = "AC" + String(repeating: "7", count: 32), token = "fault-auth-token", sender = "+15005550006"
 
     static func twilio(_ port: Int) throws -> TwilioChannelSender {
-        TwilioChannelSender(client: TwilioClient(configuration: TwilioConfiguration(
-            accountSID: sid, authToken: token, sender: .number(sender),
-            baseURL: try #require(URL(string: "http://127.0.0.1:\(port)")))))
+        TwilioChannelSender(
+            client: TwilioClient(
+                configuration: TwilioConfiguration(
+                    accountSID: sid, authToken: token, sender: .number(sender),
+                    baseURL: try #require(URL(string: "http://127.0.0.1:\(port)")))))
     }
 
     /// The stand-in's request lines addressed to `number` (every attempt, taken or not).
@@ -27,11 +29,14 @@ struct DeliveryFaultTests {
     }
 
     static func smsRows(_ test: TestBackend, to number: String) async throws -> [SQLRow] {
-        try await test.backend.database.query(SQL(
-            "SELECT status, attempts, last_error FROM deliveries WHERE channel = 'sms' AND address = $1", bindings: [.text(number)]))
+        try await test.backend.database.query(
+            SQL(
+                "SELECT status, attempts, last_error FROM deliveries WHERE channel = 'sms' AND address = $1", bindings: [.text(number)]))
     }
 
-    @Test("Twilio silent for a minute: the sweep answers anyway, the attempt times out (30 s), the other responder's SMS is not held back, the retry arrives once")
+    @Test(
+        "Twilio silent for a minute: the sweep answers anyway, the attempt times out (30 s), the other responder's SMS is not held back, the retry arrives once"
+    )
     func providerSilentForAMinute() async throws {
         let standIn = try await StandInProcess.start("twilio_standin.py", arguments: [Self.sid, Self.token])
         defer { standIn.stop() }
@@ -94,10 +99,11 @@ struct DeliveryFaultTests {
             _ = try await test.backend.checkIns.checkIn(caller: dependent)
         }
 
-        let serve = try await ServeProcess(environment: [
-            "LIFESIGNAL_TWILIO_ACCOUNT_SID": Self.sid, "LIFESIGNAL_TWILIO_AUTH_TOKEN": Self.token,
-            "LIFESIGNAL_TWILIO_FROM": Self.sender, "LIFESIGNAL_TWILIO_API_URL": "http://127.0.0.1:\(standIn.port)",
-        ], sweepInterval: 1, database: try Self.databaseURL(test))
+        let serve = try await ServeProcess(
+            environment: [
+                "LIFESIGNAL_TWILIO_ACCOUNT_SID": Self.sid, "LIFESIGNAL_TWILIO_AUTH_TOKEN": Self.token,
+                "LIFESIGNAL_TWILIO_FROM": Self.sender, "LIFESIGNAL_TWILIO_API_URL": "http://127.0.0.1:\(standIn.port)",
+            ], sweepInterval: 1, database: try Self.databaseURL(test))
         defer { Task { await serve.stop() } }
 
         // Killed once the stand-in has taken some of the sweep's messages, with most still to go.
@@ -106,8 +112,10 @@ struct DeliveryFaultTests {
         let ended = await serve.process.finish(within: .seconds(60))
         #expect(ended.status == 128 + SIGKILL, "serve ended by itself: \(ended.output)")
         let beforeKill = Set(standIn.records.compactMap { DeliveryStoryTests.fields($0)["To"] }.filter(Self.isResponder)).count
-        let unsent = try await test.backend.database.query(
-            "SELECT count(*) AS n FROM deliveries WHERE channel = 'sms' AND status <> 'sent' AND address LIKE '+1555996%'").first?.int("n") ?? 0
+        let unsent =
+            try await test.backend.database.query(
+                "SELECT count(*) AS n FROM deliveries WHERE channel = 'sms' AND status <> 'sent' AND address LIKE '+1555996%'"
+            ).first?.int("n") ?? 0
         print("serve killed after \(taken.count)+ messages: \(beforeKill) responders reached, \(unsent) rows left unsent")
         #expect(unsent > 0, "the sweep's messages were all sent before the kill; the test proved nothing")
         #expect(try await test.count("notifications") >= 2 * people, "the sweep committed before the kill")

@@ -1,9 +1,9 @@
 import Crypto
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDelivery
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalServer
 import LifeSignalTestSupport
 import Testing
@@ -28,10 +28,11 @@ struct DeliveryStoryTests {
         defer { for standIn in [twilio, smtp, apns] { standIn.stop() } }
         let port = try Self.freePort()
         let base = try #require(URL(string: "http://127.0.0.1:\(port)"))
-        let apnsClient = try APNsClient(configuration: APNsConfiguration(
-            teamID: Self.team, keyID: Self.keyID, privateKeyPEM: key.pemRepresentation, topic: Self.topic,
-            baseURL: try #require(URL(string: "https://127.0.0.1:\(apns.port)")),
-            additionalTrustRootsPEM: try String(contentsOfFile: apns.certificatePath, encoding: .utf8)))
+        let apnsClient = try APNsClient(
+            configuration: APNsConfiguration(
+                teamID: Self.team, keyID: Self.keyID, privateKeyPEM: key.pemRepresentation, topic: Self.topic,
+                baseURL: try #require(URL(string: "https://127.0.0.1:\(apns.port)")),
+                additionalTrustRootsPEM: try String(contentsOfFile: apns.certificatePath, encoding: .utf8)))
         let twilioConfiguration = TwilioConfiguration(
             accountSID: Self.sid, authToken: Self.token, sender: .number("+15005550006"),
             statusCallback: base.appendingPathComponent("hooks/twilio/status"),
@@ -53,7 +54,12 @@ struct DeliveryStoryTests {
             $0.publicURL = base
             $0.twilioStatusCallback = TwilioStatusCallback(authToken: Self.token, url: twilioConfiguration.statusCallback ?? base)
         }
-        defer { Task { await server.stop(); try? await apnsClient.shutdown() } }
+        defer {
+            Task {
+                await server.stop()
+                try? await apnsClient.shutdown()
+            }
+        }
         let backend = test.backend
 
         // Ann checks in daily. Bob (tier 1) has the app on an iPhone, a phone and a confirmed
@@ -68,8 +74,10 @@ struct DeliveryStoryTests {
         _ = try await backend.functions.call("update-contact-tier", caller: ann, body: Data(#"{"contactId": "\#(try cat.requireUser())", "tier": 2}"#.utf8))
         let iphone = String(repeating: "ab", count: 32)
         try await backend.notifications.registerPushToken(caller: bob, token: iphone, platform: .apns)
-        try await backend.database.query(SQL("UPDATE auth_users SET email = 'bob@example.com', email_confirmed_at = $1 WHERE id = $2",
-                                             bindings: [.timestamp(clock.now), .uuid(try bob.requireUser().rawValue)]))
+        try await backend.database.query(
+            SQL(
+                "UPDATE auth_users SET email = 'bob@example.com', email_confirmed_at = $1 WHERE id = $2",
+                bindings: [.timestamp(clock.now), .uuid(try bob.requireUser().rawValue)]))
         _ = try await backend.checkIns.checkIn(caller: ann)
 
         // The deadline passes; the sweep tells tier 1 on every channel.
@@ -108,8 +116,9 @@ struct DeliveryStoryTests {
         let catTexts = try await twilio.records(atLeast: 4) { Self.fields($0)["To"] == "+15559980003" }
         #expect(catTexts.count == 4)
         #expect(Self.fields(catTexts[3])["Body"]?.contains("Bob Tester is on it") == true, "\(catTexts)")
-        let catRows = try await backend.database.query(SQL(
-            "SELECT status, attempts FROM deliveries WHERE address = '+15559980003' AND kind = 'alert_acknowledged'"))
+        let catRows = try await backend.database.query(
+            SQL(
+                "SELECT status, attempts FROM deliveries WHERE address = '+15559980003' AND kind = 'alert_acknowledged'"))
         // Sent on the fourth attempt (and perhaps already reported delivered by Twilio's callback).
         let catRow = try catRows.map { "\(try $0.string("status"))/\(try $0.int("attempts"))" }
         #expect(catRow == ["sent/4"] || catRow == ["delivered/4"], "\(catRow)")

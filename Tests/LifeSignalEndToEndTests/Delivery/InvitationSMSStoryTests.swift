@@ -1,13 +1,14 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDelivery
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalServer
 import LifeSignalTestSupport
 import Testing
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Issue 19 item 1's invitation SMS, end to end: someone invites a number that has no account
@@ -18,7 +19,9 @@ import FoundationNetworking
 struct InvitationSMSStoryTests {
     static let sid = "AC" + String(repeating: "7", count: 32), token = "invitation-auth-token"
 
-    @Test("invite-contact to a number with no account → SMS at Twilio with the /i/ link → the link opens the page; the daily cap is 429", arguments: Engine.allCases)
+    @Test(
+        "invite-contact to a number with no account → SMS at Twilio with the /i/ link → the link opens the page; the daily cap is 429",
+        arguments: Engine.allCases)
     func invitationReachesAStranger(engine: Engine) async throws {
         let twilio = try await StandInProcess.start("twilio_standin.py", arguments: [Self.sid, Self.token])
         defer { twilio.stop() }
@@ -42,8 +45,9 @@ struct InvitationSMSStoryTests {
         let session = try await test.signIn("+15550008100")
         _ = try await test.backend.profiles.update(caller: .user(session.user.id), ProfileUpdate(firstName: "Ann", lastName: "Tester"))
 
-        let invited = try await server.json("POST", "/functions/v1/invite-contact", bearer: session.accessToken,
-                                             ["phone": "+15550008001", "roles": ["responder"]])
+        let invited = try await server.json(
+            "POST", "/functions/v1/invite-contact", bearer: session.accessToken,
+            ["phone": "+15550008001", "roles": ["responder"]])
         #expect(invited.status == 200, "\(invited.text)")
         let invitationText = try #require(invited.json?["invitationId"] as? String)
         let invitationID = try #require(UUID(uuidString: invitationText))
@@ -59,8 +63,9 @@ struct InvitationSMSStoryTests {
         #expect(verified?.invitationID == invitationID)
 
         // The ledger recorded it as sent, with Twilio's message id, to an address with no account.
-        let rows = try await test.backend.database.query(SQL.raw(
-            "SELECT user_id, status, provider_message_id FROM deliveries WHERE kind = 'invitation' AND address = '+15550008001'"))
+        let rows = try await test.backend.database.query(
+            SQL.raw(
+                "SELECT user_id, status, provider_message_id FROM deliveries WHERE kind = 'invitation' AND address = '+15550008001'"))
         #expect(rows.count == 1)
         #expect(rows.first?.optionalUUID("user_id") == nil)
         #expect(rows.first?.optionalString("provider_message_id")?.hasPrefix("SM") == true)
@@ -75,15 +80,17 @@ struct InvitationSMSStoryTests {
 
         // A second invitation to the same number is refused and sends nothing more; the
         // inviter's third invitation of the day is taken, the fourth is 429 in the functions' format.
-        let again = try await server.json("POST", "/functions/v1/invite-contact", bearer: session.accessToken,
-                                          ["phone": "+15550008001", "roles": ["responder"]])
+        let again = try await server.json(
+            "POST", "/functions/v1/invite-contact", bearer: session.accessToken,
+            ["phone": "+15550008001", "roles": ["responder"]])
         #expect(again.status == 409, "\(again.text)")
         for number in ["+15550008002", "+15550008003"] {
             let reply = try await server.json("POST", "/functions/v1/invite-contact", bearer: session.accessToken, ["phone": number, "roles": ["dependent"]])
             #expect(reply.status == 200, "\(reply.text)")
         }
-        let capped = try await server.json("POST", "/functions/v1/invite-contact", bearer: session.accessToken,
-                                           ["phone": "+15550008004", "roles": ["responder"]])
+        let capped = try await server.json(
+            "POST", "/functions/v1/invite-contact", bearer: session.accessToken,
+            ["phone": "+15550008004", "roles": ["responder"]])
         #expect(capped.status == 429, "\(capped.text)")
         #expect(capped.json?["code"] as? String == "rate_limited" && capped.json?["retry_after"] as? String == "86400")
         #expect(capped.header("Retry-After") == "86400")
@@ -100,11 +107,13 @@ struct InvitationSMSStoryTests {
         defer { twilio.stop() }
         let port = try DeliveryStoryTests.freePort()
         let base = "http://127.0.0.1:\(port)"
-        let serve = try await ServeProcess(["--invitations-per-day", "1"], environment: [
-            "LIFESIGNAL_TEST_OTP": "+15550008200=246810", "LIFESIGNAL_TWILIO_ACCOUNT_SID": Self.sid,
-            "LIFESIGNAL_TWILIO_AUTH_TOKEN": Self.token, "LIFESIGNAL_TWILIO_FROM": "+15550001000",
-            "LIFESIGNAL_TWILIO_API_URL": "http://127.0.0.1:\(twilio.port)", "LIFESIGNAL_PUBLIC_URL": base,
-        ], port: port)
+        let serve = try await ServeProcess(
+            ["--invitations-per-day", "1"],
+            environment: [
+                "LIFESIGNAL_TEST_OTP": "+15550008200=246810", "LIFESIGNAL_TWILIO_ACCOUNT_SID": Self.sid,
+                "LIFESIGNAL_TWILIO_AUTH_TOKEN": Self.token, "LIFESIGNAL_TWILIO_FROM": "+15550001000",
+                "LIFESIGNAL_TWILIO_API_URL": "http://127.0.0.1:\(twilio.port)", "LIFESIGNAL_PUBLIC_URL": base,
+            ], port: port)
         defer { Task { await serve.stop() } }
         #expect(serve.value("anon key:") != nil, "\(serve.banner)")
 

@@ -1,10 +1,10 @@
 import Foundation
 import LifeSignalAdapters
-import LifeSignalLocalAdapters
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
+import LifeSignalLocalAdapters
 import LifeSignalTestSupport
 import SupabaseREST
 
@@ -37,9 +37,10 @@ struct DocumentHarness: Sendable {
             let started = try await TestServer.start(test.backend)
             server = started
             make = {
-                let adapters = SupabaseAdapters(client: SupabaseClient(
-                    supabaseURL: started.baseURL, supabaseKey: started.anonKey,
-                    options: SupabaseClientOptions(auth: .init(storage: InMemoryAuthStorage()))))
+                let adapters = SupabaseAdapters(
+                    client: SupabaseClient(
+                        supabaseURL: started.baseURL, supabaseKey: started.anonKey,
+                        options: SupabaseClientOptions(auth: .init(storage: InMemoryAuthStorage()))))
                 return (adapters.documentsClient, adapters.authClient)
             }
         case .firebase:

@@ -1,7 +1,7 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
@@ -14,8 +14,14 @@ struct DocumentRESTAccessTests {
     func restAndFunctions(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
         let server = try await TestServer.start(test.backend)
-        defer { Task { await server.stop(); try? await test.backend.close() } }
-        let alice = try await test.signIn("+15550003001"), bob = try await test.signIn("+15550003002")
+        defer {
+            Task {
+                await server.stop()
+                try? await test.backend.close()
+            }
+        }
+        let alice = try await test.signIn("+15550003001")
+        let bob = try await test.signIn("+15550003002")
         let alicePath = try DocumentPath("users/\(alice.user.id)/notes/a")
         try await test.backend.documents.set(caller: .user(alice.user.id), path: alicePath, data: ["n": 1])
         try await test.backend.documents.set(caller: .user(bob.user.id), path: try DocumentPath("users/\(bob.user.id)/notes/b"), data: ["n": 2])
@@ -26,10 +32,12 @@ struct DocumentRESTAccessTests {
         let anonymous = try await server.request("GET", "/rest/v1/documents?select=path")
         #expect(anonymous.status >= 400 || anonymous.jsonArray?.isEmpty == true)
 
-        let insert = try await server.json("POST", "/rest/v1/documents", bearer: alice.accessToken, [
-            "path": "users/\(alice.user.id)/notes/c", "parent": "users/\(alice.user.id)/notes", "owner_id": alice.user.id.description,
-            "data": ["n": ["integer": "3"]], "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z",
-        ])
+        let insert = try await server.json(
+            "POST", "/rest/v1/documents", bearer: alice.accessToken,
+            [
+                "path": "users/\(alice.user.id)/notes/c", "parent": "users/\(alice.user.id)/notes", "owner_id": alice.user.id.description,
+                "data": ["n": ["integer": "3"]], "created_at": "2026-01-01T00:00:00Z", "updated_at": "2026-01-01T00:00:00Z",
+            ])
         #expect(insert.status >= 400)
         let patch = try await server.json(
             "PATCH", "/rest/v1/documents?path=eq.\(alicePath.rawValue)", bearer: alice.accessToken, ["data": ["n": ["integer": "9"]]])
@@ -37,7 +45,8 @@ struct DocumentRESTAccessTests {
         #expect(try await test.count("documents") == 2)
         #expect(try await test.backend.documents.get(caller: .service, path: alicePath).data == ["n": 1])
 
-        let bad = try await server.json("POST", "/functions/v1/set-document", bearer: alice.accessToken, ["path": "users/\(alice.user.id)", "data": ["n": ["integer": "x"]]])
+        let bad = try await server.json(
+            "POST", "/functions/v1/set-document", bearer: alice.accessToken, ["path": "users/\(alice.user.id)", "data": ["n": ["integer": "x"]]])
         #expect(bad.status == 400 && bad.json?["code"] as? String == "invalid_argument")
         let foreign = try await server.json("POST", "/functions/v1/get-document", bearer: bob.accessToken, ["path": alicePath.rawValue])
         #expect(foreign.status == 403 && foreign.json?["code"] as? String == "forbidden")

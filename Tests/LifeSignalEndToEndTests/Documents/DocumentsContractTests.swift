@@ -1,8 +1,8 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
@@ -54,8 +54,9 @@ struct DocumentsContractTests {
         #expect(try await harness.storedCount() == 1)
     }
 
-    @Test("update merges dotted field paths into an existing document; a missing one is documentNotFound and stays missing",
-          arguments: AdapterBackend.withFirebase)
+    @Test(
+        "update merges dotted field paths into an existing document; a missing one is documentNotFound and stays missing",
+        arguments: AdapterBackend.withFirebase)
     func update(backend: AdapterBackend) async throws {
         let harness = try await DocumentHarness.start(backend)
         defer { Task { await harness.stop() } }

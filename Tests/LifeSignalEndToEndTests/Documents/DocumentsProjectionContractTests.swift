@@ -1,8 +1,8 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
@@ -14,7 +14,8 @@ struct DocumentsProjectionContractTests {
     /// Alice is Bob's dependent (so Bob is her responder), both named, Alice checked in.
     static func linked(_ harness: DocumentHarness) async throws -> (alice: Caller, bob: Caller) {
         let backend = harness.test.backend
-        let alice = Caller.user(try #require(UserID(string: harness.aliceID))), bob = Caller.user(try #require(UserID(string: harness.bobID)))
+        let alice = Caller.user(try #require(UserID(string: harness.aliceID)))
+        let bob = Caller.user(try #require(UserID(string: harness.bobID)))
         _ = try await backend.profiles.update(caller: alice, ProfileUpdate(firstName: "Alice", lastName: "Adams", emergencyNote: "Asthma"))
         _ = try await backend.profiles.update(caller: bob, ProfileUpdate(firstName: "Bob", lastName: "Brown"))
         // The code Alice's screen shows: the one in her profile links nobody unless it is shown.
@@ -91,7 +92,8 @@ struct DocumentsProjectionContractTests {
         #expect(await storageError { try await harness.alice.updateDocument(aliceUser, ["firstName": "Z"]) } == .invalidData)
         #expect(await storageError { try await harness.alice.updateDocument(aliceUser, ["checkInInterval": 60]) } == .invalidData)
         #expect(try await profiles.profile(caller: alice) == changed)
-        #expect(try await harness.test.backend.contacts.contacts(caller: .user(try #require(UserID(string: harness.bobID)))).contacts.map(\.roles) == [.dependent])
+        #expect(
+            try await harness.test.backend.contacts.contacts(caller: .user(try #require(UserID(string: harness.bobID)))).contacts.map(\.roles) == [.dependent])
         #expect(try await harness.storedCount() == 0)
     }
 

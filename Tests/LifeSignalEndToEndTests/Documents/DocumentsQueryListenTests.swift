@@ -1,8 +1,8 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
@@ -73,8 +73,9 @@ struct DocumentsQueryListenTests {
         #expect(deleted.data.isEmpty && deleted.path == path)
     }
 
-    @Test("a query listener hears the results now, then each addition, reordering, filtering out and removal",
-          arguments: AdapterBackend.withFirebase)
+    @Test(
+        "a query listener hears the results now, then each addition, reordering, filtering out and removal",
+        arguments: AdapterBackend.withFirebase)
     func listenQuery(backend: AdapterBackend) async throws {
         let harness = try await DocumentHarness.start(backend)
         defer { Task { await harness.stop() } }

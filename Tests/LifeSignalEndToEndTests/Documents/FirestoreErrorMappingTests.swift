@@ -16,9 +16,10 @@ struct FirestoreErrorMappingTests {
     /// Firebase adapters signed in (with a token nobody checks) over a canned transport.
     static func adapters(_ respond: @escaping @Sendable (FirebaseHTTPRequest) async throws -> FirebaseHTTPResponse) async throws -> FirebaseAdapters {
         let adapters = AdapterHarness.firebaseAdapters(transport: FirebaseErrorMappingTests.CannedTransport(respond: respond), timeout: .seconds(5))
-        await adapters.adopt(AuthSession(
-            userID: me, phone: try PhoneNumber("+15550009999"), accessToken: "token", refreshToken: "refresh",
-            expiresAt: Date().addingTimeInterval(3600), isNewUser: false))
+        await adapters.adopt(
+            AuthSession(
+                userID: me, phone: try PhoneNumber("+15550009999"), accessToken: "token", refreshToken: "refresh",
+                expiresAt: Date().addingTimeInterval(3600), isNewUser: false))
         return adapters
     }
 
@@ -28,11 +29,13 @@ struct FirestoreErrorMappingTests {
             body: Data(#"{"error":{"code":\#(status),"message":"Firestore says \#(name)","status":"\#(name)"}}"#.utf8))
     }
 
-    @Test("each Firestore status is the seed's StorageError", arguments: [
-        (404, "NOT_FOUND", DocumentStorageError.documentNotFound), (403, "PERMISSION_DENIED", .permissionDenied),
-        (503, "UNAVAILABLE", .networkError), (400, "INVALID_ARGUMENT", .invalidData), (504, "DEADLINE_EXCEEDED", .networkError),
-        (409, "ABORTED", .unknown("Internal error: Firestore says ABORTED")),
-    ])
+    @Test(
+        "each Firestore status is the seed's StorageError",
+        arguments: [
+            (404, "NOT_FOUND", DocumentStorageError.documentNotFound), (403, "PERMISSION_DENIED", .permissionDenied),
+            (503, "UNAVAILABLE", .networkError), (400, "INVALID_ARGUMENT", .invalidData), (504, "DEADLINE_EXCEEDED", .networkError),
+            (409, "ABORTED", .unknown("Internal error: Firestore says ABORTED")),
+        ])
     func statuses(status: Int, name: String, expected: DocumentStorageError) async throws {
         let storage = try await Self.adapters { _ in Self.error(status, name) }.documentsClient
         let path = try DocumentPath("users/\(Self.me)/notes/n")
@@ -45,7 +48,9 @@ struct FirestoreErrorMappingTests {
         let seen = LockedRequests()
         let storage = try await Self.adapters { request in
             await seen.append(request)
-            return FirebaseHTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"name":"projects/p/databases/(default)/documents/users/x/notes/n","fields":{}}"#.utf8))
+            return FirebaseHTTPResponse(
+                status: 200, headers: ["Content-Type": "application/json"],
+                body: Data(#"{"name":"projects/p/databases/(default)/documents/users/x/notes/n","fields":{}}"#.utf8))
         }.documentsClient
         let path = try DocumentPath("users/\(Self.me)/notes/n")
         try await storage.updateDocument(path, ["address.city": "Leeds", "count": 2, "first name": "Ann"])

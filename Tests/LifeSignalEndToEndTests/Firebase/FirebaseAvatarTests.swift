@@ -2,9 +2,9 @@ import FirebaseREST
 import Foundation
 import LifeSignalAdapters
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
@@ -59,9 +59,10 @@ struct FirebaseAvatarTests {
 
     @Test("without a bucket configured avatars are refused, not lost")
     func noBucket() async throws {
-        let adapters = AdapterHarness.firebaseAdapters(transport: FirebaseErrorMappingTests.CannedTransport { _ in
-            FirebaseHTTPResponse(status: 500)
-        })
+        let adapters = AdapterHarness.firebaseAdapters(
+            transport: FirebaseErrorMappingTests.CannedTransport { _ in
+                FirebaseHTTPResponse(status: 500)
+            })
         let bare = FirebaseAdapters(identityToolkit: adapters.identityToolkit, functionsURL: AdapterHarness.firebaseFunctionsURL)
         await #expect { _ = try await bare.userClient.uploadAvatar(UserContractTests.png, "image/png") } throws: { error in
             (error as? DomainError)?.code == "failed_precondition"

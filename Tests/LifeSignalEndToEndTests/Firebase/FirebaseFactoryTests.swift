@@ -1,11 +1,11 @@
 import FirebaseREST
 import Foundation
 import LifeSignalAdapters
-import LifeSignalLocalAdapters
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
+import LifeSignalLocalAdapters
 import LifeSignalTestSupport
 import SupabaseREST
 import Testing
@@ -59,10 +59,11 @@ struct FirebaseFactoryTests {
             host: "localhost", projectID: "demo-lifesignal", options: FirebaseHTTPOptions(transport: transport))
         try await adapters.authClient.sendCode(try PhoneNumber(Self.phone))
         _ = try await adapters.notificationClient.markRead(nil)
-        #expect(await requests.urls == [
-            "http://localhost:9099/identitytoolkit.googleapis.com/v1/accounts:sendVerificationCode?key=fake-api-key",
-            "http://localhost:5001/demo-lifesignal/us-central1/mark-notifications-read",
-        ])
+        #expect(
+            await requests.urls == [
+                "http://localhost:9099/identitytoolkit.googleapis.com/v1/accounts:sendVerificationCode?key=fake-api-key",
+                "http://localhost:5001/demo-lifesignal/us-central1/mark-notifications-read",
+            ])
         #expect(adapters.storage?.bucket == "demo-lifesignal.appspot.com")
     }
 
@@ -70,7 +71,8 @@ struct FirebaseFactoryTests {
     func firebaseAuthLocalContent() async throws {
         let test = try await Self.backend()
         defer { Task { try? await test.backend.close() } }
-        let local = LocalAdapters(backend: test.backend), firebase = AdapterHarness.firebaseAdapters(test.backend)
+        let local = LocalAdapters(backend: test.backend)
+        let firebase = AdapterHarness.firebaseAdapters(test.backend)
         let clients = try AdapterFactory(local: local, firebase: firebase)
             .clients(ProviderSelection(default: .firebase, overrides: [.content: .local]))
 
@@ -96,9 +98,10 @@ struct FirebaseFactoryTests {
         let test = try await Self.backend()
         let server = try await TestServer.start(test.backend)
         defer { Task { await server.stop() } }
-        let supabase = SupabaseAdapters(client: SupabaseClient(
-            supabaseURL: server.baseURL, supabaseKey: server.anonKey,
-            options: SupabaseClientOptions(auth: .init(storage: InMemoryAuthStorage()))))
+        let supabase = SupabaseAdapters(
+            client: SupabaseClient(
+                supabaseURL: server.baseURL, supabaseKey: server.anonKey,
+                options: SupabaseClientOptions(auth: .init(storage: InMemoryAuthStorage()))))
         let clients = try AdapterFactory(supabase: supabase, firebase: AdapterHarness.firebaseAdapters(test.backend))
             .clients(ProviderSelection(default: .firebase, overrides: [.contacts: .supabase, .content: .supabase]))
 
@@ -117,7 +120,8 @@ struct FirebaseFactoryTests {
     func localAuthFirebaseContacts() async throws {
         let test = try await Self.backend()
         defer { Task { try? await test.backend.close() } }
-        let local = LocalAdapters(backend: test.backend), firebase = AdapterHarness.firebaseAdapters(test.backend)
+        let local = LocalAdapters(backend: test.backend)
+        let firebase = AdapterHarness.firebaseAdapters(test.backend)
         let clients = try AdapterFactory(local: local, firebase: firebase)
             .clients(ProviderSelection(default: .local, overrides: [.contacts: .firebase, .notifications: .firebase]))
 

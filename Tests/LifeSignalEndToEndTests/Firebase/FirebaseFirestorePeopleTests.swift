@@ -2,9 +2,9 @@ import FirebaseREST
 import Foundation
 import LifeSignalAdapters
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
@@ -20,13 +20,20 @@ struct FirebaseFirestorePeopleTests {
         init(_ backend: LifeSignalBackend) { replay = FirebaseReplayTransport(backend: backend) }
 
         func send(_ request: FirebaseHTTPRequest) async throws -> FirebaseHTTPResponse {
-            let line = "\(request.method.rawValue) \(request.url.host ?? "")\(request.url.path)" + (request.url.query.map { "?" + ($0.removingPercentEncoding ?? $0) } ?? "")
+            let line =
+                "\(request.method.rawValue) \(request.url.host ?? "")\(request.url.path)"
+                + (request.url.query.map { "?" + ($0.removingPercentEncoding ?? $0) } ?? "")
             lock.withLock { seen.append(line) }
             return try await replay.send(request)
         }
 
         /// The requests since the last call.
-        func take() -> [String] { lock.withLock { defer { seen = [] }; return seen } }
+        func take() -> [String] {
+            lock.withLock {
+                defer { seen = [] }
+                return seen
+            }
+        }
     }
 
     @Test("profile: GET users/<uid>, an update is a masked PATCH; contacts and QR lookups are :runQuery; changes stay callables")
@@ -49,11 +56,12 @@ struct FirebaseFirestorePeopleTests {
         let profile = try await ann.userClient.update(ProfileUpdate(firstName: "Ann", lastName: "Lee", avatarURL: ""))
         #expect(profile.firstName == "Ann" && profile.avatarURL == nil)
         #expect(try await ann.userClient.profile() == profile)
-        #expect(annWire.take() == [
-            "PATCH \(documents)/users/\(annID)?updateMask.fieldPaths=firstName&updateMask.fieldPaths=lastName"
-                + "&updateMask.fieldPaths=profileImageURL&currentDocument.exists=true",
-            "GET \(documents)/users/\(annID)",
-        ])
+        #expect(
+            annWire.take() == [
+                "PATCH \(documents)/users/\(annID)?updateMask.fieldPaths=firstName&updateMask.fieldPaths=lastName"
+                    + "&updateMask.fieldPaths=profileImageURL&currentDocument.exists=true",
+                "GET \(documents)/users/\(annID)",
+            ])
 
         let code = try await ann.contactsClient.qrCode().id
         #expect(try await bob.contactsClient.lookUpQRCode(code) == QRCodeOwner(userID: annID, name: "Ann Lee"))
@@ -61,13 +69,14 @@ struct FirebaseFirestorePeopleTests {
         #expect(try await bob.contactsClient.contacts().contacts == [added])
         // Read from Firestore, changed through the callable; only the role requests, which
         // the original app's documents have no place for, are read through a function.
-        #expect(bobWire.take() == [
-            "POST \(documents):runQuery",
-            "POST us-central1-lifesignal-replay.cloudfunctions.net/add-contact-by-qr",
-            "POST \(documents)/users/\(bobID):runQuery",
-            "POST \(documents)/users/\(bobID):runQuery",
-            "POST us-central1-lifesignal-replay.cloudfunctions.net/get-contacts",
-        ])
+        #expect(
+            bobWire.take() == [
+                "POST \(documents):runQuery",
+                "POST us-central1-lifesignal-replay.cloudfunctions.net/add-contact-by-qr",
+                "POST \(documents)/users/\(bobID):runQuery",
+                "POST \(documents)/users/\(bobID):runQuery",
+                "POST us-central1-lifesignal-replay.cloudfunctions.net/get-contacts",
+            ])
         // The code shown is the owner's own, from the callable (never from a document).
         #expect(annWire.take().last?.hasSuffix("/get-qr-code") == true)
     }

@@ -2,9 +2,9 @@ import FirebaseREST
 import Foundation
 import LifeSignalAdapters
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 
 /// The Firebase side of ``AdapterHarness``: Alice and Bob signed in through Identity Toolkit
@@ -44,9 +44,10 @@ extension AdapterHarness {
         try await adapters.authClient.sendCode(try PhoneNumber(phone))
         let session = try await adapters.authClient.verifyCode(try PhoneNumber(phone), try OneTimeCode(code))
         try await makeEditor(test, session.userID)
-        return Person(id: session.userID.rawValue, content: adapters.contentClient, contacts: adapters.contactsClient,
-                      alerts: adapters.alertClient, pings: adapters.pingClient, checkIns: adapters.checkInClient,
-                      notifications: adapters.notificationClient, user: adapters.userClient, auth: adapters.authClient,
-                      functions: adapters.cloudFunctionClient, files: adapters.fileStorageClient)
+        return Person(
+            id: session.userID.rawValue, content: adapters.contentClient, contacts: adapters.contactsClient,
+            alerts: adapters.alertClient, pings: adapters.pingClient, checkIns: adapters.checkInClient,
+            notifications: adapters.notificationClient, user: adapters.userClient, auth: adapters.authClient,
+            functions: adapters.cloudFunctionClient, files: adapters.fileStorageClient)
     }
 }

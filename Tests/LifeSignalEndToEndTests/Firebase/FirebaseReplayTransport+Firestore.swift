@@ -1,8 +1,8 @@
 import FirebaseREST
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// Cloud Firestore's REST API (v1), played by the backend's ``DocumentService`` as the ID
 /// token's user, so the security rules are the backend's: owner-only for stored documents,
@@ -101,8 +101,8 @@ extension FirebaseReplayTransport {
 
     private func runQuery(_ parent: [String], body: Data, caller: Caller) async throws -> FirebaseHTTPResponse {
         guard let object = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any],
-              let structured = object["structuredQuery"] as? [String: Any],
-              let from = (structured["from"] as? [[String: Any]])?.first, let collectionID = from["collectionId"] as? String
+            let structured = object["structuredQuery"] as? [String: Any],
+            let from = (structured["from"] as? [[String: Any]])?.first, let collectionID = from["collectionId"] as? String
         else { return Self.firestoreError(400, "INVALID_ARGUMENT", "structuredQuery.from is required") }
         var query = DocumentQuery(try CollectionPath(segments: parent + [collectionID]))
         if let filter = structured["where"] as? [String: Any] { query.filters = try Self.filters(filter) }

@@ -1,8 +1,8 @@
 import FirebaseREST
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// Firestore's wire shapes for the replay: typed values, documents, filters and error bodies.
 extension FirebaseReplayTransport {

@@ -1,8 +1,8 @@
 import FirebaseREST
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 
 extension FirebaseReplayTransport {
     /// `accounts:signInWithPhoneNumber {sessionInfo, code, idToken}`: the code sent to a number
@@ -27,10 +27,12 @@ extension FirebaseReplayTransport {
         do {
             let issued = try await backend.auth.verifyPhoneChange(user: user, phone: phone, code: code)
             await verifications.finish(sessionInfo)
-            return Self.json(200, [
-                "idToken": issued.accessToken, "refreshToken": issued.refreshToken, "expiresIn": String(issued.expiresIn),
-                "localId": issued.user.id.description, "isNewUser": false, "phoneNumber": issued.user.phone?.e164 ?? phone,
-            ])
+            return Self.json(
+                200,
+                [
+                    "idToken": issued.accessToken, "refreshToken": issued.refreshToken, "expiresIn": String(issued.expiresIn),
+                    "localId": issued.user.id.description, "isNewUser": false, "phoneNumber": issued.user.phone?.e164 ?? phone,
+                ])
         } catch AuthRefusal.phoneExists {
             return Self.authError(400, "PHONE_NUMBER_EXISTS")
         } catch AuthRefusal.userNotFound {

@@ -1,8 +1,8 @@
 import FirebaseREST
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// Firebase Storage's rules-aware v0 API, played by the backend's file storage: the
 /// project's one bucket holds `<backend bucket>/<path>`, so `avatars/<uid>/avatar` is the
@@ -37,7 +37,8 @@ extension FirebaseReplayTransport {
         let query = Dictionary((components.queryItems ?? []).map { ($0.name, $0.value ?? "") }) { first, _ in first }
         let name = segments.count > 5 ? segments[5].removingPercentEncoding : query["name"]
         guard let name, let slash = name.firstIndex(of: "/") else { return Self.storageError(400, "Invalid object name.") }
-        let bucket = String(name[..<slash]), path = String(name[name.index(after: slash)...])
+        let bucket = String(name[..<slash])
+        let path = String(name[name.index(after: slash)...])
         var caller: Caller
         do {
             let header = request.header("Authorization")

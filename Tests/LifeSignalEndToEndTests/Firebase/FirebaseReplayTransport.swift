@@ -1,8 +1,8 @@
 import FirebaseREST
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 
 /// A Firebase project played by the real backend: Identity Toolkit, Secure Token and
 /// callable functions answered in Google's documented wire formats (the request and
@@ -69,11 +69,13 @@ struct FirebaseReplayTransport: FirebaseHTTPTransport {
                 guard let code = json["code"] as? String, !code.isEmpty else { return Self.authError(400, "MISSING_CODE") }
                 let issued = try await backend.auth.verifyCode(phone: phone, code: code)
                 await verifications.finish(sessionInfo)
-                return Self.json(200, [
-                    "idToken": issued.accessToken, "refreshToken": issued.refreshToken, "expiresIn": String(issued.expiresIn),
-                    "localId": issued.user.id.description, "isNewUser": issued.isNewUser,
-                    "phoneNumber": issued.user.phone?.e164 ?? phone,
-                ])
+                return Self.json(
+                    200,
+                    [
+                        "idToken": issued.accessToken, "refreshToken": issued.refreshToken, "expiresIn": String(issued.expiresIn),
+                        "localId": issued.user.id.description, "isNewUser": issued.isNewUser,
+                        "phoneNumber": issued.user.phone?.e164 ?? phone,
+                    ])
             default:
                 return Self.authError(400, "OPERATION_NOT_ALLOWED")
             }
@@ -102,10 +104,12 @@ struct FirebaseReplayTransport: FirebaseHTTPTransport {
         }
         do {
             let issued = try await backend.auth.refresh(refreshToken: token)
-            return Self.json(200, [
-                "id_token": issued.accessToken, "refresh_token": issued.refreshToken, "expires_in": String(issued.expiresIn),
-                "token_type": "Bearer", "user_id": issued.user.id.description, "project_id": "lifesignal-replay",
-            ])
+            return Self.json(
+                200,
+                [
+                    "id_token": issued.accessToken, "refresh_token": issued.refreshToken, "expires_in": String(issued.expiresIn),
+                    "token_type": "Bearer", "user_id": issued.user.id.description, "project_id": "lifesignal-replay",
+                ])
         } catch DomainError.notFound, DomainError.forbidden {
             return Self.authError(400, "INVALID_REFRESH_TOKEN")
         } catch {
@@ -141,8 +145,8 @@ struct FirebaseReplayTransport: FirebaseHTTPTransport {
         // A function that is not deployed is answered by the platform, not the protocol.
         guard BackendFunctions.names.contains(name) else { return Self.pageNotFound }
         guard request.header("Content-Type")?.lowercased().hasPrefix("application/json") == true,
-              let envelope = (try? JSONSerialization.jsonObject(with: request.body ?? Data())) as? [String: Any],
-              let data = envelope["data"]
+            let envelope = (try? JSONSerialization.jsonObject(with: request.body ?? Data())) as? [String: Any],
+            let data = envelope["data"]
         else { return Self.callableError(400, "INVALID_ARGUMENT", "Bad Request") }
         let caller: Caller
         do {
@@ -170,16 +174,17 @@ struct FirebaseReplayTransport: FirebaseHTTPTransport {
     /// A domain error as LifeSignal's functions throw it: `HttpsError(status, message,
     /// {code, retryAfter})`, with the HTTP status of the canonical code.
     static func callableError(for error: DomainError) -> FirebaseHTTPResponse {
-        let (http, status): (Int, String) = switch error {
-        case .invalidPhone, .invalidOTP, .otpExpired, .invalidArgument: (400, "INVALID_ARGUMENT")
-        case .failedPrecondition, .checkInTooSoon: (400, "FAILED_PRECONDITION")
-        case .unauthenticated: (401, "UNAUTHENTICATED")
-        case .forbidden: (403, "PERMISSION_DENIED")
-        case .notFound: (404, "NOT_FOUND")
-        case .alreadyExists: (409, "ALREADY_EXISTS")
-        case .tooManyAttempts, .rateLimited: (429, "RESOURCE_EXHAUSTED")
-        case .internal: (500, "INTERNAL")
-        }
+        let (http, status): (Int, String) =
+            switch error {
+            case .invalidPhone, .invalidOTP, .otpExpired, .invalidArgument: (400, "INVALID_ARGUMENT")
+            case .failedPrecondition, .checkInTooSoon: (400, "FAILED_PRECONDITION")
+            case .unauthenticated: (401, "UNAUTHENTICATED")
+            case .forbidden: (403, "PERMISSION_DENIED")
+            case .notFound: (404, "NOT_FOUND")
+            case .alreadyExists: (409, "ALREADY_EXISTS")
+            case .tooManyAttempts, .rateLimited: (429, "RESOURCE_EXHAUSTED")
+            case .internal: (500, "INTERNAL")
+            }
         var details: [String: Any] = ["code": error.code]
         if let wait = error.retryAfter { details["retryAfter"] = wait }
         return callableError(http, status, error.message, details: details)

@@ -17,7 +17,12 @@ struct FirebaseHybridTests {
         let phone = "+15550009001"
         let firebase = try await FirebaseFixture.make(engine)
         let server = try await TestServer.start(firebase.test.backend)
-        defer { Task { await server.stop(); await firebase.keyServer.stop() } }
+        defer {
+            Task {
+                await server.stop()
+                await firebase.keyServer.stop()
+            }
+        }
         let clock = firebase.test.clock
         firebase.keyServer.enableSignIn(issuer: firebase.issuer, now: { clock.now }, codes: [phone: "123456"])
 
@@ -29,8 +34,9 @@ struct FirebaseHybridTests {
         await #expect(throws: (any Error).self) { try await identity.signInWithPhoneNumber(sessionInfo: sessionInfo, code: "000000") }
 
         // Supabase for functions and data, with the Firebase ID token as the bearer.
-        let supabase = SupabaseClient(supabaseURL: server.baseURL, supabaseKey: server.anonKey,
-                                      options: SupabaseClientOptions(auth: .init(storage: InMemoryAuthStorage())))
+        let supabase = SupabaseClient(
+            supabaseURL: server.baseURL, supabaseKey: server.anonKey,
+            options: SupabaseClientOptions(auth: .init(storage: InMemoryAuthStorage())))
         let bearer = FunctionInvokeOptions(headers: ["Authorization": "Bearer \(signedIn.idToken)"])
         struct CheckIn: Decodable { var success: Bool }
         let checkIn: CheckIn = try await supabase.functions.invoke("check-in", options: bearer)
@@ -39,7 +45,8 @@ struct FirebaseHybridTests {
         #expect(anonymous != nil, "without the Firebase token the function refuses")
 
         // The person the server linked to the uid holds the check-in and the verified number.
-        let linked = try await firebase.test.backend.database.query("""
+        let linked = try await firebase.test.backend.database.query(
+            """
             SELECT u.phone, c.user_id FROM auth_identities i JOIN users u ON u.id = i.user_id JOIN check_ins c ON c.user_id = i.user_id
             WHERE i.subject = \(signedIn.localId)
             """)

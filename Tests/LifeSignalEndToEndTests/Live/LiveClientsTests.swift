@@ -1,11 +1,11 @@
 import Foundation
 import LifeSignalAdapters
-import LifeSignalBackendPostgres
-import LifeSignalLocalAdapters
 import LifeSignalBackend
-import LifeSignalFunctions
+import LifeSignalBackendPostgres
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
+import LifeSignalLocalAdapters
 import LifeSignalTestSupport
 import Testing
 
@@ -38,9 +38,10 @@ struct LiveClientsTests {
     @Test("local: the embedded backend opens in the data directory, once, and keeps a generated secret there")
     func local() async throws {
         let directory = try Self.temporaryDirectory()
-        let live = LiveClients(configuration: try LiveConfiguration(environment: [
-            "LIFESIGNAL_DATA_DIR": directory.path, "LIFESIGNAL_TEST_OTP": "+15550007001=700100",
-        ]), embedded: Self.embedded)
+        let live = LiveClients(
+            configuration: try LiveConfiguration(environment: [
+                "LIFESIGNAL_DATA_DIR": directory.path, "LIFESIGNAL_TEST_OTP": "+15550007001=700100",
+            ]), embedded: Self.embedded)
         let set = live.deferred
         // Before the first call nothing is opened or written.
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("jwt-secret").path))
@@ -59,9 +60,10 @@ struct LiveClientsTests {
         await live.close()
 
         // Reopened after close, on the same file and secret: the person is still there.
-        let again = LiveClients(configuration: try LiveConfiguration(environment: [
-            "LIFESIGNAL_DATA_DIR": directory.path, "LIFESIGNAL_TEST_OTP": "+15550007001=700100",
-        ]), embedded: Self.embedded)
+        let again = LiveClients(
+            configuration: try LiveConfiguration(environment: [
+                "LIFESIGNAL_DATA_DIR": directory.path, "LIFESIGNAL_TEST_OTP": "+15550007001=700100",
+            ]), embedded: Self.embedded)
         try await again.deferred.auth.sendCode(try PhoneNumber("+15550007001"))
         let second = try await again.deferred.auth.verifyCode(try PhoneNumber("+15550007001"), try OneTimeCode("700100"))
         #expect(second.userID == session.userID && !second.isNewUser)
@@ -74,7 +76,12 @@ struct LiveClientsTests {
         let phone = "+15550007002"
         let test = try await TestDatabases.backend(engine, testOTPs: try TestOTPs(parsing: "\(phone)=700200"))
         let server = try await TestServer.start(test.backend)
-        defer { Task { await server.stop(); try? await test.backend.close() } }
+        defer {
+            Task {
+                await server.stop()
+                try? await test.backend.close()
+            }
+        }
         let configuration = try LiveConfiguration(environment: [
             "LIFESIGNAL_PROVIDER": "supabase", "LIFESIGNAL_URL": server.baseURL.absoluteString, "LIFESIGNAL_ANON_KEY": server.anonKey,
         ])
@@ -84,8 +91,9 @@ struct LiveClientsTests {
         // The server's database holds the check-in.
         let row = try #require(try await test.backend.database.query("SELECT user_id FROM check_ins").first)
         #expect(try row.uuid("user_id") == session.userID.rawValue)
-        #expect(try await test.backend.checkIns.status(caller: await test.backend.auth.caller(bearer: session.accessToken)).lastCheckIn
-            == result.checkedInAt)
+        #expect(
+            try await test.backend.checkIns.status(caller: await test.backend.auth.caller(bearer: session.accessToken)).lastCheckIn
+                == result.checkedInAt)
         await live.close()
     }
 
@@ -94,7 +102,12 @@ struct LiveClientsTests {
         let phone = "+15550007004"
         let test = try await TestDatabases.backend(.sqlite, testOTPs: try TestOTPs(parsing: "\(phone)=700400"))
         let server = try await TestServer.start(test.backend)
-        defer { Task { await server.stop(); try? await test.backend.close() } }
+        defer {
+            Task {
+                await server.stop()
+                try? await test.backend.close()
+            }
+        }
         let file = try Self.temporaryDirectory().appendingPathComponent("session.json")
         let base = ["LIFESIGNAL_PROVIDER": "supabase", "LIFESIGNAL_URL": server.baseURL.absoluteString, "LIFESIGNAL_ANON_KEY": server.anonKey]
         let persistent = try LiveConfiguration(environment: base.merging(["LIFESIGNAL_SESSION_FILE": file.path]) { $1 })
@@ -125,12 +138,18 @@ struct LiveClientsTests {
         let backend = try await LifeSignalBackend.open(
             databaseURL: database, configuration: .init(jwtSecret: secret, testOTPs: try TestOTPs(parsing: "\(phone)=700300")))
         let server = try await TestServer.start(backend)
-        defer { Task { await server.stop(); try? await backend.close() } }
-        let live = LiveClients(configuration: try LiveConfiguration(environment: [
-            "LIFESIGNAL_PROVIDER": "supabase", "LIFESIGNAL_PROVIDER_CONTENT": "local",
-            "LIFESIGNAL_URL": server.baseURL.absoluteString, "LIFESIGNAL_ANON_KEY": server.anonKey,
-            "LIFESIGNAL_DATABASE_URL": database, "LIFESIGNAL_JWT_SECRET": secret, "LIFESIGNAL_DATA_DIR": directory.path,
-        ]), embedded: Self.embedded)
+        defer {
+            Task {
+                await server.stop()
+                try? await backend.close()
+            }
+        }
+        let live = LiveClients(
+            configuration: try LiveConfiguration(environment: [
+                "LIFESIGNAL_PROVIDER": "supabase", "LIFESIGNAL_PROVIDER_CONTENT": "local",
+                "LIFESIGNAL_URL": server.baseURL.absoluteString, "LIFESIGNAL_ANON_KEY": server.anonKey,
+                "LIFESIGNAL_DATABASE_URL": database, "LIFESIGNAL_JWT_SECRET": secret, "LIFESIGNAL_DATA_DIR": directory.path,
+            ]), embedded: Self.embedded)
         let set = live.deferred
         await #expect(throws: DomainError.unauthenticated) { _ = try await set.content.saveRoute(.init(name: "Loop")) }
         let (session, _) = try await Self.signInAndCheckIn(set, phone: phone, code: "700300")
@@ -184,8 +203,11 @@ struct LiveClientsTests {
 
     @Test("a database that cannot be opened is a failed precondition naming it")
     func unopenableDatabase() async throws {
-        let live = LiveClients(configuration: LiveConfiguration(local: LocalSettings(
-            dataDirectory: try Self.temporaryDirectory(), databaseURL: "/dev/null/lifesignal.sqlite", jwtSecret: "a-secret-of-at-least-32-characters!!")), embedded: Self.embedded)
+        let live = LiveClients(
+            configuration: LiveConfiguration(
+                local: LocalSettings(
+                    dataDirectory: try Self.temporaryDirectory(), databaseURL: "/dev/null/lifesignal.sqlite", jwtSecret: "a-secret-of-at-least-32-characters!!")
+            ), embedded: Self.embedded)
         do {
             _ = try await live.deferred.content.locations(ContentFilter())
             Issue.record("opened a database under /dev/null")

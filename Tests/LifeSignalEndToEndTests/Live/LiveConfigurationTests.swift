@@ -1,8 +1,8 @@
 import Foundation
 import LifeSignalAdapters
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 import Testing
 
 /// ``LiveConfiguration``: the environment over the `LIFESIGNAL_CONFIG` file, settings only for
@@ -27,11 +27,14 @@ struct LiveConfigurationTests {
             // Not selected, so not read: a bad Firebase setting does not matter.
             "LIFESIGNAL_FIREBASE_REGION": "Not A Region", "PATH": "/usr/bin",
         ])
-        #expect(configuration == LiveConfiguration(
-            selection: ProviderSelection(default: .supabase, overrides: [.content: .local]),
-            local: LocalSettings(dataDirectory: URL(fileURLWithPath: "/srv/lifesignal", isDirectory: true),
-                                 testOTPs: try TestOTPs(parsing: "+15550001111=123456")),
-            supabase: SupabaseSettings(url: try #require(URL(string: "https://project.supabase.co")), anonKey: "anon-key")))
+        #expect(
+            configuration
+                == LiveConfiguration(
+                    selection: ProviderSelection(default: .supabase, overrides: [.content: .local]),
+                    local: LocalSettings(
+                        dataDirectory: URL(fileURLWithPath: "/srv/lifesignal", isDirectory: true),
+                        testOTPs: try TestOTPs(parsing: "+15550001111=123456")),
+                    supabase: SupabaseSettings(url: try #require(URL(string: "https://project.supabase.co")), anonKey: "anon-key")))
         #expect(configuration.local?.databaseURL == "/srv/lifesignal/lifesignal.sqlite")
         #expect(configuration.providers == [.supabase, .local])
 
@@ -43,17 +46,21 @@ struct LiveConfigurationTests {
 
     @Test("from the file only: keys are the variables' names without LIFESIGNAL_, in lower case")
     func fileOnly() throws {
-        let path = try Self.file("""
+        let path = try Self.file(
+            """
             {"provider": "firebase", "provider_content": "local", "firebase_project_id": "demo-lifesignal",
              "firebase_emulator_host": "127.0.0.1", "firebase_region": "europe-west1",
              "database_url": "postgres://app:secret@db.internal/lifesignal", "jwt_secret": "a-secret-of-at-least-32-characters!!"}
             """)
         let configuration = try LiveConfiguration(environment: ["LIFESIGNAL_CONFIG": path, "LIFESIGNAL_DATA_DIR": "/srv/ls"])
-        #expect(configuration == LiveConfiguration(
-            selection: ProviderSelection(default: .firebase, overrides: [.content: .local]),
-            local: LocalSettings(dataDirectory: URL(fileURLWithPath: "/srv/ls", isDirectory: true),
-                                 databaseURL: "postgres://app:secret@db.internal/lifesignal", jwtSecret: "a-secret-of-at-least-32-characters!!"),
-            firebase: FirebaseSettings(projectID: "demo-lifesignal", region: "europe-west1", emulatorHost: "127.0.0.1")))
+        #expect(
+            configuration
+                == LiveConfiguration(
+                    selection: ProviderSelection(default: .firebase, overrides: [.content: .local]),
+                    local: LocalSettings(
+                        dataDirectory: URL(fileURLWithPath: "/srv/ls", isDirectory: true),
+                        databaseURL: "postgres://app:secret@db.internal/lifesignal", jwtSecret: "a-secret-of-at-least-32-characters!!"),
+                    firebase: FirebaseSettings(projectID: "demo-lifesignal", region: "europe-west1", emulatorHost: "127.0.0.1")))
         #expect(LocalSettings.redacted(configuration.local?.databaseURL ?? "") == "postgres://app:****@db.internal/lifesignal")
     }
 
@@ -91,13 +98,17 @@ struct LiveConfigurationTests {
         #expect(throws: DomainError.invalidArgument("The supabase provider needs LIFESIGNAL_ANON_KEY (or \"anon_key\" in the LIFESIGNAL_CONFIG file)")) {
             try LiveConfiguration(environment: supabase.merging(["LIFESIGNAL_URL": "http://127.0.0.1:54321"]) { $1 })
         }
-        #expect(throws: DomainError.invalidArgument(
-            "The firebase provider needs LIFESIGNAL_FIREBASE_PROJECT_ID (or \"firebase_project_id\" in the LIFESIGNAL_CONFIG file)")) {
+        #expect(
+            throws: DomainError.invalidArgument(
+                "The firebase provider needs LIFESIGNAL_FIREBASE_PROJECT_ID (or \"firebase_project_id\" in the LIFESIGNAL_CONFIG file)")
+        ) {
             try LiveConfiguration(environment: ["LIFESIGNAL_PROVIDER_FILES": "firebase", "LIFESIGNAL_FIREBASE_API_KEY": "key"])
         }
         // Production needs the API key; the emulators do not.
-        #expect(throws: DomainError.invalidArgument(
-            "The firebase provider needs LIFESIGNAL_FIREBASE_API_KEY (or \"firebase_api_key\" in the LIFESIGNAL_CONFIG file)")) {
+        #expect(
+            throws: DomainError.invalidArgument(
+                "The firebase provider needs LIFESIGNAL_FIREBASE_API_KEY (or \"firebase_api_key\" in the LIFESIGNAL_CONFIG file)")
+        ) {
             try LiveConfiguration(environment: ["LIFESIGNAL_PROVIDER": "firebase", "LIFESIGNAL_FIREBASE_PROJECT_ID": "demo"])
         }
         #expect(throws: Never.self) {
@@ -116,8 +127,11 @@ struct LiveConfigurationTests {
         #expect(throws: DomainError.invalidArgument("\"url\": \"not a url\" in \(path) is not an http(s) URL")) {
             try LiveConfiguration(environment: ["LIFESIGNAL_CONFIG": path])
         }
-        #expect(throws: DomainError.invalidArgument(
-            "LIFESIGNAL_TEST_OTP=+15550001111 is not a list of phone=code pairs: LIFESIGNAL_TEST_OTP entries look like +15550001111=123456, not \"+15550001111\"")) {
+        #expect(
+            throws: DomainError.invalidArgument(
+                "LIFESIGNAL_TEST_OTP=+15550001111 is not a list of phone=code pairs: LIFESIGNAL_TEST_OTP entries look like +15550001111=123456, not \"+15550001111\""
+            )
+        ) {
             try LiveConfiguration(environment: ["LIFESIGNAL_TEST_OTP": "+15550001111"])
         }
         #expect(throws: DomainError.invalidArgument("LIFESIGNAL_FIREBASE_REGION=Europe West is not a name of lower-case letters, digits and hyphens")) {
@@ -126,8 +140,10 @@ struct LiveConfigurationTests {
                 "LIFESIGNAL_FIREBASE_REGION": "Europe West",
             ])
         }
-        #expect(throws: DomainError.invalidArgument(
-            "LIFESIGNAL_FIREBASE_EMULATOR_HOST=127.0.0.1:9099 is not a host name (no scheme or port: the emulators' default ports are used)")) {
+        #expect(
+            throws: DomainError.invalidArgument(
+                "LIFESIGNAL_FIREBASE_EMULATOR_HOST=127.0.0.1:9099 is not a host name (no scheme or port: the emulators' default ports are used)")
+        ) {
             try LiveConfiguration(environment: [
                 "LIFESIGNAL_PROVIDER": "firebase", "LIFESIGNAL_FIREBASE_PROJECT_ID": "demo", "LIFESIGNAL_FIREBASE_EMULATOR_HOST": "127.0.0.1:9099",
             ])
@@ -143,8 +159,11 @@ struct LiveConfigurationTests {
             }
         }
         let typo = try Self.file(#"{"provider": "local", "databse_url": "/tmp/x.sqlite"}"#)
-        #expect(throws: DomainError.invalidArgument(
-            "\"databse_url\" in \(typo) is not a setting; a key is a LIFESIGNAL_ variable's name without the prefix, in lower case (\"provider\", \"database_url\", …)")) {
+        #expect(
+            throws: DomainError.invalidArgument(
+                "\"databse_url\" in \(typo) is not a setting; a key is a LIFESIGNAL_ variable's name without the prefix, in lower case (\"provider\", \"database_url\", …)"
+            )
+        ) {
             try LiveConfiguration(environment: ["LIFESIGNAL_CONFIG": typo])
         }
         let number = try Self.file(#"{"firebase_project_id": 42}"#)

@@ -1,11 +1,11 @@
 import Dependencies
 import Foundation
 import LifeSignalAdapters
-import LifeSignalLocalAdapters
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
+import LifeSignalLocalAdapters
 import LifeSignalTestSupport
 import Testing
 
@@ -22,13 +22,16 @@ struct LiveValueTests {
     func liveValues() async throws {
         let phone = "+15550007010"
         let directory = try LiveClientsTests.temporaryDirectory()
-        let configuration = LiveConfiguration(local: LocalSettings(
-            dataDirectory: directory, jwtSecret: "live-value-secret-with-at-least-32-characters",
-            testOTPs: try TestOTPs(parsing: "\(phone)=701000")))
+        let configuration = LiveConfiguration(
+            local: LocalSettings(
+                dataDirectory: directory, jwtSecret: "live-value-secret-with-at-least-32-characters",
+                testOTPs: try TestOTPs(parsing: "\(phone)=701000")))
         LiveClients.register(LocalAdapters.embeddedBackend())
         try LiveClients.bootstrap(configuration)
 
-        let session = try await withDependencies { $0.context = .live } operation: {
+        let session = try await withDependencies {
+            $0.context = .live
+        } operation: {
             @Dependency(\.authClient) var auth
             @Dependency(\.checkInClient) var checkIn
             @Dependency(\.userClient) var user

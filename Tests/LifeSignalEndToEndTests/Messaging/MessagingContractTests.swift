@@ -1,8 +1,8 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
@@ -45,7 +45,8 @@ struct MessagingContractTests {
     func realEvent(backend: AdapterBackend) async throws {
         let harness = try await MessagingHarness.start(backend)
         defer { Task { await harness.stop() } }
-        let alice = harness.people.aliceClients, bob = harness.people.bobClients
+        let alice = harness.people.aliceClients
+        let bob = harness.people.bobClients
         // Alice scans Bob's code: Bob becomes her responder.
         let code = try await bob.contacts.qrCode().id
         _ = try await alice.contacts.addByQRCode(code, .responder)
@@ -70,8 +71,9 @@ struct MessagingContractTests {
         #expect(try await firstElement(of: messages)?.title == "Marker")
     }
 
-    @Test("a subscribed topic's messages arrive; after unsubscribing they do not; bad names and senders are refused",
-          arguments: AdapterBackend.withFirebase)
+    @Test(
+        "a subscribed topic's messages arrive; after unsubscribing they do not; bad names and senders are refused",
+        arguments: AdapterBackend.withFirebase)
     func topics(backend: AdapterBackend) async throws {
         let harness = try await MessagingHarness.start(backend)
         defer { Task { await harness.stop() } }
@@ -110,7 +112,8 @@ struct MessagingContractTests {
     func ownership(backend: AdapterBackend) async throws {
         let harness = try await MessagingHarness.start(backend)
         defer { Task { await harness.stop() } }
-        let alice = harness.alice.messaging, bobFunctions = harness.people.bobClients.functions
+        let alice = harness.alice.messaging
+        let bobFunctions = harness.people.bobClients.functions
         let token = try await alice.token()
         try await alice.subscribe("news")
         try await harness.sendToTopic("news", "For Alice")

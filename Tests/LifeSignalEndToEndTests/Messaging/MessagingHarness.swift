@@ -1,10 +1,10 @@
 import Foundation
 import LifeSignalAdapters
-import LifeSignalLocalAdapters
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
+import LifeSignalLocalAdapters
 import LifeSignalTestSupport
 import SupabaseREST
 
@@ -43,8 +43,9 @@ struct MessagingHarness: Sendable {
             device = Device(messaging: adapters.messagingClient, auth: adapters.authClient)
         case .supabaseSQLite, .supabasePostgres:
             guard let server = people.server else { throw DomainError.internal("The Supabase harness has no server") }
-            let adapters = SupabaseAdapters(client: SupabaseClient(
-                supabaseURL: server.baseURL, supabaseKey: server.anonKey, options: SupabaseClientOptions(auth: .init(storage: InMemoryAuthStorage()))))
+            let adapters = SupabaseAdapters(
+                client: SupabaseClient(
+                    supabaseURL: server.baseURL, supabaseKey: server.anonKey, options: SupabaseClientOptions(auth: .init(storage: InMemoryAuthStorage()))))
             device = Device(messaging: adapters.messagingClient(device: MessagingDevice(), pollInterval: .milliseconds(100)), auth: adapters.authClient)
         case .firebase:
             let adapters = AdapterHarness.firebaseAdapters(people.test.backend)

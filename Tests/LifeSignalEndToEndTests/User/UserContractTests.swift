@@ -1,8 +1,8 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalClients
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalTestSupport
 import Testing
 
@@ -38,7 +38,8 @@ struct UserContractTests {
     func stream(backend: AdapterBackend) async throws {
         let harness = try await AdapterHarness.start(backend)
         defer { Task { await harness.stop() } }
-        let alice = harness.aliceClients, bob = harness.bobClients
+        let alice = harness.aliceClients
+        let bob = harness.bobClients
         let stream = try await alice.user.stream()
         _ = try await bob.user.update(ProfileUpdate(firstName: "Bob"))
         _ = try await alice.user.update(ProfileUpdate(firstName: "Alice"))
@@ -90,7 +91,8 @@ struct UserContractTests {
     func resetQRCode(backend: AdapterBackend) async throws {
         let harness = try await AdapterHarness.start(backend)
         defer { Task { await harness.stop() } }
-        let alice = harness.aliceClients, bob = harness.bobClients
+        let alice = harness.aliceClients
+        let bob = harness.bobClients
         let old = try await alice.user.profile().qrCodeID
         let new = try await alice.user.resetQRCode()
         #expect(new != old)
@@ -103,7 +105,8 @@ struct UserContractTests {
     func checkInSettingsAndHistory(backend: AdapterBackend) async throws {
         let harness = try await AdapterHarness.start(backend)
         defer { Task { await harness.stop() } }
-        let alice = harness.aliceClients.checkIns, bob = harness.bobClients.checkIns
+        let alice = harness.aliceClients.checkIns
+        let bob = harness.bobClients.checkIns
         #expect(try await alice.settings() == CheckInSettings())
 
         let twoHours = try CheckInInterval.hours(2)
@@ -129,7 +132,8 @@ struct UserContractTests {
     func deleteAccount(backend: AdapterBackend) async throws {
         let harness = try await AdapterHarness.start(backend)
         defer { Task { await harness.stop() } }
-        let alice = harness.aliceClients, bob = harness.bobClients
+        let alice = harness.aliceClients
+        let bob = harness.bobClients
         _ = try await bob.contacts.addByQRCode(try await alice.user.resetQRCode(), .responder)
         #expect(try await alice.contacts.contacts().contacts.map(\.id) == [UserID(harness.bobID)])
 
@@ -145,8 +149,9 @@ struct UserContractTests {
         #expect(try await alice.notifications.notifications().contains { $0.type == .contactRemoved })
     }
 
-    @Test("over HTTP a session that is not fresh is told to sign in again before a phone change, and then may",
-          arguments: [AdapterBackend.supabaseSQLite, .supabasePostgres])
+    @Test(
+        "over HTTP a session that is not fresh is told to sign in again before a phone change, and then may",
+        arguments: [AdapterBackend.supabaseSQLite, .supabasePostgres])
     func phoneChangeNeedsRecentSignIn(backend: AdapterBackend) async throws {
         let harness = try await AdapterHarness.start(backend)
         defer { Task { await harness.stop() } }

@@ -5,6 +5,7 @@ import Foundation
 import LifeSignalClients
 import LifeSignalDomain
 import Testing
+
 @testable import LifeSignalFeatures
 
 /// Routing by sign-in state: sign-in, onboarding for a new person, the tabs for a returning
@@ -13,14 +14,18 @@ import Testing
 @Suite(.reportsIssues) struct AppFeatureTests {
     nonisolated static func profile(named name: String) throws -> UserProfile {
         let session = try Fixtures.session()
-        return UserProfile(id: session.userID, firstName: name, phone: session.phone.e164, qrCodeID: UUID(uuidString: "00000000-0000-4000-8000-0000000000c1") ?? UUID())
+        return UserProfile(
+            id: session.userID, firstName: name, phone: session.phone.e164, qrCodeID: UUID(uuidString: "00000000-0000-4000-8000-0000000000c1") ?? UUID())
     }
 
     /// A store whose session stream the test drives.
     func makeStore(profile: @escaping @Sendable () async throws -> UserProfile)
-        -> (TestStore<AppFeature.State, AppFeature.Action>, AsyncStream<AuthSession?>.Continuation) {
+        -> (TestStore<AppFeature.State, AppFeature.Action>, AsyncStream<AuthSession?>.Continuation)
+    {
         let (sessions, continuation) = AsyncStream<AuthSession?>.makeStream()
-        let store = TestStore(initialState: AppFeature.State()) { AppFeature() } withDependencies: {
+        let store = TestStore(initialState: AppFeature.State()) {
+            AppFeature()
+        } withDependencies: {
             $0.authClient.sessionChanges = { sessions }
             $0.userClient.profile = profile
         }
@@ -38,7 +43,8 @@ import Testing
 
     @Test func aNewPersonIsOnboardedThenSeesTheTabs() async throws {
         let session = try Fixtures.session()
-        let fresh = try Self.profile(named: ""), named = try Self.profile(named: "Zoë")
+        let fresh = try Self.profile(named: "")
+        let named = try Self.profile(named: "Zoë")
         let (store, sessions) = makeStore { fresh }
         await store.send(.task)
         sessions.yield(nil)
@@ -87,7 +93,9 @@ import Testing
         var state = AppFeature.State(route: .main, session: session, tab: .contacts)
         state.contacts.receivedRoleRequests = [ContactsFeatureConsentTests.fromBen]
         let code = QRCode(id: ContactsFeatureTests.uuid(600), expiresAt: Fixtures.start.addingTimeInterval(600))
-        let store = TestStore(initialState: state) { AppFeature() } withDependencies: {
+        let store = TestStore(initialState: state) {
+            AppFeature()
+        } withDependencies: {
             $0.contactsClient.qrCode = { code }
             $0.date = DateGenerator { Fixtures.start }
             $0.continuousClock = TestClock()
@@ -121,7 +129,9 @@ import Testing
     @Test func signingInThroughTheAuthScreenRoutesWithoutWaitingForTheStream() async throws {
         let session = try Fixtures.session()
         let alex = try Self.profile(named: "Alex")
-        let store = TestStore(initialState: AppFeature.State(route: .signIn)) { AppFeature() } withDependencies: {
+        let store = TestStore(initialState: AppFeature.State(route: .signIn)) {
+            AppFeature()
+        } withDependencies: {
             $0.userClient.profile = { alex }
         }
         await store.send(.auth(.verified(session))) {

@@ -4,6 +4,7 @@ import Dependencies
 import LifeSignalClients
 import LifeSignalDomain
 import Testing
+
 @testable import LifeSignalFeatures
 
 /// Every action and error path of signing in by phone. `authClient` endpoints that a test does

@@ -5,6 +5,7 @@ import Foundation
 import LifeSignalClients
 import LifeSignalDomain
 import Testing
+
 @testable import LifeSignalFeatures
 
 /// Every action and error path of the check-in screen, with time driven by a test clock.
@@ -213,7 +214,10 @@ import Testing
         let attempts = LockIsolated(0)
         let store = makeStore {
             $0.checkInClient.checkIn = {
-                let attempt = attempts.withValue { $0 += 1; return $0 }
+                let attempt = attempts.withValue {
+                    $0 += 1
+                    return $0
+                }
                 if attempt == 1 { throw URLError(.notConnectedToInternet) }
                 return result
             }

@@ -4,6 +4,7 @@ import Foundation
 import LifeSignalClients
 import LifeSignalDomain
 import Testing
+
 @testable import LifeSignalFeatures
 
 /// Interval and reminder changes: proposed, checked, confirmed or cancelled.
@@ -12,7 +13,9 @@ import Testing
     @Test func aChangeWaitsForConfirmationAndSendsOnlyWhatChanged() async throws {
         let twoHours = try CheckInInterval.hours(2)
         let saved = LockIsolated<[String]>([])
-        let store = TestStore(initialState: CheckInSettingsFeature.State()) { CheckInSettingsFeature() } withDependencies: {
+        let store = TestStore(initialState: CheckInSettingsFeature.State()) {
+            CheckInSettingsFeature()
+        } withDependencies: {
             $0.checkInClient.settings = { CheckInSettings() }
             $0.checkInClient.updateSettings = { interval, lead in
                 saved.withValue { $0.append("\(interval?.seconds ?? -1) \(lead?.rawValue ?? "-")") }

@@ -4,6 +4,7 @@ import Foundation
 import LifeSignalClients
 import LifeSignalDomain
 import Testing
+
 @testable import LifeSignalFeatures
 
 /// Grace, tier delay, repeats, responder tiers and the pause: saved at once, only what
@@ -17,13 +18,16 @@ import Testing
 
     @Test func eachSettingIsSavedAtOnceWithOnlyWhatChanged() async {
         let sent = LockIsolated<[String]>([])
-        let store = TestStore(initialState: EscalationSettingsFeature.State()) { EscalationSettingsFeature() } withDependencies: {
+        let store = TestStore(initialState: EscalationSettingsFeature.State()) {
+            EscalationSettingsFeature()
+        } withDependencies: {
             $0.checkInClient.escalation = { Self.stored }
             $0.checkInClient.updateEscalation = { grace, delay, repeats in
                 sent.withValue { $0.append("\(grace ?? -1) \(delay ?? -1) \(repeats ?? -1)") }
                 var next = Self.stored
-                next.settings = EscalationSettings(graceSeconds: grace ?? 0, tierDelaySeconds: delay ?? 7200,
-                                                   repeatSeconds: repeats == 0 ? nil : repeats)
+                next.settings = EscalationSettings(
+                    graceSeconds: grace ?? 0, tierDelaySeconds: delay ?? 7200,
+                    repeatSeconds: repeats == 0 ? nil : repeats)
                 return next
             }
         }
@@ -71,8 +75,10 @@ import Testing
             $0.errorMessage = DomainError.invalidArgument("tierDelaySeconds must be from 300 to 86400 (5 minutes to 24 hours), not 60").message
         }
         await store.send(.repeatPicked(600)) {
-            $0.errorMessage = DomainError.invalidArgument(
-                "repeatSeconds must be 0 (no repeats) or from 900 to 86400 (15 minutes to 24 hours), not 600").message
+            $0.errorMessage =
+                DomainError.invalidArgument(
+                    "repeatSeconds must be 0 (no repeats) or from 900 to 86400 (15 minutes to 24 hours), not 600"
+                ).message
         }
         await store.send(.tierPicked(responder: Self.maya, tier: 10)) {
             $0.errorMessage = DomainError.invalidArgument("tier must be from 1 to 9, not 10").message
@@ -88,7 +94,9 @@ import Testing
         let tiered = CheckInEscalation(responders: [.init(id: Self.maya, name: "Maya", tier: 1), .init(id: Self.sam, name: "Sam", tier: 2)])
         let paused = CheckInEscalation(settings: tiered.settings, pausedUntil: until, responders: tiered.responders)
         let calls = LockIsolated<[String]>([])
-        let store = TestStore(initialState: EscalationSettingsFeature.State(escalation: Self.stored)) { EscalationSettingsFeature() } withDependencies: {
+        let store = TestStore(initialState: EscalationSettingsFeature.State(escalation: Self.stored)) {
+            EscalationSettingsFeature()
+        } withDependencies: {
             $0.checkInClient.setResponderTier = { id, tier in
                 calls.withValue { $0.append("tier \(id == Self.sam ? "Sam" : "?") \(tier)") }
                 return tiered
@@ -121,7 +129,9 @@ import Testing
     }
 
     @Test func aRefusedSaveIsExplainedAndKeepsTheStoredState() async {
-        let store = TestStore(initialState: EscalationSettingsFeature.State(escalation: Self.stored)) { EscalationSettingsFeature() } withDependencies: {
+        let store = TestStore(initialState: EscalationSettingsFeature.State(escalation: Self.stored)) {
+            EscalationSettingsFeature()
+        } withDependencies: {
             $0.checkInClient.pause = { _ in throw DomainError.invalidArgument("until must be after now and at most 30 days ahead") }
         }
         await store.send(.pauseTapped(until: Fixtures.start)) { $0.isSaving = true }

@@ -4,6 +4,7 @@ import Foundation
 import LifeSignalClients
 import LifeSignalDomain
 import Testing
+
 @testable import LifeSignalFeatures
 
 /// Consent on the Contacts screen: a role change that makes me a contact's responder waits for
@@ -25,8 +26,13 @@ import Testing
         id: Base.uuid(41), requesterID: me, requesterName: "Me", ownerID: anna.id, ownerName: "Anna", createdAt: Fixtures.start)
 
     func makeStore(_ state: ContactsFeature.State = .init(), _ dependencies: @escaping (inout DependencyValues) -> Void = { _ in })
-        -> TestStore<ContactsFeature.State, ContactsFeature.Action> {
-        TestStore(initialState: state) { ContactsFeature() } withDependencies: { dependencies(&$0) }
+        -> TestStore<ContactsFeature.State, ContactsFeature.Action>
+    {
+        TestStore(initialState: state) {
+            ContactsFeature()
+        } withDependencies: {
+            dependencies(&$0)
+        }
     }
 
     @Test func theListCarriesRoleRequestsBothWays() async {

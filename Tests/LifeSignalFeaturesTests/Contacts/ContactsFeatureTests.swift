@@ -4,6 +4,7 @@ import Foundation
 import LifeSignalClients
 import LifeSignalDomain
 import Testing
+
 @testable import LifeSignalFeatures
 
 /// The Contacts screen: loading and sorting, adding by QR code, inviting by phone, answering
@@ -38,8 +39,13 @@ import Testing
     nonisolated static let chooseRoles = "Choose whether they are your responder, your dependent or both"
 
     func makeStore(_ state: ContactsFeature.State = .init(), _ dependencies: @escaping (inout DependencyValues) -> Void = { _ in })
-        -> TestStore<ContactsFeature.State, ContactsFeature.Action> {
-        TestStore(initialState: state) { ContactsFeature() } withDependencies: { dependencies(&$0) }
+        -> TestStore<ContactsFeature.State, ContactsFeature.Action>
+    {
+        TestStore(initialState: state) {
+            ContactsFeature()
+        } withDependencies: {
+            dependencies(&$0)
+        }
     }
 
     /// A client call that answers only when the test says so, to look at the screen mid-request.
@@ -150,7 +156,10 @@ import Testing
         let lookUps = LockIsolated(0)
         let store = makeStore(.init(contacts: [Self.anna])) {
             $0.contactsClient.lookUpQRCode = { _ in
-                let count = lookUps.withValue { $0 += 1; return $0 }
+                let count = lookUps.withValue {
+                    $0 += 1
+                    return $0
+                }
                 guard count > 1 else { throw DomainError.notFound("QR code") }
                 return Self.sam
             }

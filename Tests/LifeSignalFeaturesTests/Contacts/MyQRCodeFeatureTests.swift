@@ -5,6 +5,7 @@ import Foundation
 import LifeSignalClients
 import LifeSignalDomain
 import Testing
+
 @testable import LifeSignalFeatures
 
 /// The "My QR code" screen: the code is fetched when the screen appears, replaced when it
@@ -20,8 +21,11 @@ import Testing
     }
 
     func makeStore(_ state: MyQRCodeFeature.State = .init(), _ dependencies: @escaping (inout DependencyValues) -> Void = { _ in })
-        -> TestStore<MyQRCodeFeature.State, MyQRCodeFeature.Action> {
-        TestStore(initialState: state) { MyQRCodeFeature() } withDependencies: { [wall, clock] in
+        -> TestStore<MyQRCodeFeature.State, MyQRCodeFeature.Action>
+    {
+        TestStore(initialState: state) {
+            MyQRCodeFeature()
+        } withDependencies: { [wall, clock] in
             $0.date = DateGenerator { wall.value }
             $0.continuousClock = clock
             dependencies(&$0)
@@ -29,7 +33,8 @@ import Testing
     }
 
     @Test func theCodeIsShownAndReplacedWhenItExpires() async {
-        let first = Self.code(1, expiresIn: 600), second = Self.code(2, expiresIn: 1200)
+        let first = Self.code(1, expiresIn: 600)
+        let second = Self.code(2, expiresIn: 1200)
         let codes = LockIsolated([first, second])
         let store = makeStore {
             $0.contactsClient.qrCode = { codes.withValue { $0.removeFirst() } }
@@ -61,7 +66,8 @@ import Testing
 
     @Test func aCodeThatLooksExpiredOnThisClockIsAskedAgainOnlyAfterAPause() async {
         // The phone's clock runs ahead of the server's: the code looks expired already.
-        let early = Self.code(1, expiresIn: -30), next = Self.code(2, expiresIn: 600)
+        let early = Self.code(1, expiresIn: -30)
+        let next = Self.code(2, expiresIn: 600)
         let codes = LockIsolated([early, next])
         let store = makeStore { $0.contactsClient.qrCode = { codes.withValue { $0.removeFirst() } } }
         await store.send(.task) { $0.isLoading = true }
@@ -86,7 +92,8 @@ import Testing
     }
 
     @Test func aNewCodeReplacesTheOneShownAndRestartsItsTimer() async {
-        let shown = Self.code(1, expiresIn: 600), fresh = Self.code(2, expiresIn: 900)
+        let shown = Self.code(1, expiresIn: 600)
+        let fresh = Self.code(2, expiresIn: 900)
         let resets = LockIsolated(0)
         let gate = ContactsFeatureTests.Gate()
         let store = makeStore {
@@ -123,7 +130,10 @@ import Testing
         let code = Self.code(1, expiresIn: 600)
         let store = makeStore(.init(errorMessage: "Earlier")) {
             $0.contactsClient.qrCode = {
-                let attempt = attempts.withValue { $0 += 1; return $0 }
+                let attempt = attempts.withValue {
+                    $0 += 1
+                    return $0
+                }
                 guard attempt > 1 else { throw DomainError.unauthenticated }
                 return code
             }

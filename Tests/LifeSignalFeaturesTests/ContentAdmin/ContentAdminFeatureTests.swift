@@ -5,6 +5,7 @@ import Foundation
 import LifeSignalClients
 import LifeSignalDomain
 import Testing
+
 @testable import LifeSignalFeatures
 
 /// The content admin screen: tabs, filters (search debounced on a test clock), the form and
@@ -66,7 +67,8 @@ import Testing
     }
 
     @Test func statusAndTabsReloadAtOnceAndEventsGetTheDayWindow() async throws {
-        let from = try CalendarDay("2027-01-01"), to = try CalendarDay("2027-01-31")
+        let from = try CalendarDay("2027-01-01")
+        let to = try CalendarDay("2027-01-31")
         let event = try Event.Draft(name: "Fair", startDate: from).stored(id: UUID(), createdBy: nil, createdAt: Self.at, updatedAt: Self.at)
         let eventFilters = LockIsolated<[EventFilter]>([])
         let store = makeStore {
@@ -108,10 +110,11 @@ import Testing
         await store.send(.dayWindowChanged(from: to, to: from)) {
             $0.errorMessage = "The window ends (2027-01-01) before it starts (2027-01-31)"
         }
-        #expect(eventFilters.value == [
-            EventFilter(search: ""), EventFilter(search: "", status: .published),
-            EventFilter(search: "", status: .published, from: from, to: to),
-        ])
+        #expect(
+            eventFilters.value == [
+                EventFilter(search: ""), EventFilter(search: "", status: .published),
+                EventFilter(search: "", status: .published, from: from, to: to),
+            ])
     }
 
     @Test func createEditAndAFailedSaveKeepsTheForm() async throws {
@@ -157,7 +160,8 @@ import Testing
     }
 
     @Test func deleteAsksFirstThenReloads() async throws {
-        let cellar = try Self.location("Cellar"), mill = try Self.location("Mill")
+        let cellar = try Self.location("Cellar")
+        let mill = try Self.location("Mill")
         let deleted = LockIsolated<[UUID]>([])
         let store = makeStore(.init(listing: .locations([cellar, mill]))) {
             $0.contentClient.locations = { _ in [cellar, mill].filter { !deleted.value.contains($0.id) } }

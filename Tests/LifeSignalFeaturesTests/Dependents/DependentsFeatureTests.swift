@@ -4,6 +4,7 @@ import Foundation
 import LifeSignalClients
 import LifeSignalDomain
 import Testing
+
 @testable import LifeSignalFeatures
 
 /// The Dependents screen: urgency groups, the three sort orders, the badge, and the actions.
@@ -27,7 +28,7 @@ import Testing
         dependent("Zoe", 1, deadlineIn: 5, addedDaysAgo: 3),
         dependent("adam", 2, deadlineIn: 2, addedDaysAgo: 9),
         dependent("Maya", 3, deadlineIn: 10, addedDaysAgo: 1, pinged: true),
-        dependent("Joe", 4, deadlineIn: -1, addedDaysAgo: 2),            // deadline passed, not yet swept
+        dependent("Joe", 4, deadlineIn: -1, addedDaysAgo: 2),  // deadline passed, not yet swept
         dependent("Ann", 5, deadlineIn: 1, alert: true),
         dependent("Rick", 6, deadlineIn: -5, nonResponsive: true, pinged: true),
         dependent("Never", 7, deadlineIn: nil, addedDaysAgo: 0),
@@ -35,8 +36,11 @@ import Testing
     ]
 
     func makeStore(_ state: DependentsFeature.State = .init(), _ dependencies: @escaping (inout DependencyValues) -> Void = { _ in })
-        -> TestStore<DependentsFeature.State, DependentsFeature.Action> {
-        TestStore(initialState: state) { DependentsFeature() } withDependencies: {
+        -> TestStore<DependentsFeature.State, DependentsFeature.Action>
+    {
+        TestStore(initialState: state) {
+            DependentsFeature()
+        } withDependencies: {
             $0.date = .constant(Self.now)
             dependencies(&$0)
         }

@@ -4,6 +4,7 @@ import Foundation
 import LifeSignalClients
 import LifeSignalDomain
 import Testing
+
 @testable import LifeSignalFeatures
 
 /// A dependent's incident on the Dependents screen: "I'm on it", then "They're safe".

@@ -4,6 +4,7 @@ import Foundation
 import LifeSignalClients
 import LifeSignalDomain
 import Testing
+
 @testable import LifeSignalFeatures
 
 /// The notification centre: the list and the live stream, filters, the badge, marking read
@@ -28,16 +29,27 @@ import Testing
     nonisolated static let listed = [ping, alert, reminder, pingAnswered]
 
     func makeStore(_ state: Feature.State = .init(), _ dependencies: @escaping (inout DependencyValues) -> Void = { _ in })
-        -> TestStore<Feature.State, Feature.Action> {
-        TestStore(initialState: state) { Feature() } withDependencies: { dependencies(&$0) }
+        -> TestStore<Feature.State, Feature.Action>
+    {
+        TestStore(initialState: state) {
+            Feature()
+        } withDependencies: {
+            dependencies(&$0)
+        }
     }
 
     @Test func subscribesBeforeListingAndAddsEachLiveOneOnce() async {
         let (stream, continuation) = AsyncThrowingStream<NotificationRecord, any Error>.makeStream()
         let calls = LockIsolated<[String]>([])
         let store = makeStore {
-            $0.notificationClient.stream = { calls.withValue { $0.append("stream") }; return stream }
-            $0.notificationClient.notifications = { calls.withValue { $0.append("list") }; return Self.listed }
+            $0.notificationClient.stream = {
+                calls.withValue { $0.append("stream") }
+                return stream
+            }
+            $0.notificationClient.notifications = {
+                calls.withValue { $0.append("list") }
+                return Self.listed
+            }
         }
         // Written just before the subscription: listed and streamed both.
         continuation.yield(Self.ping)
@@ -131,7 +143,10 @@ import Testing
         let marked = LockIsolated<[[UUID]?]>([])
         let afterwards = [Self.note(1, .pingReceived, minutesAgo: 5, read: true), Self.alert, Self.reminder, Self.pingAnswered]
         let store = makeStore(Feature.State(notifications: Self.listed, errorMessage: "Earlier failure")) {
-            $0.notificationClient.markRead = { ids in marked.withValue { $0.append(ids) }; return 1 }
+            $0.notificationClient.markRead = { ids in
+                marked.withValue { $0.append(ids) }
+                return 1
+            }
             $0.notificationClient.notifications = { afterwards }
         }
         await store.send(.markReadTapped(Self.ping.id)) { $0.errorMessage = nil }
@@ -156,7 +171,10 @@ import Testing
             return note
         }
         let store = makeStore(Feature.State(notifications: Self.listed, filter: .alerts)) {
-            $0.notificationClient.markRead = { ids in marked.withValue { $0.append(ids) }; return 3 }
+            $0.notificationClient.markRead = { ids in
+                marked.withValue { $0.append(ids) }
+                return 3
+            }
             $0.notificationClient.notifications = { allRead }
         }
         // "All" means every notification, not only the filtered ones.

@@ -4,6 +4,7 @@ import Foundation
 import LifeSignalClients
 import LifeSignalDomain
 import Testing
+
 @testable import LifeSignalFeatures
 
 /// Push, SMS and email choices: loaded, one channel sent per change, failures explained.
@@ -11,7 +12,9 @@ import Testing
 @Suite(.reportsIssues) struct NotificationChannelsFeatureTests {
     @Test func aChoiceSendsOnlyItsChannel() async {
         let sent = LockIsolated<[String]>([])
-        let store = TestStore(initialState: NotificationChannelsFeature.State()) { NotificationChannelsFeature() } withDependencies: {
+        let store = TestStore(initialState: NotificationChannelsFeature.State()) {
+            NotificationChannelsFeature()
+        } withDependencies: {
             $0.notificationClient.deliveryPreferences = { .standard }
             $0.notificationClient.updateDeliveryPreferences = { push, sms, email in
                 sent.withValue { $0.append([push, sms, email].map { $0?.rawValue ?? "-" }.joined(separator: " ")) }
@@ -42,7 +45,9 @@ import Testing
 
     @Test func everyChannelOffWarnsAndAFailureIsExplained() async {
         let silent = DeliveryPreferences(push: .off, sms: .off, email: .urgent)
-        let store = TestStore(initialState: NotificationChannelsFeature.State(preferences: silent)) { NotificationChannelsFeature() } withDependencies: {
+        let store = TestStore(initialState: NotificationChannelsFeature.State(preferences: silent)) {
+            NotificationChannelsFeature()
+        } withDependencies: {
             $0.notificationClient.updateDeliveryPreferences = { _, _, _ in throw DomainError.unauthenticated }
         }
         #expect(!store.state.isUnreachableOutsideTheApp)

@@ -5,6 +5,7 @@ import Foundation
 import LifeSignalClients
 import LifeSignalDomain
 import Testing
+
 @testable import LifeSignalFeatures
 
 /// Onboarding step by step: each step's checks (the server's limits, worded for the person),
@@ -49,7 +50,8 @@ import Testing
     }
 
     @Test func everyStepThenFinishSavesTrimmedValuesAndSettingsThenTellsTheParent() async throws {
-        let updates = LockIsolated<[ProfileUpdate]>([]), settings = LockIsolated<[CheckInSettings]>([])
+        let updates = LockIsolated<[ProfileUpdate]>([])
+        let settings = LockIsolated<[CheckInSettings]>([])
         let store = makeStore(updates: updates, settings: settings, lastCheckIn: Fixtures.start)
         #expect(store.state.isLastStep == false)
         await store.send(.firstNameChanged("  Zoë ")) { $0.firstName = "  Zoë " }
@@ -75,15 +77,17 @@ import Testing
         expected.deadline = Fixtures.start.addingTimeInterval(12 * 3600)
         await store.receive(.saved(.success(expected))) { $0.isSaving = false }
         await store.receive(.finished(expected))
-        #expect(updates.value == [
-            ProfileUpdate(firstName: "Zoë", lastName: "O’Neil-Smith", emergencyNote: "Diabetic; insulin in the fridge."),
-        ])
+        #expect(
+            updates.value == [
+                ProfileUpdate(firstName: "Zoë", lastName: "O’Neil-Smith", emergencyNote: "Diabetic; insulin in the fridge.")
+            ])
         #expect(settings.value == [CheckInSettings(interval: twelveHours, reminderLead: .twoHours)])
         await store.finish()
     }
 
     @Test func namesAreCheckedAgainstTheServersLimitsAndTheLastNameIsOptional() async {
-        let updates = LockIsolated<[ProfileUpdate]>([]), settings = LockIsolated<[CheckInSettings]>([])
+        let updates = LockIsolated<[ProfileUpdate]>([])
+        let settings = LockIsolated<[CheckInSettings]>([])
         let store = makeStore(updates: updates, settings: settings)
         await store.send(.nextTapped) { $0.errorMessage = "Enter your first name" }
         await store.send(.firstNameChanged("   ")) {
@@ -132,7 +136,8 @@ import Testing
     }
 
     @Test func theNoteIsOptionalUpToAThousandCharactersAndBackKeepsEverything() async {
-        let updates = LockIsolated<[ProfileUpdate]>([]), settings = LockIsolated<[CheckInSettings]>([])
+        let updates = LockIsolated<[ProfileUpdate]>([])
+        let settings = LockIsolated<[CheckInSettings]>([])
         let store = makeStore(.init(step: .note, firstName: "Ann"), updates: updates, settings: settings)
         let tooLong = String(repeating: "x", count: 1001)
         await store.send(.emergencyNoteChanged(tooLong)) { $0.emergencyNote = tooLong }
@@ -161,7 +166,8 @@ import Testing
     }
 
     @Test func aReminderMustComeWithinTheInterval() async throws {
-        let updates = LockIsolated<[ProfileUpdate]>([]), settings = LockIsolated<[CheckInSettings]>([])
+        let updates = LockIsolated<[ProfileUpdate]>([])
+        let settings = LockIsolated<[CheckInSettings]>([])
         let store = makeStore(.init(step: .reminder, firstName: "Ann"), updates: updates, settings: settings)
         #expect(OnboardingFeature.intervalChoices.map { Int($0.seconds / 3600) } == [1, 2, 4, 8, 12, 24, 48, 72, 168])
         #expect(store.state.leadChoices == [.none, .thirtyMinutes, .twoHours])
@@ -169,7 +175,8 @@ import Testing
         await store.send(.backTapped) { $0.step = .interval }
         // Two hours before a 2-hour deadline is the start of the interval: not allowed, so the
         // lead drops to the longest that fits.
-        let twoHours = try CheckInInterval.hours(2), oneHour = try Fixtures.oneHour()
+        let twoHours = try CheckInInterval.hours(2)
+        let oneHour = try Fixtures.oneHour()
         await store.send(.intervalSelected(twoHours)) {
             $0.interval = twoHours
             $0.reminderLead = .thirtyMinutes
@@ -200,7 +207,8 @@ import Testing
     }
 
     @Test func finishChecksEveryStepAgainAndAnImpossiblePairIsNeverSent() async throws {
-        let updates = LockIsolated<[ProfileUpdate]>([]), settings = LockIsolated<[CheckInSettings]>([])
+        let updates = LockIsolated<[ProfileUpdate]>([])
+        let settings = LockIsolated<[CheckInSettings]>([])
         let store = makeStore(.init(step: .reminder), updates: updates, settings: settings)
         await store.send(.nextTapped) { $0.errorMessage = "Enter your first name" }
         let oneHour = try Fixtures.oneHour()
@@ -214,7 +222,8 @@ import Testing
     }
 
     @Test func aFailedProfileSaveKeepsEverythingAndFinishRetries() async {
-        let updates = LockIsolated<[ProfileUpdate]>([]), settings = LockIsolated<[CheckInSettings]>([])
+        let updates = LockIsolated<[ProfileUpdate]>([])
+        let settings = LockIsolated<[CheckInSettings]>([])
         let failNext = LockIsolated(true)
         // The first request is held on its own clock so taps can land while it is in flight.
         let network = TestClock()
@@ -256,7 +265,8 @@ import Testing
     }
 
     @Test func aFailedSettingsSaveIsShownAndTheRetrySendsBothAgain() async {
-        let updates = LockIsolated<[ProfileUpdate]>([]), settings = LockIsolated<[CheckInSettings]>([])
+        let updates = LockIsolated<[ProfileUpdate]>([])
+        let settings = LockIsolated<[CheckInSettings]>([])
         let failNext = LockIsolated(true)
         let state = OnboardingFeature.State(step: .reminder, firstName: "Ann")
         let store = makeStore(state, updates: updates, settings: settings) {

@@ -4,6 +4,7 @@ import Foundation
 import LifeSignalClients
 import LifeSignalDomain
 import Testing
+
 @testable import LifeSignalFeatures
 
 /// The Pings screen: both directions of pending pings, their order and the badge; pinging,
@@ -35,8 +36,13 @@ import Testing
     nonisolated static let everyone = [maya, carl, quiet, joe, ann, zoe, bea]
 
     func makeStore(_ state: Feature.State = .init(), _ dependencies: @escaping (inout DependencyValues) -> Void = { _ in })
-        -> TestStore<Feature.State, Feature.Action> {
-        TestStore(initialState: state) { Feature() } withDependencies: { dependencies(&$0) }
+        -> TestStore<Feature.State, Feature.Action>
+    {
+        TestStore(initialState: state) {
+            Feature()
+        } withDependencies: {
+            dependencies(&$0)
+        }
     }
 
     @Test func bothDirectionsOldestFirstAndTheBadge() async {
@@ -75,7 +81,10 @@ import Testing
         let pinged = LockIsolated<[UserID]>([])
         let zoePinged = Self.person("Zoe", 6, roles: .dependent, iPingedMinutesAgo: 0)
         let store = makeStore(Feature.State(contacts: [Self.zoe], errorMessage: "Earlier failure")) {
-            $0.pingClient.ping = { id in pinged.withValue { $0.append(id) }; return pingID }
+            $0.pingClient.ping = { id in
+                pinged.withValue { $0.append(id) }
+                return pingID
+            }
             $0.contactsClient.contacts = { ContactList(contacts: [zoePinged]) }
         }
         await store.send(.pingTapped(Self.zoe.id)) { $0.errorMessage = nil }

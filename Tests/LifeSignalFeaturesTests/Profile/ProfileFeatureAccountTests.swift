@@ -5,6 +5,7 @@ import Foundation
 import LifeSignalClients
 import LifeSignalDomain
 import Testing
+
 @testable import LifeSignalFeatures
 
 /// The Profile screen, part two: phone change, QR reset, sign out and account deletion, each
@@ -24,7 +25,8 @@ import Testing
     // MARK: Phone
 
     @Test func aNewPhoneIsReadBackThenProvenByTheCodeSentToIt() async throws {
-        let requested = LockIsolated<[PhoneNumber]>([]), confirmed = LockIsolated<[String]>([])
+        let requested = LockIsolated<[PhoneNumber]>([])
+        let confirmed = LockIsolated<[String]>([])
         let newPhone = try PhoneNumber("+15550002222")
         let moved = Self.alex { $0.phone = "+15550002222" }
         let store = makeStore {
@@ -85,7 +87,10 @@ import Testing
 
     /// What ``OneTimeCode`` says of a code of the wrong shape.
     nonisolated static func codeShapeMessage(_ text: String) -> String? {
-        do { _ = try OneTimeCode(text); return nil } catch { return error.message }
+        do {
+            _ = try OneTimeCode(text)
+            return nil
+        } catch { return error.message }
     }
 
     @Test func anExpiredCodeStartsAgainFromTheNumber() async throws {

@@ -4,6 +4,7 @@ import Foundation
 import LifeSignalClients
 import LifeSignalDomain
 import Testing
+
 @testable import LifeSignalFeatures
 
 /// The person the Profile tests look at, and a store for them.
@@ -25,7 +26,11 @@ enum ProfileFixtures {
         _ state: ProfileFeature.State = .init(profile: alex),
         _ dependencies: @escaping (inout DependencyValues) -> Void = { _ in }
     ) -> TestStore<ProfileFeature.State, ProfileFeature.Action> {
-        TestStore(initialState: state) { ProfileFeature() } withDependencies: { dependencies(&$0) }
+        TestStore(initialState: state) {
+            ProfileFeature()
+        } withDependencies: {
+            dependencies(&$0)
+        }
     }
 }
 
@@ -123,7 +128,10 @@ enum ProfileFixtures {
 
     @Test func saveSendsOnlyTheChangedFieldsTrimmed() async {
         let updates = LockIsolated<[ProfileUpdate]>([])
-        let saved = Self.alex { $0.lastName = "Morgan-Lee"; $0.notificationsEnabled = false }
+        let saved = Self.alex {
+            $0.lastName = "Morgan-Lee"
+            $0.notificationsEnabled = false
+        }
         let store = makeStore {
             $0.userClient.update = { update in
                 updates.withValue { $0.append(update) }
@@ -158,8 +166,10 @@ enum ProfileFixtures {
             ({ $0.firstName = "A" }, "First name must be 2 to 50 characters long (this one has 1)"),
             ({ $0.lastName = "" }, "A last name can be changed but not removed"),
             ({ $0.lastName = "M0rgan" }, "Last name may contain only letters, spaces, hyphens and apostrophes"),
-            ({ $0.emergencyNote = String(repeating: "n", count: 1001) },
-             "The emergency note can be at most 1000 characters (this one has 1001)"),
+            (
+                { $0.emergencyNote = String(repeating: "n", count: 1001) },
+                "The emergency note can be at most 1000 characters (this one has 1001)"
+            ),
         ]
         for (edit, message) in cases {
             var draft = ProfileFeature.Draft(Self.alex)
@@ -183,7 +193,10 @@ enum ProfileFixtures {
         let store = makeStore {
             $0.userClient.update = { update in
                 #expect(update == ProfileUpdate(emergencyNote: "Asthma"))
-                let attempt = attempts.withValue { $0 += 1; return $0 }
+                let attempt = attempts.withValue {
+                    $0 += 1
+                    return $0
+                }
                 if attempt == 1 { throw DomainError.rateLimited(retryAfter: 2) }
                 return saved
             }

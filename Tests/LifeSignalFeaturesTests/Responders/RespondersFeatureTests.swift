@@ -4,6 +4,7 @@ import Foundation
 import LifeSignalClients
 import LifeSignalDomain
 import Testing
+
 @testable import LifeSignalFeatures
 
 /// The Responders screen: pinging responders first, the badge, answering one or all.
@@ -22,7 +23,9 @@ import Testing
     nonisolated static let dependentOnly = responder("Dee", 4, roles: .dependent)
 
     @Test func orderBadgeAndDependentsLeftOut() async {
-        let store = TestStore(initialState: RespondersFeature.State()) { RespondersFeature() } withDependencies: {
+        let store = TestStore(initialState: RespondersFeature.State()) {
+            RespondersFeature()
+        } withDependencies: {
             $0.contactsClient.contacts = { ContactList(contacts: [Self.maya, Self.ben, Self.carl, Self.dependentOnly]) }
         }
         await store.send(.task) { $0.isLoading = true }
@@ -37,7 +40,9 @@ import Testing
     @Test func answerAllAsksFirstAndCancelDoesNothing() async {
         let answered = LockIsolated(0)
         let waiting = LockIsolated([Self.maya, Self.carl])
-        let store = TestStore(initialState: RespondersFeature.State(contacts: [Self.maya, Self.carl])) { RespondersFeature() } withDependencies: {
+        let store = TestStore(initialState: RespondersFeature.State(contacts: [Self.maya, Self.carl])) {
+            RespondersFeature()
+        } withDependencies: {
             $0.contactsClient.contacts = { ContactList(contacts: waiting.value) }
             $0.pingClient.respondToAll = {
                 answered.withValue { $0 += 1 }
@@ -62,7 +67,9 @@ import Testing
     }
 
     @Test func answerOneAndAFailureIsExplained() async {
-        let store = TestStore(initialState: RespondersFeature.State(contacts: [Self.maya])) { RespondersFeature() } withDependencies: {
+        let store = TestStore(initialState: RespondersFeature.State(contacts: [Self.maya])) {
+            RespondersFeature()
+        } withDependencies: {
             $0.contactsClient.contacts = { ContactList(contacts: [Self.maya]) }
             $0.pingClient.respond = { _ in throw DomainError.notFound("Ping") }
         }

@@ -1,6 +1,7 @@
 import Clocks
 import Dependencies
 import Testing
+
 @testable import LifeSignalFeatures
 
 /// Cancellation, merging and ordering of effects, driven by a test clock.

@@ -1,6 +1,7 @@
 import Clocks
 import Dependencies
 import Testing
+
 @testable import LifeSignalFeatures
 
 /// The live store: dependency inheritance, transitive `finish`, cancellation on release, and
@@ -113,9 +114,12 @@ struct Parent: Reducer {
 
     func reduce(into state: inout State, action: Action) -> Effect<Action> {
         CombineReducers {
-            Scope(state: \State.counter, action: { action in
-                if case .counter(let child) = action { child } else { nil }
-            }, embed: Action.counter) {
+            Scope(
+                state: \State.counter,
+                action: { action in
+                    if case .counter(let child) = action { child } else { nil }
+                }, embed: Action.counter
+            ) {
                 Counter()
             }
             Reduce<State, Action> { [clock] state, action in

@@ -1,6 +1,7 @@
 import Clocks
 import Dependencies
 import Testing
+
 @testable import LifeSignalFeatures
 
 /// The test store passes correct tests and reports every kind of mistake.
@@ -30,7 +31,9 @@ import Testing
             let store = TestStore(initialState: Counter.State()) { Counter() }
             await store.send(.increment)
             await store.finish()
-        } matching: { $0.description.contains("State was not expected to change") }
+        } matching: {
+            $0.description.contains("State was not expected to change")
+        }
     }
 
     @Test func reportsClosureThatExpectsNoChange() async {
@@ -38,7 +41,9 @@ import Testing
             let store = TestStore(initialState: Counter.State()) { Counter() }
             await store.send(.noop) { $0.count = 0 }
             await store.finish()
-        } matching: { $0.description.contains("Expected state to change, but no change occurred") }
+        } matching: {
+            $0.description.contains("Expected state to change, but no change occurred")
+        }
     }
 
     @Test func receivesActionsSentByEffects() async {
@@ -70,7 +75,9 @@ import Testing
             await store.send(.fetch)
             try? await Task.sleep(for: .milliseconds(50))
             await store.finish()
-        } matching: { $0.description.contains("received 1 unexpected action") }
+        } matching: {
+            $0.description.contains("received 1 unexpected action")
+        }
     }
 
     @Test func reportsSendWithUnhandledReceivedActions() async {
@@ -79,7 +86,9 @@ import Testing
             await store.send(.incrementTwiceViaSend)
             await store.send(.noop)
             await store.finish()
-        } matching: { $0.description.contains("Must handle 2 received action(s)") }
+        } matching: {
+            $0.description.contains("Must handle 2 received action(s)")
+        }
     }
 
     @Test func reportsWrongReceivedAction() async {
@@ -92,7 +101,9 @@ import Testing
             await store.send(.fetch)
             await store.receive(.fetched(8)) { $0.count = 7 }
             await store.finish()
-        } matching: { $0.description.contains("Received unexpected action") }
+        } matching: {
+            $0.description.contains("Received unexpected action")
+        }
     }
 
     @Test func reportsReceiveTimeout() async {
@@ -101,7 +112,9 @@ import Testing
             await store.send(.noop)
             await store.receive(.increment, timeout: .milliseconds(50)) { $0.count = 1 }
             await store.finish()
-        } matching: { $0.description.contains("Expected to receive") }
+        } matching: {
+            $0.description.contains("Expected to receive")
+        }
     }
 
     @Test func reportsEffectStillRunningAtFinish() async {
@@ -113,7 +126,9 @@ import Testing
             }
             await store.send(.startTimer)
             await store.finish(timeout: .milliseconds(50))
-        } matching: { $0.description.contains("effect(s) are still running") }
+        } matching: {
+            $0.description.contains("effect(s) are still running")
+        }
     }
 
     @Test func reportsEffectStillRunningWhenReleased() async {
@@ -126,7 +141,9 @@ import Testing
                 }
                 await store.send(.startTimer)
             }()
-        } matching: { $0.description.contains("effect(s) are still running") }
+        } matching: {
+            $0.description.contains("effect(s) are still running")
+        }
     }
 
     @Test func reportsUnhandledEffectError() async {
@@ -134,7 +151,9 @@ import Testing
             let store = TestStore(initialState: Counter.State()) { Counter() }
             await store.send(.throwUnhandled).finish()
             await store.finish()
-        } matching: { $0.description.contains("threw an unhandled error") }
+        } matching: {
+            $0.description.contains("threw an unhandled error")
+        }
     }
 
     @Test func catchHandlerTurnsErrorsIntoActions() async {

@@ -4,6 +4,7 @@ import Foundation
 import LifeSignalClients
 import LifeSignalDomain
 import Testing
+
 @testable import LifeSignalFeatures
 
 /// The SOS button: confirmation before raising, the stand-down, who answered, and failures.
@@ -15,7 +16,9 @@ import Testing
 
     @Test func raiseAsksFirstThenTellsTheResponders() async {
         let triggered = LockIsolated(0)
-        let store = TestStore(initialState: SOSFeature.State()) { SOSFeature() } withDependencies: {
+        let store = TestStore(initialState: SOSFeature.State()) {
+            SOSFeature()
+        } withDependencies: {
             $0.alertClient.activeAlert = { _ in nil }
             $0.alertClient.trigger = {
                 triggered.withValue { $0 += 1 }
@@ -47,7 +50,9 @@ import Testing
 
     @Test func standDownNeedsNoConfirmation() async {
         let cancelled = LockIsolated<[UUID?]>([])
-        let store = TestStore(initialState: SOSFeature.State(activeAlert: Self.alert)) { SOSFeature() } withDependencies: {
+        let store = TestStore(initialState: SOSFeature.State(activeAlert: Self.alert)) {
+            SOSFeature()
+        } withDependencies: {
             $0.alertClient.cancel = { id in cancelled.withValue { $0.append(id) } }
         }
         await store.send(.deactivateTapped) { $0.isSending = true }
@@ -62,12 +67,15 @@ import Testing
     }
 
     @Test func anAlertRaisedElsewhereIsShownInsteadOfADuplicate() async {
-        let elsewhere = AlertRecord(id: UUID(), userID: Self.me, status: .active, activatedAt: Fixtures.start.addingTimeInterval(-60),
-                                    responses: [
-                                        AlertResponse(responderID: UserID(UUID()), responderName: "Zoe", respondedAt: Fixtures.start),
-                                        AlertResponse(responderID: UserID(UUID()), responderName: "Ann", respondedAt: Fixtures.start.addingTimeInterval(-30)),
-                                    ])
-        let store = TestStore(initialState: SOSFeature.State(isConfirmingActivation: true)) { SOSFeature() } withDependencies: {
+        let elsewhere = AlertRecord(
+            id: UUID(), userID: Self.me, status: .active, activatedAt: Fixtures.start.addingTimeInterval(-60),
+            responses: [
+                AlertResponse(responderID: UserID(UUID()), responderName: "Zoe", respondedAt: Fixtures.start),
+                AlertResponse(responderID: UserID(UUID()), responderName: "Ann", respondedAt: Fixtures.start.addingTimeInterval(-30)),
+            ])
+        let store = TestStore(initialState: SOSFeature.State(isConfirmingActivation: true)) {
+            SOSFeature()
+        } withDependencies: {
             $0.alertClient.trigger = { throw DomainError.failedPrecondition("An alert is already active") }
             $0.alertClient.activeAlert = { _ in elsewhere }
         }
@@ -88,7 +96,9 @@ import Testing
     }
 
     @Test func aFailedStandDownKeepsTheAlertAndRereads() async {
-        let store = TestStore(initialState: SOSFeature.State(activeAlert: Self.alert)) { SOSFeature() } withDependencies: {
+        let store = TestStore(initialState: SOSFeature.State(activeAlert: Self.alert)) {
+            SOSFeature()
+        } withDependencies: {
             $0.alertClient.cancel = { _ in throw DomainError.internal("network down") }
             $0.alertClient.activeAlert = { _ in Self.alert }
         }

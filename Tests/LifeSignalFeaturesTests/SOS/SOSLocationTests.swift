@@ -4,6 +4,7 @@ import Foundation
 import LifeSignalClients
 import LifeSignalDomain
 import Testing
+
 @testable import LifeSignalFeatures
 
 /// An SOS carries the person's location only while they share it.
@@ -16,7 +17,9 @@ import Testing
         var alert = SOSFeatureTests.alert
         alert.location = Self.place
         let raised = alert
-        let store = TestStore(initialState: SOSFeature.State()) { SOSFeature() } withDependencies: {
+        let store = TestStore(initialState: SOSFeature.State()) {
+            SOSFeature()
+        } withDependencies: {
             $0.alertClient.triggerSharing = { location in
                 sharedWith.withValue { $0.append(location) }
                 return raised
@@ -38,7 +41,9 @@ import Testing
 
     @Test func sharingTurnedOffSendsNoPlace() async {
         let plain = LockIsolated(0)
-        let store = TestStore(initialState: SOSFeature.State(sharedLocation: Self.place)) { SOSFeature() } withDependencies: {
+        let store = TestStore(initialState: SOSFeature.State(sharedLocation: Self.place)) {
+            SOSFeature()
+        } withDependencies: {
             // triggerSharing is left unimplemented: calling it would fail the test.
             $0.alertClient.trigger = {
                 plain.withValue { $0 += 1 }

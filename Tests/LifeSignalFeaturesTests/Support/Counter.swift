@@ -1,6 +1,7 @@
 import Clocks
 import Dependencies
 import Foundation
+
 @testable import LifeSignalFeatures
 
 /// A dependency the runtime tests override to see which context an effect runs in.
@@ -107,7 +108,9 @@ struct Counter: Reducer {
         case .throwUnhandled:
             return .run { _ in throw Boom() }
         case .throwHandled:
-            return .run { _ in throw Boom() } catch: { error, send in
+            return .run { _ in
+                throw Boom()
+            } catch: { error, send in
                 await send(.failed("\(error)"))
             }
         case .failed(let message):

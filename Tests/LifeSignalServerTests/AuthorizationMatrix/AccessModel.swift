@@ -112,35 +112,45 @@ enum AccessModel {
         // A users row is its owner's alone through /rest/v1 and Realtime; contacts see each
         // other only through get-contacts.
         TableModel(name: "users", reads: signedInAndEditor(ReadRule(rows: [.own("id")])), target: (.person, .own("id"))),
-        TableModel(name: "check_ins", reads: signedInAndEditor(ReadRule(rows: [.own("user_id"), .dependents("user_id")])),
-                   target: (.person, .own("user_id"))),
+        TableModel(
+            name: "check_ins", reads: signedInAndEditor(ReadRule(rows: [.own("user_id"), .dependents("user_id")])),
+            target: (.person, .own("user_id"))),
         TableModel(name: "contacts", reads: signedInAndEditor(ReadRule(rows: [.own("user_id")])), target: (.person, .own("user_id"))),
-        TableModel(name: "contact_invitations", reads: signedInAndEditor(ReadRule(rows: [.own("inviter_id")])),
-                   target: (.person, .own("inviter_id"))),
-        TableModel(name: "alerts", reads: signedInAndEditor(ReadRule(rows: [.own("user_id"), .dependents("user_id")])),
-                   target: (.person, .own("user_id"))),
-        TableModel(name: "alert_responses", reads: signedInAndEditor(ReadRule(rows: [
-            .own("responder_id"),
-            .parent(column: "alert_id", table: "alerts", scopes: [.own("user_id"), .dependents("user_id")]),
-        ])), target: (.person, .parent(column: "alert_id", table: "alerts", scopes: [.own("user_id")]))),
+        TableModel(
+            name: "contact_invitations", reads: signedInAndEditor(ReadRule(rows: [.own("inviter_id")])),
+            target: (.person, .own("inviter_id"))),
+        TableModel(
+            name: "alerts", reads: signedInAndEditor(ReadRule(rows: [.own("user_id"), .dependents("user_id")])),
+            target: (.person, .own("user_id"))),
+        TableModel(
+            name: "alert_responses",
+            reads: signedInAndEditor(
+                ReadRule(rows: [
+                    .own("responder_id"),
+                    .parent(column: "alert_id", table: "alerts", scopes: [.own("user_id"), .dependents("user_id")]),
+                ])), target: (.person, .parent(column: "alert_id", table: "alerts", scopes: [.own("user_id")]))),
         // Who was told about an incident (for the all-clear): read by the functions only.
-        TableModel(name: "alert_recipients", reads: [.service: .everything], realtime: false,
-                   target: (.person, .parent(column: "alert_id", table: "alerts", scopes: [.own("user_id")]))),
-        TableModel(name: "pings", reads: signedInAndEditor(ReadRule(rows: [.own("sender_id"), .own("recipient_id")])),
-                   target: (.person, .own("recipient_id"))),
+        TableModel(
+            name: "alert_recipients", reads: [.service: .everything], realtime: false,
+            target: (.person, .parent(column: "alert_id", table: "alerts", scopes: [.own("user_id")]))),
+        TableModel(
+            name: "pings", reads: signedInAndEditor(ReadRule(rows: [.own("sender_id"), .own("recipient_id")])),
+            target: (.person, .own("recipient_id"))),
         TableModel(name: "notifications", reads: signedInAndEditor(ReadRule(rows: [.own("user_id")])), target: (.person, .own("user_id"))),
         TableModel(name: "documents", reads: signedInAndEditor(ReadRule(rows: [.own("owner_id")])), target: (.person, .own("owner_id"))),
         // Consent (docs/security.md, "Consent"): either side reads a request.
-        TableModel(name: "contact_role_requests", reads: signedInAndEditor(ReadRule(rows: [.own("requester_id"), .own("owner_id")])),
-                   target: (.person, .own("owner_id"))),
+        TableModel(
+            name: "contact_role_requests", reads: signedInAndEditor(ReadRule(rows: [.own("requester_id"), .own("owner_id")])),
+            target: (.person, .own("owner_id"))),
         content("locations"), content("events"), content("routes"),
         // Device tokens and what was pushed to them are credentials and a device's inbox: the
         // model does not name them, so they are the service role's alone (the functions
         // register, subscribe and read them for their owner).
         TableModel(name: "push_tokens", reads: [.service: .everything], realtime: false, target: (.person, .own("user_id"))),
         TableModel(name: "topic_subscriptions", reads: [.service: .everything], realtime: false, target: (.person, .own("user_id"))),
-        TableModel(name: "device_messages", reads: [.service: .everything], realtime: false, target: (.person, .own("user_id")),
-                   inapplicableForWriters: [.put]),
+        TableModel(
+            name: "device_messages", reads: [.service: .everything], realtime: false, target: (.person, .own("user_id")),
+            inapplicableForWriters: [.put]),
         // The delivery ledger holds phone numbers, email addresses and device tokens, and a
         // person's channel choices are read and changed through the functions only.
         TableModel(name: "deliveries", reads: [.service: .everything], realtime: false, target: (.person, .own("user_id"))),

@@ -41,7 +41,8 @@ struct AuthorizationMatrixTests {
 
         let tables = AccessModel.tables.filter { exposed.tables[$0.name] != nil }.count
         let published = AccessModel.tables.filter { $0.realtime && exposed.tables[$0.name] != nil }.count
-        print("""
+        print(
+            """
             Authorization matrix on \(engine): \(rest.cells + functions.cells + realtime.cells) cells run — \
             REST \(rest.cells) (\(tables) tables × \(Verb.allCases.count) verbs × \(MatrixActor.allCases.count) actors, \
             with the select=* and hidden-column checks), functions \(functions.cells) (\(FunctionModel.cases.count) cases × \
@@ -57,9 +58,11 @@ struct AuthorizationMatrixTests {
     /// Every table the server exposes is in the model, and the reverse; the model's Realtime
     /// flags are the tables the server publishes. A new table cannot slip past.
     static func checkCoverage(_ exposed: ExposedTables) {
-        let modelled = Set(AccessModel.tables.map(\.name)), served = Set(exposed.tables.keys)
-        #expect(served.subtracting(modelled).isEmpty,
-                "exposed through /rest/v1 but not in AccessModel: \(served.subtracting(modelled).sorted()) — add them to the model")
+        let modelled = Set(AccessModel.tables.map(\.name))
+        let served = Set(exposed.tables.keys)
+        #expect(
+            served.subtracting(modelled).isEmpty,
+            "exposed through /rest/v1 but not in AccessModel: \(served.subtracting(modelled).sorted()) — add them to the model")
         #expect(modelled.subtracting(served).isEmpty, "in AccessModel but not exposed: \(modelled.subtracting(served).sorted())")
         let published = Set(ChangeCapture.publishedTables.map(\.table))
         for model in AccessModel.tables where served.contains(model.name) {

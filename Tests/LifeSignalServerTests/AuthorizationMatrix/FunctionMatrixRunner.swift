@@ -47,7 +47,8 @@ struct FunctionMatrixRunner: Sendable {
         // one by one, so a call that wrongly changes them is the one blamed; then the allowed
         // calls that change the person's data, in the model's order.
         var reads: [@Sendable () async -> MatrixResult] = []
-        var watched: [(FunctionCase, MatrixActor)] = [], later: [(FunctionCase, MatrixActor)] = []
+        var watched: [(FunctionCase, MatrixActor)] = []
+        var later: [(FunctionCase, MatrixActor)] = []
         for item in cases {
             for actor in FunctionModel.actors(for: item) {
                 if item.allowed.contains(actor) && item.changesState {
@@ -94,7 +95,8 @@ struct FunctionMatrixRunner: Sendable {
                 problems.append("the reply shows \(Set(json.keys).subtracting(keys).sorted()) besides \(keys.sorted())")
             }
         } else {
-            let refused = [401, 403, 404].contains(reply.status)
+            let refused =
+                [401, 403, 404].contains(reply.status)
                 || ((200..<300).contains(reply.status) && reply.json.map { item.emptyIsRefusal?($0) ?? false } == true)
             if !refused && !item.harmless.contains(actor) { problems.append("allowed: \(reply.status) \(reply.text.prefix(200))") }
             if (500..<600).contains(reply.status) { problems.append("\(reply.status) \(reply.text.prefix(200))") }

@@ -44,8 +44,10 @@ struct MatrixFixture: Sendable {
     static func device(of name: String) -> String { "matrix-\(name)-device" }
 
     /// Sends a request as `actor`: the anon key and the actor's token, or the service key.
-    func send(_ actor: MatrixActor, _ method: String, _ path: String, headers: [String: String] = [:],
-              json: Any? = nil) async throws -> TestServer.Reply {
+    func send(
+        _ actor: MatrixActor, _ method: String, _ path: String, headers: [String: String] = [:],
+        json: Any? = nil
+    ) async throws -> TestServer.Reply {
         let body = try json.map { try JSONSerialization.data(withJSONObject: $0) }
         switch actor {
         case .service:
@@ -61,8 +63,9 @@ struct MatrixFixture: Sendable {
     @discardableResult
     static func call(_ server: TestServer, _ token: String?, _ name: String, _ body: [String: any Sendable] = [:]) async throws -> [String: any Sendable] {
         let apiKey: String?? = token == server.serviceKey ? .some(server.serviceKey) : .none
-        let reply = try await server.request("POST", "/functions/v1/\(name)", apiKey: apiKey, bearer: token,
-                                             body: try JSONSerialization.data(withJSONObject: body))
+        let reply = try await server.request(
+            "POST", "/functions/v1/\(name)", apiKey: apiKey, bearer: token,
+            body: try JSONSerialization.data(withJSONObject: body))
         return try #require((200..<300).contains(reply.status) ? reply.json : nil, "\(name): \(reply.status) \(reply.text)")
     }
 
@@ -74,16 +77,19 @@ struct MatrixFixture: Sendable {
         let verify = try await server.json("POST", "/auth/v1/verify", headers: version, ["type": "sms", "phone": phone, "token": String(phone.suffix(6))])
         let session = try #require(verify.status == 200 ? verify.json : nil, "verify \(phone): \(verify.status) \(verify.text)")
         let user = try #require(session["user"] as? [String: any Sendable])
-        return (try #require(user["id"] as? String).lowercased(), try #require(session["access_token"] as? String),
-                try #require(session["refresh_token"] as? String))
+        return (
+            try #require(user["id"] as? String).lowercased(), try #require(session["access_token"] as? String),
+            try #require(session["refresh_token"] as? String)
+        )
     }
 
     /// Makes `id` an editor as an operator would, with the service role: GoTrue's admin API if
     /// the server has it, else `auth_users.app_metadata` in the database; then a fresh token
     /// carries the claim.
     static func makeEditor(_ server: TestServer, _ test: TestBackend, id: String, refresh: String) async throws -> String {
-        let admin = try await server.request("PUT", "/auth/v1/admin/users/\(id)", apiKey: server.serviceKey, bearer: server.serviceKey,
-                                             body: Data(#"{"app_metadata":{"role":"editor"}}"#.utf8))
+        let admin = try await server.request(
+            "PUT", "/auth/v1/admin/users/\(id)", apiKey: server.serviceKey, bearer: server.serviceKey,
+            body: Data(#"{"app_metadata":{"role":"editor"}}"#.utf8))
         if !(200..<300).contains(admin.status) {
             do {
                 try await test.backend.database.query(SQL.raw("UPDATE auth_users SET app_metadata = '{\"role\":\"editor\"}' WHERE id = '\(id)'"))
@@ -96,12 +102,15 @@ struct MatrixFixture: Sendable {
     }
 
     static func make(_ test: TestBackend, _ server: TestServer, exposed: ExposedTables) async throws -> MatrixFixture {
-        var ids: [MatrixActor: String] = [:], tokens: [MatrixActor: String] = [:], refresh: [MatrixActor: String] = [:]
+        var ids: [MatrixActor: String] = [:]
+        var tokens: [MatrixActor: String] = [:]
+        var refresh: [MatrixActor: String] = [:]
         for (actor, phone) in phones {
             let session = try await signIn(server, phone)
             (ids[actor], tokens[actor], refresh[actor]) = (session.id, session.token, session.refresh)
         }
-        let spareA = try await signIn(server, sparePhones[0]), spareB = try await signIn(server, sparePhones[1])
+        let spareA = try await signIn(server, sparePhones[0])
+        let spareB = try await signIn(server, sparePhones[1])
         tokens[.editor] = try await makeEditor(server, test, id: ids[.editor] ?? "", refresh: refresh[.editor] ?? "")
         func token(_ actor: MatrixActor) -> String? { tokens[actor] }
 
@@ -112,7 +121,8 @@ struct MatrixFixture: Sendable {
         }
         // Channel choices of their own, so `delivery_preferences` has rows to aim at.
         for actor in [MatrixActor.person, .stranger] { try await call(server, token(actor), "update-delivery-preferences", ["email": "all"]) }
-        let note = "The person's private note", documentText = "the person's private document"
+        let note = "The person's private note"
+        let documentText = "the person's private document"
         try await call(server, token(.person), "update-user-profile", ["firstName": "Pat", "lastName": "Person", "emergencyNote": note])
         // Contacts through the consent path: the invitee accepts.
         for (invitee, roles) in [(MatrixActor.responder, ["responder"]), (.dependent, ["dependent"])] {
@@ -131,16 +141,19 @@ struct MatrixFixture: Sendable {
         try await call(server, token(.responder), "ping-dependent", ["dependentId": ids[.person] ?? ""])
         try await call(server, token(.person), "ping-dependent", ["dependentId": ids[.dependent] ?? ""])
         for (actor, text) in [(MatrixActor.person, documentText), (.stranger, "the stranger's document")] {
-            try await call(server, token(actor), "set-document", [
-                "path": "users/\(ids[actor] ?? "")/notes/first", "data": ["note": ["string": text]],
-            ])
+            try await call(
+                server, token(actor), "set-document",
+                [
+                    "path": "users/\(ids[actor] ?? "")/notes/first", "data": ["note": ["string": text]],
+                ])
         }
         let editorDraft = try await MatrixContent.make(server, editor: ids[.editor] ?? "")
         var roleRequest: String?
         if exposed.tables["contact_role_requests"] != nil {
             // The dependent asks to become the person's responder: a request the person answers.
-            let asked = try await call(server, token(.dependent), "update-contact-roles",
-                                       ["contactId": ids[.person] ?? "", "isResponder": true, "isDependent": true])
+            let asked = try await call(
+                server, token(.dependent), "update-contact-roles",
+                ["contactId": ids[.person] ?? "", "isResponder": true, "isDependent": true])
             roleRequest = (asked["pendingRequest"] as? [String: any Sendable])?["id"] as? String
             #expect(roleRequest != nil, "update-contact-roles gave no pending request: \(asked)")
         }
@@ -160,11 +173,14 @@ enum MatrixContent {
         for table in ["locations", "events", "routes"] {
             for (status, deleted) in [("published", false), ("draft", false), ("published", true), ("archived", false)] {
                 let id = UUID().uuidString.lowercased()
-                var row: [String: any Sendable] = ["id": id, "name": "\(table) \(status)\(deleted ? " deleted" : "")",
-                                                   "slug": "matrix-\(id)", "status": status, "created_by": editor]
+                var row: [String: any Sendable] = [
+                    "id": id, "name": "\(table) \(status)\(deleted ? " deleted" : "")",
+                    "slug": "matrix-\(id)", "status": status, "created_by": editor,
+                ]
                 if deleted { row["deleted_at"] = "2026-01-01T00:00:00Z" }
-                let reply = try await server.request("POST", "/rest/v1/\(table)", apiKey: server.serviceKey, bearer: server.serviceKey,
-                                                     body: try JSONSerialization.data(withJSONObject: row))
+                let reply = try await server.request(
+                    "POST", "/rest/v1/\(table)", apiKey: server.serviceKey, bearer: server.serviceKey,
+                    body: try JSONSerialization.data(withJSONObject: row))
                 #expect(reply.status == 201, "content \(table): \(reply.status) \(reply.text)")
                 if table == "locations" && status == "draft" { draft = id }
             }

@@ -23,9 +23,10 @@ struct RESTMatrixRunner: Sendable {
         for (model, table) in tables {
             for actor in MatrixActor.allCases {
                 reads.append(MatrixResult.guarded("\(table.name) read \(actor)") { try await self.reads(model, table, actor) })
-                writes.append(MatrixResult.guarded("\(table.name) write \(actor)") {
-                    model.mayWrite(actor) ? try await self.allowedWrites(model, table, actor) : try await self.refusedWrites(model, table, actor)
-                })
+                writes.append(
+                    MatrixResult.guarded("\(table.name) write \(actor)") {
+                        model.mayWrite(actor) ? try await self.allowedWrites(model, table, actor) : try await self.refusedWrites(model, table, actor)
+                    })
             }
         }
         var result = await MatrixResult.concurrently(reads)
@@ -61,16 +62,21 @@ struct RESTMatrixRunner: Sendable {
         for hidden in model.read(for: actor).hidden where table.columns.contains(hidden) {
             let probe = try await fixture.send(actor, "GET", "/rest/v1/\(table.name)?select=\(table.key.joined(separator: ","))&\(hidden)=not.is.null")
             let found = probe.status == 200 ? probe.jsonArray?.count ?? -1 : 0
-            result.cell("\(label) (filter on hidden \(hidden))", (400..<500).contains(probe.status) || (probe.status == 200 && found == 0)
-                        ? nil : "\(probe.status), \(found) rows: the hidden column answers a filter")
+            result.cell(
+                "\(label) (filter on hidden \(hidden))",
+                (400..<500).contains(probe.status) || (probe.status == 200 && found == 0)
+                    ? nil : "\(probe.status), \(found) rows: the hidden column answers a filter")
         }
         let count = try await fixture.send(actor, "GET", "/rest/v1/\(table.name)?select=\(table.key[0])&limit=1", headers: ["Prefer": "count=exact"])
         let total = count.header("content-range")?.split(separator: "/").last.flatMap { Int($0) }
-        let countProblem: String? = if expected.isEmpty {
-            isRefusal(count.status) || ((200..<300).contains(count.status) && total == 0) ? nil : "\(count.status) total \(String(describing: total)), expected none"
-        } else {
-            (200..<300).contains(count.status) && total == expected.count ? nil : "\(count.status) total \(String(describing: total)), expected \(expected.count)"
-        }
+        let countProblem: String? =
+            if expected.isEmpty {
+                isRefusal(count.status) || ((200..<300).contains(count.status) && total == 0)
+                    ? nil : "\(count.status) total \(String(describing: total)), expected none"
+            } else {
+                (200..<300).contains(count.status) && total == expected.count
+                    ? nil : "\(count.status) total \(String(describing: total)), expected \(expected.count)"
+            }
         result.cell("\(table.name) × count × \(actor)", countProblem)
         return result
     }
@@ -83,7 +89,8 @@ struct RESTMatrixRunner: Sendable {
         guard reply.status == 200, let rows = reply.jsonArray else { return "\(reply.status), expected \(expected.count) rows: \(reply.text.prefix(300))" }
         var got: [String: MatrixRow] = [:]
         for row in rows { got[MatrixSnapshot.key(row, table)] = row }
-        let missing = Set(expected.keys).subtracting(got.keys), extra = Set(got.keys).subtracting(expected.keys)
+        let missing = Set(expected.keys).subtracting(got.keys)
+        let extra = Set(got.keys).subtracting(expected.keys)
         if !missing.isEmpty || !extra.isEmpty || rows.count != expected.count {
             return "rows differ: missing \(missing.sorted()), extra \(extra.sorted())"
         }
@@ -100,12 +107,15 @@ struct RESTMatrixRunner: Sendable {
     /// The row a refused write aims at, and its text now.
     func target(_ model: TableModel, _ table: ExposedTables.Table) throws -> MatrixRow {
         let owner = fixture.id(model.target.owner)
-        return try #require(snapshot.rows[table.name]?.first { snapshot.admits(model.target.scope, $0, viewer: owner) },
-                            "\(table.name): the fixture has no target row")
+        return try #require(
+            snapshot.rows[table.name]?.first { snapshot.admits(model.target.scope, $0, viewer: owner) },
+            "\(table.name): the fixture has no target row")
     }
 
     func current(_ table: ExposedTables.Table, _ row: MatrixRow) async throws -> String? {
-        try await MatrixSnapshot.read(fixture.server, table.name, query: "select=*&" + MatrixSnapshot.filter(row, table)).first.map { MatrixSnapshot.text(row: $0) }
+        try await MatrixSnapshot.read(fixture.server, table.name, query: "select=*&" + MatrixSnapshot.filter(row, table)).first.map {
+            MatrixSnapshot.text(row: $0)
+        }
     }
 
     func refusedWrites(_ model: TableModel, _ table: ExposedTables.Table, _ actor: MatrixActor) async throws -> MatrixResult {
@@ -115,15 +125,18 @@ struct RESTMatrixRunner: Sendable {
         let isContent = model.writers.contains(.editor)
         // The likeliest attempt: content under my own name; anything else written into the
         // person's data, with me as the second party.
-        let fresh = try ThrowawayRow.make(table.name, owner: isContent ? (me ?? person) : person, other: me ?? (fixture.id(.stranger) ?? ""),
-                                          snapshot: snapshot)
+        let fresh = try ThrowawayRow.make(
+            table.name, owner: isContent ? (me ?? person) : person, other: me ?? (fixture.id(.stranger) ?? ""),
+            snapshot: snapshot)
         // The row may exist already (the responder's own response to the person's alert):
         // then it must stay as it was.
         let existing = try await MatrixSnapshot.read(fixture.server, table.name, query: Self.filter(fresh, table)).map { MatrixSnapshot.text(row: $0) }
         let insert = try await fixture.send(actor, "POST", "/rest/v1/\(table.name)", headers: ["Prefer": "return=representation"], json: fresh.row)
         let inserted = try await MatrixSnapshot.read(fixture.server, table.name, query: Self.filter(fresh, table)).map { MatrixSnapshot.text(row: $0) }
-        result.cell("\(table.name) × insert × \(actor)", Self.isPermissionDenied(insert) && inserted == existing
-                    ? nil : "\(insert.status) \(insert.text.prefix(200)); rows before \(existing.count), now \(inserted.count)")
+        result.cell(
+            "\(table.name) × insert × \(actor)",
+            Self.isPermissionDenied(insert) && inserted == existing
+                ? nil : "\(insert.status) \(insert.text.prefix(200)); rows before \(existing.count), now \(inserted.count)")
 
         let target = try target(model, table)
         let before = MatrixSnapshot.text(row: target)
@@ -132,8 +145,10 @@ struct RESTMatrixRunner: Sendable {
         let filter = MatrixSnapshot.filter(target, table)
         let conflict = fresh.conflict ?? table.key.joined(separator: ",")
         let attempts: [(Verb, String, String, [String: String], Any?)] = [
-            (.upsert, "POST", "/rest/v1/\(table.name)?on_conflict=\(conflict)",
-             ["Prefer": "resolution=merge-duplicates,return=representation"], changed),
+            (
+                .upsert, "POST", "/rest/v1/\(table.name)?on_conflict=\(conflict)",
+                ["Prefer": "resolution=merge-duplicates,return=representation"], changed
+            ),
             (.put, "PUT", "/rest/v1/\(table.name)?\(filter)", ["Prefer": "return=representation"], changed),
             (.patch, "PATCH", "/rest/v1/\(table.name)?\(filter)", ["Prefer": "return=representation"], [fresh.change.column: fresh.change.value]),
             (.delete, "DELETE", "/rest/v1/\(table.name)?\(filter)", ["Prefer": "return=representation"], nil),
@@ -142,9 +157,11 @@ struct RESTMatrixRunner: Sendable {
             let reply = try await fixture.send(actor, method, path, headers: headers, json: body)
             let after = try await current(table, target)
             // PATCH and DELETE under a row policy that admits no row answer 2xx with no row.
-            let quietlyNothing = (verb == .patch || verb == .delete) && (200..<300).contains(reply.status)
+            let quietlyNothing =
+                (verb == .patch || verb == .delete) && (200..<300).contains(reply.status)
                 && (reply.body.isEmpty || reply.jsonArray?.isEmpty == true)
-            let problem: String? = (Self.isPermissionDenied(reply) || quietlyNothing) && after == before
+            let problem: String? =
+                (Self.isPermissionDenied(reply) || quietlyNothing) && after == before
                 ? nil : "\(reply.status) \(reply.text.prefix(200)); row \(after == before ? "unchanged" : "CHANGED: \(after ?? "deleted")")"
             result.cell("\(table.name) × \(verb) × \(actor)", problem)
         }
@@ -169,13 +186,14 @@ struct RESTMatrixRunner: Sendable {
     /// Insert, upsert, PUT, PATCH and DELETE of one throwaway row, each checked to take effect.
     func allowedWrites(_ model: TableModel, _ table: ExposedTables.Table, _ actor: MatrixActor) async throws -> MatrixResult {
         var result = MatrixResult()
-        let fresh: ThrowawayRow = if table.name == "users" {
-            try await ThrowawayRow.account(fixture, phone: MatrixFixture.throwawayPhones[0])
-        } else if actor == .editor {
-            try ThrowawayRow.make(table.name, owner: fixture.id(.editor) ?? "", other: fixture.id(.editor) ?? "", snapshot: snapshot)
-        } else {
-            try ThrowawayRow.make(table.name, owner: fixture.spareA, other: fixture.spareB, snapshot: snapshot)
-        }
+        let fresh: ThrowawayRow =
+            if table.name == "users" {
+                try await ThrowawayRow.account(fixture, phone: MatrixFixture.throwawayPhones[0])
+            } else if actor == .editor {
+                try ThrowawayRow.make(table.name, owner: fixture.id(.editor) ?? "", other: fixture.id(.editor) ?? "", snapshot: snapshot)
+            } else {
+                try ThrowawayRow.make(table.name, owner: fixture.spareA, other: fixture.spareB, snapshot: snapshot)
+            }
         func label(_ verb: Verb) -> String { "\(table.name) × \(verb) × \(actor)" }
         let insert = try await fixture.send(actor, "POST", "/rest/v1/\(table.name)", headers: ["Prefer": "return=representation"], json: fresh.row)
         let stored = insert.jsonArray?.first
@@ -196,8 +214,9 @@ struct RESTMatrixRunner: Sendable {
         var upserted = fresh.row
         upserted[fresh.change.column] = fresh.change.value
         if fresh.conflict == nil { for (key, value) in stored where table.key.contains(key) { upserted[key] = value } }
-        let upsert = try await fixture.send(actor, "POST", "/rest/v1/\(table.name)?on_conflict=\(fresh.conflict ?? table.key.joined(separator: ","))",
-                                            headers: ["Prefer": "resolution=merge-duplicates,return=representation"], json: upserted)
+        let upsert = try await fixture.send(
+            actor, "POST", "/rest/v1/\(table.name)?on_conflict=\(fresh.conflict ?? table.key.joined(separator: ","))",
+            headers: ["Prefer": "resolution=merge-duplicates,return=representation"], json: upserted)
         result.cell(label(.upsert), try await changed(upsert, from: original))
         if !model.inapplicableForWriters.contains(.put) {
             let before = try await read()
@@ -209,12 +228,15 @@ struct RESTMatrixRunner: Sendable {
         let beforePatch = try await read()
         // After the PUT the row holds its original value again; without one, the upsert's.
         let patchValue: Any = model.inapplicableForWriters.contains(.put) ? original?[fresh.change.column] ?? NSNull() : fresh.change.value
-        let patch = try await fixture.send(actor, "PATCH", "/rest/v1/\(table.name)?\(filter)", headers: ["Prefer": "return=representation"],
-                                           json: [fresh.change.column: patchValue])
+        let patch = try await fixture.send(
+            actor, "PATCH", "/rest/v1/\(table.name)?\(filter)", headers: ["Prefer": "return=representation"],
+            json: [fresh.change.column: patchValue])
         result.cell(label(.patch), try await changed(patch, from: beforePatch))
         let delete = try await fixture.send(actor, "DELETE", "/rest/v1/\(table.name)?\(filter)", headers: ["Prefer": "return=representation"])
         let gone = try await read() == nil
-        result.cell(label(.delete), (200..<300).contains(delete.status) && gone ? nil : "\(delete.status) \(delete.text.prefix(200)); row \(gone ? "gone" : "still there")")
+        result.cell(
+            label(.delete),
+            (200..<300).contains(delete.status) && gone ? nil : "\(delete.status) \(delete.text.prefix(200)); row \(gone ? "gone" : "still there")")
         return result
     }
 }

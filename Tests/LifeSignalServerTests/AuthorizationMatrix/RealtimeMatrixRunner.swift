@@ -50,9 +50,12 @@ struct RealtimeMatrixRunner: Sendable {
         let prior = try await MatrixSnapshot.take(fixture.server, tables: exposed)
         var rows: [(TableModel, ExposedTables.Table, ThrowawayRow, MatrixRow)] = []
         for (model, table) in tables {
-            let fresh = table.name == "users" ? account : try ThrowawayRow.make(
-                table.name, owner: fixture.id(model.writers.contains(.editor) ? .editor : .person) ?? "",
-                other: fixture.id(.stranger) ?? "", snapshot: prior)
+            let fresh =
+                table.name == "users"
+                ? account
+                : try ThrowawayRow.make(
+                    table.name, owner: fixture.id(model.writers.contains(.editor) ? .editor : .person) ?? "",
+                    other: fixture.id(.stranger) ?? "", snapshot: prior)
             let reply = try await fixture.send(.service, "POST", "/rest/v1/\(table.name)", headers: ["Prefer": "return=representation"], json: fresh.row)
             let stored = try #require(reply.status == 201 ? reply.jsonArray?.first : nil, "realtime insert into \(table.name): \(reply.status) \(reply.text)")
             rows.append((model, table, fresh, stored))
@@ -70,8 +73,9 @@ struct RealtimeMatrixRunner: Sendable {
         check("INSERT", heardInserts, rows: rows, snapshot: afterInsert, listeners: listeners, result: &result)
 
         for (_, table, fresh, stored) in rows {
-            let reply = try await fixture.send(.service, "PATCH", "/rest/v1/\(table.name)?\(MatrixSnapshot.filter(stored, table))",
-                                               json: [fresh.change.column: fresh.change.value])
+            let reply = try await fixture.send(
+                .service, "PATCH", "/rest/v1/\(table.name)?\(MatrixSnapshot.filter(stored, table))",
+                json: [fresh.change.column: fresh.change.value])
             #expect((200..<300).contains(reply.status), "realtime update of \(table.name): \(reply.status) \(reply.text)")
         }
         let heardUpdates = try await round("Matrix marker update", listeners, marker: marker, result: &result)
@@ -108,8 +112,9 @@ struct RealtimeMatrixRunner: Sendable {
         for (index, (model, table)) in tables.enumerated() {
             let rule = model.read(for: actor)
             guard !rule.rows.isEmpty, let hidden = table.columns.first(where: rule.hidden.contains) else { continue }
-            _ = try await RealtimeTests.join(socket, topic: Self.probeTopic + table.name, table: table.name,
-                                             filter: "\(hidden)=eq.\(fixture.id(.editor) ?? "")", token: token, ref: "p\(index)")
+            _ = try await RealtimeTests.join(
+                socket, topic: Self.probeTopic + table.name, table: table.name,
+                filter: "\(hidden)=eq.\(fixture.id(.editor) ?? "")", token: token, ref: "p\(index)")
             probes.insert(table.name)
         }
         return Listener(actor: actor, socket: socket, refused: refused, probes: probes)
@@ -117,8 +122,10 @@ struct RealtimeMatrixRunner: Sendable {
 
     /// Writes a marker and returns what each listener heard before it, checking on the way
     /// that no DELETE carries more than the key and no change carries a hidden column.
-    func round(_ label: String, _ listeners: [Listener], marker: DeleteFixtures,
-               result: inout MatrixResult) async throws -> [MatrixActor: [Heard: MatrixRow]] {
+    func round(
+        _ label: String, _ listeners: [Listener], marker: DeleteFixtures,
+        result: inout MatrixResult
+    ) async throws -> [MatrixActor: [Heard: MatrixRow]] {
         try await marker.marker(label)
         var heard: [MatrixActor: [Heard: MatrixRow]] = [:]
         for listener in listeners {
@@ -126,8 +133,10 @@ struct RealtimeMatrixRunner: Sendable {
             while true {
                 let frame = try await listener.socket.nextObject(where: { RealtimeTests.change($0) != nil })
                 let data = try #require(RealtimeTests.change(frame))
-                let name = data["table"] as? String ?? "", type = data["type"] as? String ?? ""
-                let record = data["record"] as? MatrixRow, old = data["old_record"] as? MatrixRow
+                let name = data["table"] as? String ?? ""
+                let type = data["type"] as? String ?? ""
+                let record = data["record"] as? MatrixRow
+                let old = data["old_record"] as? MatrixRow
                 let markerName = (record?["name"] as? String) ?? ""
                 if name == "locations" && markerName.hasPrefix("Matrix marker") {
                     if markerName == label { break }
@@ -139,8 +148,9 @@ struct RealtimeMatrixRunner: Sendable {
                 changes[Heard(table: name, type: type, key: MatrixSnapshot.key(row, table), probe: probe)] = row
                 if type == "DELETE" {
                     let extra = Set(row.keys).subtracting(table.key)
-                    result.cell("\(name) × DELETE old_record × \(listener.actor)",
-                                extra.isEmpty && record == nil ? nil : "carried \(extra.sorted())\(record == nil ? "" : " and a record")")
+                    result.cell(
+                        "\(name) × DELETE old_record × \(listener.actor)",
+                        extra.isEmpty && record == nil ? nil : "carried \(extra.sorted())\(record == nil ? "" : " and a record")")
                 } else if let model = AccessModel.table(name), let old {
                     let hidden = old.keys.filter { model.read(for: listener.actor).hidden.contains($0) && !(old[$0] is NSNull) }
                     if !hidden.isEmpty { result.cell("\(name) × \(type) old_record × \(listener.actor)", "carried hidden \(hidden)") }
@@ -151,8 +161,10 @@ struct RealtimeMatrixRunner: Sendable {
         return heard
     }
 
-    func check(_ type: String, _ heard: [MatrixActor: [Heard: MatrixRow]], rows: [(TableModel, ExposedTables.Table, ThrowawayRow, MatrixRow)],
-               snapshot: MatrixSnapshot, listeners: [Listener], result: inout MatrixResult) {
+    func check(
+        _ type: String, _ heard: [MatrixActor: [Heard: MatrixRow]], rows: [(TableModel, ExposedTables.Table, ThrowawayRow, MatrixRow)],
+        snapshot: MatrixSnapshot, listeners: [Listener], result: inout MatrixResult
+    ) {
         for listener in listeners {
             let actor = listener.actor
             var expectedAll: Set<Heard> = []
@@ -176,7 +188,8 @@ struct RealtimeMatrixRunner: Sendable {
                 result.cell("\(table.name) × realtime \(type) × \(actor)", problem)
                 if listener.probes.contains(table.name) {
                     let leaked = heard[actor]?[Heard(table: table.name, type: type, key: key, probe: true)] != nil
-                    result.cell("\(table.name) × realtime \(type) filtered on a hidden column × \(actor)", leaked ? "heard: the filter matched a hidden column" : nil)
+                    result.cell(
+                        "\(table.name) × realtime \(type) filtered on a hidden column × \(actor)", leaked ? "heard: the filter matched a hidden column" : nil)
                 }
             }
             let stray = Set(heard[actor]?.keys.filter { !$0.probe } ?? []).subtracting(expectedAll).filter { item in

@@ -27,22 +27,30 @@ struct ThrowawayRow: @unchecked Sendable {
         }
         switch table {
         case "users":
-            return ThrowawayRow(row: ["id": id, "phone": "+15550008888", "qr_code_id": UUID().uuidString.lowercased()],
-                                change: ("first_name", "Changed"))
+            return ThrowawayRow(
+                row: ["id": id, "phone": "+15550008888", "qr_code_id": UUID().uuidString.lowercased()],
+                change: ("first_name", "Changed"))
         case "check_ins":
             return ThrowawayRow(row: ["id": id, "user_id": owner, "checked_in_at": now, "source": "manual"], change: ("source", "automatic"))
         case "contacts":
             // The owner says `other` looks after them (their responder): it opens nothing to
             // anyone, since reads follow the viewer's own `is_dependent` rows.
-            return ThrowawayRow(row: ["id": id, "user_id": owner, "contact_id": other, "is_responder": true, "is_dependent": false,
-                                      "notify_on_expiry": true, "added_at": now, "updated_at": now], change: ("notify_on_expiry", false))
+            return ThrowawayRow(
+                row: [
+                    "id": id, "user_id": owner, "contact_id": other, "is_responder": true, "is_dependent": false,
+                    "notify_on_expiry": true, "added_at": now, "updated_at": now,
+                ], change: ("notify_on_expiry", false))
         case "contact_invitations":
-            return ThrowawayRow(row: ["id": id, "inviter_id": owner, "invitee_phone": "+1555000\(Int.random(in: 1000...9999))",
-                                      "is_responder": true, "is_dependent": false, "status": "pending", "created_at": now],
-                                change: ("invitee_phone", "+15550009999"))
+            return ThrowawayRow(
+                row: [
+                    "id": id, "inviter_id": owner, "invitee_phone": "+1555000\(Int.random(in: 1000...9999))",
+                    "is_responder": true, "is_dependent": false, "status": "pending", "created_at": now,
+                ],
+                change: ("invitee_phone", "+15550009999"))
         case "alerts":
-            return ThrowawayRow(row: ["id": id, "user_id": owner, "status": "resolved", "activated_at": now, "resolved_at": now],
-                                change: ("resolved_at", later))
+            return ThrowawayRow(
+                row: ["id": id, "user_id": owner, "status": "resolved", "activated_at": now, "resolved_at": now],
+                change: ("resolved_at", later))
         case "alert_responses":
             let alert = try ownersRow("alerts", "user_id")
             return ThrowawayRow(row: ["alert_id": alert["id"] ?? "", "responder_id": other, "responded_at": now], change: ("responded_at", later))
@@ -50,40 +58,57 @@ struct ThrowawayRow: @unchecked Sendable {
             let alert = try ownersRow("alerts", "user_id")
             return ThrowawayRow(row: ["alert_id": alert["id"] ?? "", "responder_id": other, "tier": 1, "notified_at": now], change: ("tier", 2))
         case "pings":
-            return ThrowawayRow(row: ["id": id, "sender_id": other, "recipient_id": owner, "status": "responded", "sent_at": now, "resolved_at": now],
-                                change: ("resolved_at", later))
+            return ThrowawayRow(
+                row: ["id": id, "sender_id": other, "recipient_id": owner, "status": "responded", "sent_at": now, "resolved_at": now],
+                change: ("resolved_at", later))
         case "notifications":
-            return ThrowawayRow(row: ["id": id, "user_id": owner, "type": "system", "title": "Matrix", "body": "A throwaway notification",
-                                      "is_read": false, "created_at": now], change: ("title", "Changed"))
+            return ThrowawayRow(
+                row: [
+                    "id": id, "user_id": owner, "type": "system", "title": "Matrix", "body": "A throwaway notification",
+                    "is_read": false, "created_at": now,
+                ], change: ("title", "Changed"))
         case "documents":
-            return ThrowawayRow(row: ["path": "users/\(owner)/notes/matrix-\(id)", "parent": "users/\(owner)/notes", "owner_id": owner,
-                                      "data": ["note": ["stringValue": "throwaway"]], "created_at": now, "updated_at": now],
-                                change: ("updated_at", later))
+            return ThrowawayRow(
+                row: [
+                    "path": "users/\(owner)/notes/matrix-\(id)", "parent": "users/\(owner)/notes", "owner_id": owner,
+                    "data": ["note": ["stringValue": "throwaway"]], "created_at": now, "updated_at": now,
+                ],
+                change: ("updated_at", later))
         case "contact_role_requests":
             return ThrowawayRow(row: ["id": id, "requester_id": other, "owner_id": owner, "created_at": now], change: ("created_at", later))
         case "locations", "events", "routes":
-            return ThrowawayRow(row: ["id": id, "name": "Matrix \(table)", "slug": "matrix-\(id)", "status": "published", "created_by": owner],
-                                change: ("name", "Changed"))
+            return ThrowawayRow(
+                row: ["id": id, "name": "Matrix \(table)", "slug": "matrix-\(id)", "status": "published", "created_by": owner],
+                change: ("name", "Changed"))
         case "push_tokens":
-            return ThrowawayRow(row: ["token": "matrix-\(id)", "user_id": owner, "platform": "fcm", "created_at": now, "updated_at": now],
-                                change: ("platform", "web"))
+            return ThrowawayRow(
+                row: ["token": "matrix-\(id)", "user_id": owner, "platform": "fcm", "created_at": now, "updated_at": now],
+                change: ("platform", "web"))
         case "topic_subscriptions":
             let device = try ownersRow("push_tokens", "user_id")
-            return ThrowawayRow(row: ["token": device["token"] ?? "", "user_id": owner, "topic": "matrix-\(id)", "created_at": now],
-                                change: ("created_at", later))
+            return ThrowawayRow(
+                row: ["token": device["token"] ?? "", "user_id": owner, "topic": "matrix-\(id)", "created_at": now],
+                change: ("created_at", later))
         case "device_messages":
             let device = try ownersRow("push_tokens", "user_id")
-            return ThrowawayRow(row: ["id": id, "token": device["token"] ?? "", "user_id": owner, "title": "Matrix", "body": "A throwaway push",
-                                      "data": "{}", "created_at": now], change: ("title", "Changed"), conflict: "id")
+            return ThrowawayRow(
+                row: [
+                    "id": id, "token": device["token"] ?? "", "user_id": owner, "title": "Matrix", "body": "A throwaway push",
+                    "data": "{}", "created_at": now,
+                ], change: ("title", "Changed"), conflict: "id")
         case "deliveries":
-            return ThrowawayRow(row: ["id": id, "notification_id": id, "user_id": owner, "channel": "sms", "address": "+15550007777",
-                                      "kind": "system", "title": "Matrix", "body": "A throwaway message", "status": "sent",
-                                      "next_attempt_at": now, "created_at": now, "updated_at": now],
-                                change: ("status", "failed"), conflict: "id")
+            return ThrowawayRow(
+                row: [
+                    "id": id, "notification_id": id, "user_id": owner, "channel": "sms", "address": "+15550007777",
+                    "kind": "system", "title": "Matrix", "body": "A throwaway message", "status": "sent",
+                    "next_attempt_at": now, "created_at": now, "updated_at": now,
+                ],
+                change: ("status", "failed"), conflict: "id")
         case "delivery_preferences":
             // One row a person: the owner has theirs already (the fixture's), the other party not.
-            return ThrowawayRow(row: ["user_id": other, "push": "all", "sms": "off", "email": "off", "updated_at": now],
-                                change: ("sms", "all"), conflict: "user_id")
+            return ThrowawayRow(
+                row: ["user_id": other, "push": "all", "sms": "off", "email": "off", "updated_at": now],
+                change: ("sms", "all"), conflict: "user_id")
         default:
             throw MatrixError(description: "no throwaway row for \(table): add one to ThrowawayRow.make")
         }

@@ -12,10 +12,12 @@ import Testing
 struct DeliveryMetricsTests {
     static func insert(_ test: TestBackend, status: String, channel: String, createdSecondsAgo: Double) async throws {
         let created = test.clock.now.addingTimeInterval(-createdSecondsAgo)
-        try await test.backend.database.query(SQL("""
-            INSERT INTO deliveries (id, notification_id, channel, address, kind, title, body, status, next_attempt_at, created_at, updated_at)
-            VALUES ($1, $2, $3, '+15550003003', 'system', 'T', 'B', $4, $5, $5, $5)
-            """, bindings: [.uuid(UUID()), .uuid(UUID()), .text(channel), .text(status), .timestamp(created)]))
+        try await test.backend.database.query(
+            SQL(
+                """
+                INSERT INTO deliveries (id, notification_id, channel, address, kind, title, body, status, next_attempt_at, created_at, updated_at)
+                VALUES ($1, $2, $3, '+15550003003', 'system', 'T', 'B', $4, $5, $5, $5)
+                """, bindings: [.uuid(UUID()), .uuid(UUID()), .text(channel), .text(status), .timestamp(created)]))
     }
 
     static func value(_ name: String, in text: String) -> Double? {

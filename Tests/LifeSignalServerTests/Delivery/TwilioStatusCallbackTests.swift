@@ -1,8 +1,8 @@
 import Foundation
 import LifeSignalBackend
+import LifeSignalDelivery
 import LifeSignalDomain
 import LifeSignalFunctions
-import LifeSignalDelivery
 import LifeSignalServer
 import LifeSignalTestSupport
 import Testing
@@ -20,11 +20,13 @@ struct TwilioStatusCallbackTests {
         let test = try await TestDatabases.backend(.sqlite)
         let session = try await test.signIn("+15550006006")
         let now = test.clock.now
-        try await test.backend.database.query(SQL("""
-            INSERT INTO deliveries (id, notification_id, user_id, channel, address, kind, title, body, status, attempts, next_attempt_at,
-            provider_message_id, created_at, updated_at, sent_at)
-            VALUES ($1, $2, $3, 'sms', '+15550006007', 'alert_activated_received', 'T', 'B', 'sent', 1, $4, 'SM1', $4, $4, $4)
-            """, bindings: [.uuid(UUID()), .uuid(UUID()), .uuid(session.user.id.rawValue), .timestamp(now)]))
+        try await test.backend.database.query(
+            SQL(
+                """
+                INSERT INTO deliveries (id, notification_id, user_id, channel, address, kind, title, body, status, attempts, next_attempt_at,
+                provider_message_id, created_at, updated_at, sent_at)
+                VALUES ($1, $2, $3, 'sms', '+15550006007', 'alert_activated_received', 'T', 'B', 'sent', 1, $4, 'SM1', $4, $4, $4)
+                """, bindings: [.uuid(UUID()), .uuid(UUID()), .uuid(session.user.id.rawValue), .timestamp(now)]))
         let server = try await TestServer.start(test.backend) {
             if configured { $0.twilioStatusCallback = TwilioStatusCallback(authToken: token, url: url) }
         }
@@ -40,7 +42,8 @@ struct TwilioStatusCallbackTests {
 
     /// Form encoding: everything but unreserved characters percent-escaped.
     static func escape(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")) ?? text
+        text.addingPercentEncoding(withAllowedCharacters: CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~"))
+            ?? text
     }
 
     static func status(_ test: TestBackend) async throws -> String? {
@@ -59,7 +62,10 @@ struct TwilioStatusCallbackTests {
             ("no signature", fields, nil),
             ("an empty signature", fields, ""),
             ("signed with another token", fields, TwilioSignature.expected(url: Self.url.absoluteString, parameters: fields, authToken: "guess")),
-            ("signed for another URL", fields, TwilioSignature.expected(url: "https://evil.example/hooks/twilio/status", parameters: fields, authToken: Self.token)),
+            (
+                "signed for another URL", fields,
+                TwilioSignature.expected(url: "https://evil.example/hooks/twilio/status", parameters: fields, authToken: Self.token)
+            ),
             ("a field changed after signing", altered, valid),
             ("a field added after signing", fields + [("To", "+15550009999")], valid),
         ]
@@ -74,7 +80,9 @@ struct TwilioStatusCallbackTests {
         let genuine = try await Self.post(server, fields, signature: valid)
         #expect(genuine.status == 204, "\(genuine.text)")
         #expect(try await Self.status(test) == "failed")
-        let error = try await test.backend.database.query("SELECT last_error FROM deliveries WHERE provider_message_id = 'SM1'").first.map { try $0.string("last_error") }
+        let error = try await test.backend.database.query("SELECT last_error FROM deliveries WHERE provider_message_id = 'SM1'").first.map {
+            try $0.string("last_error")
+        }
         #expect(error == "Twilio: failed (error 30003)")
     }
 
@@ -83,14 +91,19 @@ struct TwilioStatusCallbackTests {
         let (test, server) = try await Self.start()
         defer { Task { await server.stop() } }
         let fields = [("MessageSid", "SM2"), ("MessageStatus", "delivered")]
-        let reply = try await Self.post(server, fields, signature: TwilioSignature.expected(url: Self.url.absoluteString, parameters: fields, authToken: Self.token))
+        let reply = try await Self.post(
+            server, fields, signature: TwilioSignature.expected(url: Self.url.absoluteString, parameters: fields, authToken: Self.token))
         #expect(reply.status == 204)
         try await test.backend.database.query("UPDATE deliveries SET provider_message_id = 'SM2' WHERE provider_message_id = 'SM1'")
         let deadline = ContinuousClock.now + .seconds(25)
-        var status = try await test.backend.database.query("SELECT status FROM deliveries WHERE provider_message_id = 'SM2'").first.map { try $0.string("status") }
+        var status = try await test.backend.database.query("SELECT status FROM deliveries WHERE provider_message_id = 'SM2'").first.map {
+            try $0.string("status")
+        }
         while status != "delivered", ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(100))
-            status = try await test.backend.database.query("SELECT status FROM deliveries WHERE provider_message_id = 'SM2'").first.map { try $0.string("status") }
+            status = try await test.backend.database.query("SELECT status FROM deliveries WHERE provider_message_id = 'SM2'").first.map {
+                try $0.string("status")
+            }
         }
         #expect(status == "delivered")
     }
@@ -100,17 +113,20 @@ struct TwilioStatusCallbackTests {
         let (test, server) = try await Self.start()
         defer { Task { await server.stop() } }
         let partial = [("MessageStatus", "delivered")]
-        let reply = try await Self.post(server, partial, signature: TwilioSignature.expected(url: Self.url.absoluteString, parameters: partial, authToken: Self.token))
+        let reply = try await Self.post(
+            server, partial, signature: TwilioSignature.expected(url: Self.url.absoluteString, parameters: partial, authToken: Self.token))
         #expect(reply.status == 400, "\(reply.text)")
         let huge = [("MessageSid", "SM1"), ("MessageStatus", "delivered"), ("Body", String(repeating: "x", count: 20_000))]
-        let tooLarge = try await Self.post(server, huge, signature: TwilioSignature.expected(url: Self.url.absoluteString, parameters: huge, authToken: Self.token))
+        let tooLarge = try await Self.post(
+            server, huge, signature: TwilioSignature.expected(url: Self.url.absoluteString, parameters: huge, authToken: Self.token))
         #expect(tooLarge.status == 413, "\(tooLarge.status) \(tooLarge.text)")
         #expect(try await Self.status(test) == "sent")
 
         let (other, unconfigured) = try await Self.start(configured: false)
         defer { Task { await unconfigured.stop() } }
         let fields = [("MessageSid", "SM1"), ("MessageStatus", "delivered")]
-        let notFound = try await Self.post(unconfigured, fields, signature: TwilioSignature.expected(url: Self.url.absoluteString, parameters: fields, authToken: Self.token))
+        let notFound = try await Self.post(
+            unconfigured, fields, signature: TwilioSignature.expected(url: Self.url.absoluteString, parameters: fields, authToken: Self.token))
         #expect(notFound.status == 404)
         #expect(try await Self.status(other) == "sent")
     }

@@ -22,7 +22,12 @@ struct FirebaseCallerTests {
     func apis(engine: Engine) async throws {
         let firebase = try await FirebaseFixture.make(engine)
         let server = try await TestServer.start(firebase.test.backend)
-        defer { Task { await server.stop(); await firebase.keyServer.stop() } }
+        defer {
+            Task {
+                await server.stop()
+                await firebase.keyServer.stop()
+            }
+        }
         let ada = try firebase.token("firebase-ada", phone: "+15550008001")
         let ben = try firebase.token("firebase-ben")
 
@@ -46,11 +51,13 @@ struct FirebaseCallerTests {
 
         // Storage: Ada uploads her avatar under her own folder, not under Ben's.
         let png = TestImages.png(width: 8, height: 8)
-        let upload = try await server.request("POST", "/storage/v1/object/avatars/\(adaID)/avatar.png", bearer: ada,
-                                              headers: ["Content-Type": "image/png"], body: png)
+        let upload = try await server.request(
+            "POST", "/storage/v1/object/avatars/\(adaID)/avatar.png", bearer: ada,
+            headers: ["Content-Type": "image/png"], body: png)
         #expect(upload.status == 200, "\(upload.text)")
-        let intrude = try await server.request("POST", "/storage/v1/object/avatars/\(benID)/avatar.png", bearer: ada,
-                                               headers: ["Content-Type": "image/png"], body: png)
+        let intrude = try await server.request(
+            "POST", "/storage/v1/object/avatars/\(benID)/avatar.png", bearer: ada,
+            headers: ["Content-Type": "image/png"], body: png)
         #expect(intrude.status == 403)
     }
 
@@ -60,7 +67,12 @@ struct FirebaseCallerTests {
         // fetch may be given up on too, and then these tokens are refused all the same.
         let firebase = try await FirebaseFixture.make(engine, fetchTimeout: .seconds(2))
         let server = try await TestServer.start(firebase.test.backend)
-        defer { Task { await server.stop(); await firebase.keyServer.stop() } }
+        defer {
+            Task {
+                await server.stop()
+                await firebase.keyServer.stop()
+            }
+        }
         let now = Int(firebase.now.timeIntervalSince1970)
         let expired = try firebase.token("late") { $0["exp"] = now - 3600 }
         let wrongProject = try firebase.token("elsewhere") { $0["aud"] = "another-project" }
@@ -68,8 +80,9 @@ struct FirebaseCallerTests {
         for token in [expired, wrongProject, unknownKey] {
             #expect(try await server.request("GET", "/rest/v1/users?select=id", bearer: token).status == 401)
             #expect(try await server.request("POST", "/functions/v1/check-in", bearer: token).status == 401)
-            let upload = try await server.request("POST", "/storage/v1/object/avatars/x/avatar.png", bearer: token,
-                                                  headers: ["Content-Type": "image/png"], body: TestImages.png(width: 8, height: 8))
+            let upload = try await server.request(
+                "POST", "/storage/v1/object/avatars/x/avatar.png", bearer: token,
+                headers: ["Content-Type": "image/png"], body: TestImages.png(width: 8, height: 8))
             #expect(upload.status == 401)
         }
         #expect(try await firebase.count("auth_users") == 0)
@@ -90,7 +103,12 @@ struct FirebaseCallerTests {
     func realtime(engine: Engine) async throws {
         let firebase = try await FirebaseFixture.make(engine)
         let server = try await TestServer.start(firebase.test.backend)
-        defer { Task { await server.stop(); await firebase.keyServer.stop() } }
+        defer {
+            Task {
+                await server.stop()
+                await firebase.keyServer.stop()
+            }
+        }
         let ada = try firebase.token("firebase-ada")
         let ben = try firebase.token("firebase-ben")
         let adaID = try await Self.ownID(server, ada)
@@ -103,10 +121,13 @@ struct FirebaseCallerTests {
         _ = try await socket.nextObject(where: { $0["event"] as? String == "system" })
 
         for (owner, title) in [(benID, "for ben"), (adaID, "for ada")] {
-            let row: [String: any Sendable] = ["user_id": owner, "type": "system", "title": title, "body": "b",
-                                               "created_at": Timestamp.format(firebase.now)]
-            let inserted = try await server.request("POST", "/rest/v1/notifications", apiKey: .some(server.serviceKey), bearer: server.serviceKey,
-                                                    body: try JSONSerialization.data(withJSONObject: row))
+            let row: [String: any Sendable] = [
+                "user_id": owner, "type": "system", "title": title, "body": "b",
+                "created_at": Timestamp.format(firebase.now),
+            ]
+            let inserted = try await server.request(
+                "POST", "/rest/v1/notifications", apiKey: .some(server.serviceKey), bearer: server.serviceKey,
+                body: try JSONSerialization.data(withJSONObject: row))
             #expect(inserted.status == 201)
         }
         let change = try await RealtimeTests.nextChange(socket)

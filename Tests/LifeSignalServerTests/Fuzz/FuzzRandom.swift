@@ -33,8 +33,10 @@ enum FuzzValues {
         "2026-02-30", "00000000-0000-0000-0000-000000000000", "not-a-uuid", "+15550001111", "+999999999999999999",
     ]
 
-    static let operators = ["eq", "neq", "gt", "gte", "lt", "lte", "like", "ilike", "is", "in", "cs", "cd", "ov",
-                            "fts", "match", "isdistinct", "", "EQ", "eq ", "not"]
+    static let operators = [
+        "eq", "neq", "gt", "gte", "lt", "lte", "like", "ilike", "is", "in", "cs", "cd", "ov",
+        "fts", "match", "isdistinct", "", "EQ", "eq ", "not",
+    ]
 
     static let acceptHeaders = [
         "application/json", "*/*", "application/vnd.pgrst.object+json", "application/vnd.pgrst.object", "text/csv",
@@ -47,6 +49,8 @@ enum FuzzValues {
         "max-affected=1", "garbage", "count=exact, return=representation", "=", ",,",
     ]
 
-    static let contentTypes = ["application/json", "text/plain", "application/x-www-form-urlencoded", "text/csv", "",
-                               "application/json; charset=latin1", "multipart/form-data; boundary=x"]
+    static let contentTypes = [
+        "application/json", "text/plain", "application/x-www-form-urlencoded", "text/csv", "",
+        "application/json; charset=latin1", "multipart/form-data; boundary=x",
+    ]
 }

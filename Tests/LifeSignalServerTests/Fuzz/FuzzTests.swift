@@ -44,10 +44,11 @@ struct FuzzTests {
             let status: Int
             let text: String
             do {
-                let reply = try await server.request(request.method, request.path, apiKey: request.apiKey,
-                                                     bearer: request.bearer, headers: request.headers, body: request.body)
+                let reply = try await server.request(
+                    request.method, request.path, apiKey: request.apiKey,
+                    bearer: request.bearer, headers: request.headers, body: request.body)
                 (status, text) = (reply.status, reply.text)
-            } catch where "\(error)".contains("Out of memory") {
+            } catch  where "\(error)".contains("Out of memory") {
                 // libcurl under URLSession refuses some long URLs on its side; a plain socket
                 // asks the server anyway.
                 guard let raw = await Self.rawStatus(request, server: server) else {
@@ -122,7 +123,11 @@ struct FuzzTests {
     static func rawStatus(_ request: FuzzRequest, server: TestServer) async -> Int? {
         guard let socket = try? ConnectionTestSocket(port: server.port) else { return nil }
         var head = "\(request.method) \(request.path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
-        let key: String? = switch request.apiKey { case .none: server.anonKey; case .some(let value): value }
+        let key: String? =
+            switch request.apiKey {
+            case .none: server.anonKey
+            case .some(let value): value
+            }
         if let key { head += "apikey: \(key)\r\n" }
         if let bearer = request.bearer { head += "Authorization: Bearer \(bearer)\r\n" }
         for (name, value) in request.headers { head += "\(name): \(value)\r\n" }
@@ -175,7 +180,8 @@ struct FrameFuzzer {
             var values = RequestFuzzer(random: random, tables: tables, functions: [], bearers: [])
             let value = values.jsonValue(depth: 4)
             random = values.random
-            return "{\"topic\":\"realtime:t\",\"event\":\"\(random.pick(["phx_join", "phx_leave", "access_token", "heartbeat", "nope", ""]))\",\"payload\":\(value),\"ref\":\"\(ref)\"}"
+            return
+                "{\"topic\":\"realtime:t\",\"event\":\"\(random.pick(["phx_join", "phx_leave", "access_token", "heartbeat", "nope", ""]))\",\"payload\":\(value),\"ref\":\"\(ref)\"}"
         default:
             let table = random.pick(tables)
             let column = random.pick(table.columns.map(\.name))
@@ -186,7 +192,9 @@ struct FrameFuzzer {
             ])
             let event = random.pick(["*", "INSERT", "UPDATE", "DELETE", "TRUNCATE", ""])
             let accessToken = random.pick([token, "garbage", ""])
-            let binding: [String: Any] = ["event": event, "schema": random.pick(["public", "auth", ""]), "table": random.pick([table.name, "nope", ""]), "filter": filter]
+            let binding: [String: Any] = [
+                "event": event, "schema": random.pick(["public", "auth", ""]), "table": random.pick([table.name, "nope", ""]), "filter": filter,
+            ]
             let bindings = Array(repeating: binding, count: random.chance(0.1) ? random.int(2...200) : 1)
             let payload: [String: Any] = ["config": ["postgres_changes": bindings], "access_token": accessToken]
             let frame: [String: Any] = ["topic": "realtime:\(random.int(0...1_000_000))", "event": "phx_join", "payload": payload, "ref": "\(ref)"]

@@ -68,7 +68,8 @@ struct RequestFuzzer {
     }
 
     private mutating func tableName(_ table: TableSchema) -> String {
-        random.chance(0.05) ? encode(random.pick(["", "nope", "users;drop", "..", "%00", "pg_catalog.pg_user", String(repeating: "t", count: 300)])) : table.name
+        random.chance(0.05)
+            ? encode(random.pick(["", "nope", "users;drop", "..", "%00", "pg_catalog.pg_user", String(repeating: "t", count: 300)])) : table.name
     }
 
     /// `key=value&…` with every value percent-encoded.
@@ -240,9 +241,11 @@ struct RequestFuzzer {
     }
 
     private mutating func auth() -> FuzzRequest {
-        let path = random.pick(["/auth/v1/otp", "/auth/v1/verify", "/auth/v1/token?grant_type=password", "/auth/v1/token?grant_type=refresh_token",
-                                "/auth/v1/token?grant_type=\(encode(random.pick(FuzzValues.strings)))", "/auth/v1/signup", "/auth/v1/user",
-                                "/auth/v1/logout"])
+        let path = random.pick([
+            "/auth/v1/otp", "/auth/v1/verify", "/auth/v1/token?grant_type=password", "/auth/v1/token?grant_type=refresh_token",
+            "/auth/v1/token?grant_type=\(encode(random.pick(FuzzValues.strings)))", "/auth/v1/signup", "/auth/v1/user",
+            "/auth/v1/logout",
+        ])
         var request = FuzzRequest(method: path == "/auth/v1/user" ? random.pick(["GET", "PUT"]) : "POST", path: path)
         request.bearer = random.chance(0.5) ? random.pick(bearers) : nil
         let fields = ["phone", "email", "password", "token", "type", "refresh_token", "data", "code"]

@@ -1,9 +1,10 @@
 import Foundation
 import HTTPTypes
-@testable import LifeSignalBackend
-@testable import LifeSignalServer
 import LifeSignalTestSupport
 import Testing
+
+@testable import LifeSignalBackend
+@testable import LifeSignalServer
 
 /// Steps 2 and 3 of `/rest/v1` alone: a parsed request against the schema cache of a migrated
 /// database (read once, as the server reads it), as a caller, into a plan and its SQL. No
@@ -22,8 +23,10 @@ struct RESTPlanStepTests {
         return try #require(tables["locations"])
     }
 
-    private func read(_ query: String, range: String? = nil, maxRows: Int? = 1_000, caller: Caller = .anonymous,
-                      dialect: SQLDialect = .sqlite, table: TableSchema) throws -> RESTReadPlan {
+    private func read(
+        _ query: String, range: String? = nil, maxRows: Int? = 1_000, caller: Caller = .anonymous,
+        dialect: SQLDialect = .sqlite, table: TableSchema
+    ) throws -> RESTReadPlan {
         var headers = HTTPFields()
         if let range { headers[rangeField] = range }
         let request = try RESTReadRequest(query: query, headers: headers, head: false)
@@ -69,13 +72,16 @@ struct RESTPlanStepTests {
         #expect(!service.text.contains("WHERE"))
         let postgres = try read("select=id", dialect: .postgres, table: table).select()
         #expect(!postgres.text.contains("WHERE"))
-        let counted = try RESTReadPlan(try RESTReadRequest(query: "select=id", headers: [preferField: "count=exact"], head: false),
-                                       table: table, dialect: .sqlite, caller: .anonymous, claims: nil, maxRows: nil)
+        let counted = try RESTReadPlan(
+            try RESTReadRequest(query: "select=id", headers: [preferField: "count=exact"], head: false),
+            table: table, dialect: .sqlite, caller: .anonymous, claims: nil, maxRows: nil)
         #expect(try counted.count()?.text.hasPrefix("SELECT count(*) AS total FROM \"locations\"") == true)
     }
 
-    private func write(_ kind: WritePlan.Kind, put: Bool = false, query: String?, body: String = #"{"name":"A"}"#,
-                       caller: Caller, table: TableSchema) async throws -> PlannedWrite? {
+    private func write(
+        _ kind: WritePlan.Kind, put: Bool = false, query: String?, body: String = #"{"name":"A"}"#,
+        caller: Caller, table: TableSchema
+    ) async throws -> PlannedWrite? {
         let request = try await RESTWriteRequest.read(kind: kind, put: put, query: query, headers: [:]) { Data(body.utf8) }
         return try PlannedWrite.make(request, table: table, dialect: .sqlite, caller: caller, claims: nil)
     }
@@ -95,8 +101,10 @@ struct RESTPlanStepTests {
     @Test func aPUTBecomesAnUpsertOnThePrimaryKey() async throws {
         let table = try await locations()
         let id = UUID().uuidString.lowercased()
-        let plan = try #require(try await write(.insert, put: true, query: "id=eq.\(id)", body: #"{"id":"\#(id)","name":"A"}"#,
-                                                caller: .service, table: table))
+        let plan = try #require(
+            try await write(
+                .insert, put: true, query: "id=eq.\(id)", body: #"{"id":"\#(id)","name":"A"}"#,
+                caller: .service, table: table))
         #expect(plan.plan.resolution == .mergeDuplicates && plan.plan.onConflict == ["id"] && plan.plan.filters.isEmpty)
         let mismatch = await #expect(throws: RESTError.self) {
             try await write(.insert, put: true, query: "id=eq.\(id)", body: #"{"id":"other","name":"A"}"#, caller: .service, table: table)

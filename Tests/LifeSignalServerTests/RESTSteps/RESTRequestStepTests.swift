@@ -1,7 +1,8 @@
 import Foundation
 import HTTPTypes
-@testable import LifeSignalServer
 import Testing
+
+@testable import LifeSignalServer
 
 /// Step 1 of `/rest/v1` alone: query strings and headers in, a parsed request or PostgREST's
 /// refusal out, with no schema, database or server.
@@ -14,8 +15,9 @@ struct RESTRequestStepTests {
     }
 
     @Test func readsSelectFiltersOrderAndPaging() throws {
-        let request = try RESTReadRequest(query: "select=id,title:name&name=eq.Park&order=name.desc&limit=5&offset=10",
-                                          headers: [:], head: false)
+        let request = try RESTReadRequest(
+            query: "select=id,title:name&name=eq.Park&order=name.desc&limit=5&offset=10",
+            headers: [:], head: false)
         #expect(request.query.select == [.column(name: "id", alias: nil), .column(name: "name", alias: "title")])
         #expect(request.query.filters == [.predicate(column: "name", negated: false, op: .eq, value: .scalar("Park"))])
         #expect(request.query.order == [OrderTerm(column: "name", ascending: false)])
@@ -27,8 +29,11 @@ struct RESTRequestStepTests {
         #expect(try RESTReadRequest(query: nil, headers: headers([("Accept", "application/vnd.pgrst.object+json")]), head: false).media == .object)
         #expect(try RESTReadRequest(query: nil, headers: headers([("Accept", "text/html;q=0, */*")]), head: false).media == .array)
         // A refused first choice falls through to the next acceptable one.
-        #expect(try RESTReadRequest(query: nil, headers: headers([("Accept", "application/vnd.pgrst.object;q=0, application/json")]),
-                                    head: false).media == .array)
+        #expect(
+            try RESTReadRequest(
+                query: nil, headers: headers([("Accept", "application/vnd.pgrst.object;q=0, application/json")]),
+                head: false
+            ).media == .array)
         let refusal = #expect(throws: RESTError.self) {
             try RESTReadRequest(query: nil, headers: headers([("Accept", "text/csv, image/png")]), head: false)
         }
@@ -37,8 +42,9 @@ struct RESTRequestStepTests {
     }
 
     @Test func readsPreferCountAcrossLinesAndEntries() throws {
-        let request = try RESTReadRequest(query: nil, headers: headers([("Prefer", "return=minimal"), ("Prefer", "tx=commit, count=exact")]),
-                                          head: false)
+        let request = try RESTReadRequest(
+            query: nil, headers: headers([("Prefer", "return=minimal"), ("Prefer", "tx=commit, count=exact")]),
+            head: false)
         #expect(request.countExact)
         #expect(RESTPreferences.list(headers([("Prefer", " a=1 ,b=2"), ("Prefer", "c=3")])) == ["a=1", "b=2", "c=3"])
     }
@@ -68,8 +74,10 @@ struct RESTRequestStepTests {
 
     @Test func readsAWriteAndItsPreferences() async throws {
         let body = Data(#"[{"name":"A","id":1},{"id":2,"name":"B"}]"#.utf8)
-        let request = try await RESTWriteRequest.read(kind: .insert, put: false, query: "select=id&on_conflict=id",
-                                                      headers: headers([("Prefer", "return=representation,resolution=merge-duplicates,count=exact")])) { body }
+        let request = try await RESTWriteRequest.read(
+            kind: .insert, put: false, query: "select=id&on_conflict=id",
+            headers: headers([("Prefer", "return=representation,resolution=merge-duplicates,count=exact")])
+        ) { body }
         #expect(request.parsed.rows.count == 2 && request.parsed.columns == ["id", "name"])
         #expect(request.parsed.returning == .representation && request.parsed.resolution == .mergeDuplicates)
         #expect(request.parsed.countExact && request.parsed.onConflict == ["id"])

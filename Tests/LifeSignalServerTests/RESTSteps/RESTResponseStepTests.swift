@@ -2,8 +2,9 @@ import Foundation
 import HTTPTypes
 import LifeSignalBackend
 import LifeSignalDomain
-@testable import LifeSignalServer
 import Testing
+
+@testable import LifeSignalServer
 
 /// Step 4 of `/rest/v1` alone: a page or written rows in, PostgREST's status, headers and
 /// body out (ranges, counts, `Prefer`, negotiation), with no database or server.
@@ -56,15 +57,18 @@ struct RESTResponseStepTests {
         #expect(reply.body == nil && reply.status == .partialContent && reply.headers[contentRangeField] == "2-2/4")
     }
 
-    private func write(_ kind: WritePlan.Kind, returning: WritePlan.Return = .minimal, resolution: WritePlan.Resolution? = nil,
-                       countExact: Bool = false, singular: Bool = false, put: Bool = false) -> PlannedWrite {
+    private func write(
+        _ kind: WritePlan.Kind, returning: WritePlan.Return = .minimal, resolution: WritePlan.Resolution? = nil,
+        countExact: Bool = false, singular: Bool = false, put: Bool = false
+    ) -> PlannedWrite {
         var plan = WritePlan(kind: kind)
         plan.returning = returning
         plan.resolution = resolution
         plan.countExact = countExact
         let table = ColumnSchema(name: "id", type: "integer", isPrimaryKey: true)
-        let builder = RESTSQLBuilder(table: RESTPlanStepTests.table(name: "things", columns: [table]), dialect: .sqlite,
-                                     caller: .service, claims: nil)
+        let builder = RESTSQLBuilder(
+            table: RESTPlanStepTests.table(name: "things", columns: [table]), dialect: .sqlite,
+            caller: .service, claims: nil)
         return PlannedWrite(kind: kind, plan: plan, builder: builder, columns: [("id", table)], singular: singular, put: put)
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalServer
 import LifeSignalTestSupport
 import Testing
@@ -17,17 +17,21 @@ struct ResponderPageBrowserTests {
         let f = try await ResponderPageFixture.make(engine)
         defer { Task { await f.server.stop() } }
         let url = f.links.url(alertID: f.alert.id, responder: f.bob.userID, now: f.test.clock.now)
-        let run = try await BrowserCheck.run("responder_page_check.py", [
-            "--url", url.absoluteString, "--name", "Ann Tester", "--phone", ResponderPageFixture.annPhone,
-        ])
+        let run = try await BrowserCheck.run(
+            "responder_page_check.py",
+            [
+                "--url", url.absoluteString, "--name", "Ann Tester", "--phone", ResponderPageFixture.annPhone,
+            ])
         #expect(run.status == 0, "\(run.output)")
         #expect(run.output.contains("\"step\": \"on it\"") && run.output.contains("\"step\": \"marked safe\""), "\(run.output)")
         let bob = f.bob.userID.rawValue.uuidString.lowercased()
         #expect(try await f.count("SELECT count(*) AS n FROM alert_responses WHERE responder_id = '\(bob)'") == 1)
         let state = try await f.alertState()
         #expect(state.status == "resolved" && state.resolution == "marked_safe")
-        let resolvedBy = try await f.test.backend.database.query(SQL.raw(
-            "SELECT resolved_by FROM alerts WHERE id = '\(f.alert.id.uuidString.lowercased())'")).first?.optionalUUID("resolved_by")
+        let resolvedBy = try await f.test.backend.database.query(
+            SQL.raw(
+                "SELECT resolved_by FROM alerts WHERE id = '\(f.alert.id.uuidString.lowercased())'")
+        ).first?.optionalUUID("resolved_by")
         #expect(resolvedBy == f.bob.userID.rawValue)
     }
 }
@@ -57,13 +61,14 @@ enum BrowserCheck {
 
     static func run(_ script: String, _ arguments: [String]) async throws -> Run {
         guard let python = ProcessInfo.processInfo.environment["LIFESIGNAL_TEST_PYTHON"], !python.isEmpty else {
-            throw PageTestError( """
+            throw PageTestError(
+                """
                 This test drives Chromium with Playwright, and LIFESIGNAL_TEST_PYTHON is not set. Run the tests with \
                 `scripts/test`, which makes the Python environment (Tests/Compatibility/requirements.txt) and installs Chromium.
                 """)
         }
         guard FileManager.default.isExecutableFile(atPath: chromium) else {
-            throw PageTestError( "\(chromium) is missing: run `scripts/test` (it installs Debian's chromium) or `apt-get install -y chromium`")
+            throw PageTestError("\(chromium) is missing: run `scripts/test` (it installs Debian's chromium) or `apt-get install -y chromium`")
         }
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Compatibility/\(script)").path

@@ -1,13 +1,14 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalServer
 import LifeSignalTestSupport
 import Logging
 import Testing
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Ann (the person), Bob and Cat (her responders) and Eve (a stranger), signed in over the real
@@ -21,8 +22,10 @@ struct ResponderPageFixture {
 
     static let annPhone = "+15550005001"
 
-    static func make(_ engine: Engine, logger: Logger? = nil,
-                     configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> ResponderPageFixture {
+    static func make(
+        _ engine: Engine, logger: Logger? = nil,
+        configure: (inout ServerConfiguration) -> Void = { _ in }
+    ) async throws -> ResponderPageFixture {
         let test = try await TestDatabases.backend(engine)
         let server = try await TestServer.start(test.backend, logger: logger, configure: configure)
         var people: [Caller] = []
@@ -41,8 +44,9 @@ struct ResponderPageFixture {
         let alert = try await test.backend.alerts.trigger(
             caller: ann, location: AlertLocation(latitude: 51.50735, longitude: -0.12776, accuracyMeters: 25, time: test.clock.now))
         test.clock.advance(by: 120)
-        return ResponderPageFixture(test: test, server: server, links: test.backend.responderLinks(baseURL: server.baseURL),
-                                    ann: ann, bob: bob, cat: cat, eve: eve, alert: alert)
+        return ResponderPageFixture(
+            test: test, server: server, links: test.backend.responderLinks(baseURL: server.baseURL),
+            ann: ann, bob: bob, cat: cat, eve: eve, alert: alert)
     }
 
     /// The path of `responder`'s link to the alert, valid for the default 48 hours.
@@ -77,8 +81,10 @@ extension Caller {
 /// URLSession without redirects: the tests see a form's 303 itself.
 enum BareHTTP {
     final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
-        func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+            newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+        ) {
             completionHandler(nil)
         }
     }
@@ -95,7 +101,7 @@ enum BareHTTP {
             request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         }
         let (data, response) = try await session.data(for: request)
-        guard let http = response as? HTTPURLResponse else { throw PageTestError( "not HTTP") }
+        guard let http = response as? HTTPURLResponse else { throw PageTestError("not HTTP") }
         var fields: [String: String] = [:]
         for (name, value) in http.allHeaderFields {
             if let name = name as? String, let value = value as? String { fields[name.lowercased()] = value }

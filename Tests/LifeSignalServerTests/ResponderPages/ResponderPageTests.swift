@@ -1,7 +1,7 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalFunctions
 import LifeSignalDomain
+import LifeSignalFunctions
 import LifeSignalServer
 import LifeSignalTestSupport
 import Testing
@@ -31,8 +31,9 @@ struct ResponderPageTests {
         #expect(!reply.text.lowercased().contains("<script"), what)
     }
 
-    @Test("the page shows who, what and when, the last check-in, a call link, the map and two forms, with strict headers",
-          arguments: Engine.allCases)
+    @Test(
+        "the page shows who, what and when, the last check-in, a call link, the map and two forms, with strict headers",
+        arguments: Engine.allCases)
     func content(engine: Engine) async throws {
         let f = try await ResponderPageFixture.make(engine)
         defer { Task { await f.server.stop() } }
@@ -66,12 +67,15 @@ struct ResponderPageTests {
         let f = try await ResponderPageFixture.make(engine)
         defer { Task { await f.server.stop() } }
         // Stored names are checked when written; the page escapes whatever is stored all the same.
-        try await f.test.backend.database.query(SQL.raw("""
-            UPDATE users SET first_name = '<b>Ann</b>', last_name = '"O''Hara" & co', emergency_note = '<script>x</script>'
-            WHERE id = '\(f.ann.userID.rawValue.uuidString.lowercased())'
-            """))
-        try await f.test.backend.database.query(SQL.raw(
-            "UPDATE alerts SET kind = 'missed_check_in', deadline = activated_at WHERE id = '\(f.alert.id.uuidString.lowercased())'"))
+        try await f.test.backend.database.query(
+            SQL.raw(
+                """
+                UPDATE users SET first_name = '<b>Ann</b>', last_name = '"O''Hara" & co', emergency_note = '<script>x</script>'
+                WHERE id = '\(f.ann.userID.rawValue.uuidString.lowercased())'
+                """))
+        try await f.test.backend.database.query(
+            SQL.raw(
+                "UPDATE alerts SET kind = 'missed_check_in', deadline = activated_at WHERE id = '\(f.alert.id.uuidString.lowercased())'"))
         let page = try await f.send("GET", f.path(f.bob))
         #expect(page.status == 200)
         #expect(page.text.contains("<h1>&lt;b&gt;Ann&lt;/b&gt; &quot;O&#39;Hara&quot; &amp; co missed a check-in</h1>"), "\(page.text)")
@@ -80,8 +84,9 @@ struct ResponderPageTests {
         #expect(page.text.contains("Check-in missed: the deadline was <time"))
         #expect(!page.text.contains("Check-ins paused"))
         let until = f.test.clock.now.addingTimeInterval(7200)
-        try await f.test.backend.database.query(SQL.raw(
-            "UPDATE users SET paused_until = '\(Timestamp.format(until))' WHERE id = '\(f.ann.userID.rawValue.uuidString.lowercased())'"))
+        try await f.test.backend.database.query(
+            SQL.raw(
+                "UPDATE users SET paused_until = '\(Timestamp.format(until))' WHERE id = '\(f.ann.userID.rawValue.uuidString.lowercased())'"))
         let paused = try await f.send("GET", f.path(f.bob))
         #expect(paused.text.contains("<dt>Check-ins paused</dt>\n<dd>until <time datetime=\"\(Timestamp.format(until))\">"), "\(paused.text)")
     }
@@ -119,8 +124,9 @@ struct ResponderPageTests {
         Self.expectRevealsNothing(try await f.send("GET", f.path(f.cat)), 410, "another responder's link after the all-clear")
     }
 
-    @Test("tampered, unknown, expired, a stranger's, a dropped responder's and an ended alert's links show nothing",
-          arguments: Engine.allCases)
+    @Test(
+        "tampered, unknown, expired, a stranger's, a dropped responder's and an ended alert's links show nothing",
+        arguments: Engine.allCases)
     func badLinks(engine: Engine) async throws {
         let f = try await ResponderPageFixture.make(engine)
         defer { Task { await f.server.stop() } }
@@ -214,8 +220,9 @@ struct ResponderPageTests {
         #expect(statuses.prefix(2).allSatisfy { $0 == 404 }, "\(statuses)")
     }
 
-    @Test("an invitation link names the inviter by first name and says how to accept; answered or forged, it shows nothing",
-          arguments: Engine.allCases)
+    @Test(
+        "an invitation link names the inviter by first name and says how to accept; answered or forged, it shows nothing",
+        arguments: Engine.allCases)
     func invitation(engine: Engine) async throws {
         let f = try await ResponderPageFixture.make(engine)
         defer { Task { await f.server.stop() } }
