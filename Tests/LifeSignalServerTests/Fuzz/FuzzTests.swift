@@ -15,8 +15,10 @@ import Testing
 /// `LIFESIGNAL_FUZZ_COUNT` sets its length (`scripts/fuzz` runs a long one).
 @Suite("fuzz: generated requests", .serialized)
 struct FuzzTests {
-    /// Per request: an answer within this, however odd the request. A bound, not a speed check.
-    static let answerBound: Duration = .seconds(15)
+    /// Per request: an answer within this, however odd the request. A bound against a hang, not
+    /// a speed check: in a clean-clone CI run (the whole suite in parallel on two cores) a
+    /// `process-check-ins`, which runs the sweep, was once answered after 17 s.
+    static let answerBound: Duration = .seconds(45)
 
     @Test("generated requests: no crash, no 5xx, bounded answers, refused writes change nothing", arguments: Engine.allCases)
     func requests(engine: Engine) async throws {
