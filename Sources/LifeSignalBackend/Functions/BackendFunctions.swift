@@ -31,7 +31,8 @@ public struct BackendFunctions: Sendable {
         }
     }()
 
-    public static var names: Set<String> { Set(registry.handlers.keys) }
+    /// Every function's name; asked on each `/functions/v1` request, so built once.
+    public static let names: Set<String> = Set(registry.handlers.keys)
 
     /// Runs function `name` for `caller` with a JSON `body` (empty means `{}`); returns the JSON reply.
     public func call(_ name: String, caller: Caller, body: Data) async throws -> Data {

@@ -65,4 +65,14 @@ struct DatabaseTests {
         } throws: { ($0 as? DatabaseError)?.sqlState == "23505" }
         #expect(try await database.query("SELECT count(*) AS n FROM pair").first?.int("n") == 0)
     }
+
+    @Test("a PostgreSQL URL without the PostgreSQL engine is refused by name, not opened as a SQLite path")
+    func postgresNeedsItsEngine() async throws {
+        await #expect {
+            _ = try await DatabaseFactory.open(url: "postgres://nobody@127.0.0.1:1/none")
+        } throws: { error in
+            guard case .configuration(let why)? = error as? DatabaseError else { return false }
+            return why.contains("LifeSignalBackendPostgres")
+        }
+    }
 }
