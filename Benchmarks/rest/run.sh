@@ -1,14 +1,28 @@
 #!/usr/bin/env bash
-# Server throughput against pgbench running the same SQL (issue: server speed).
+# The /rest/v1 and check-in bar of issue 21, every row in one run, against baselines measured
+# in the same run (the idle Realtime sockets are Benchmarks/realtime's).
 #
-#   Benchmarks/rest/run.sh            # PostgreSQL (throwaway cluster) and SQLite
-#   CONNECTIONS=64 DURATION=15 ROUNDS=5 Benchmarks/rest/run.sh
+#   Benchmarks/rest/run.sh                                   # build, then both engines
+#   BIN=/tmp/me/lifesignal Benchmarks/rest/run.sh            # a binary already built (copied first)
+#   CONNECTIONS=64 DURATION=15 ROUNDS=5 OUT=/tmp/rest.md Benchmarks/rest/run.sh
+#   DURATION=5 ROUNDS=1 Benchmarks/rest/run.sh               # a quick check of the script
 #
-# Builds `lifesignal` in release (SCRATCH, default .build-release), then, on each engine:
-#   read:     GET /rest/v1/locations with the seed-004 list query, a page of 50 of 10,000 rows;
-#   check-in: POST /functions/v1/check-in, every request a different person (PEOPLE of them).
-# pgbench runs the same SQL at the same concurrency on the same PostgreSQL as the baseline.
-# Only 127.0.0.1 is ever targeted.
+# On each engine the server is started, seeded (ROWS published locations; PEOPLE people with
+# NOTIFICATIONS notifications and an access token each) and measured with wrk at CONNECTIONS:
+#   PostgreSQL: the anonymous seed-004 read alone, then ROUNDS rounds alternating pgbench
+#     (same SQL, -l logs) and the server: throughput and p99 ratios per round; the signed-in
+#     read (each request another person's token, GET their notifications, filtered by row
+#     policy) in ROUNDS rounds alternating with pgbench running the same SQL in a transaction
+#     that takes the role and claims (signed_in.sql); check-in.
+#   SQLite: the anonymous read alone, then ROUNDS rounds alternating the server with the same
+#     statement run in-process (sqlite_read.c) on as many connections as the server reads
+#     with; the signed-in read; check-in.
+#   Server RSS (VmRSS of /proc) when idle after seeding, and during the anonymous read
+#     (sampled every 0.2 s; VmHWM after it).
+# Then pgbench's read (with its p50/p99) and check-in transaction as before. The summary table
+# (measure, figure, bar, met) is printed last and written to OUT. Only 127.0.0.1 is targeted.
+# The measurements hold LOCK (default /tmp/lifesignal-bench.lock; LOCK= skips it), so do not
+# wrap this script in flock on the same file.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 here=Benchmarks/rest
@@ -17,81 +31,219 @@ DURATION=${DURATION:-15}
 ROUNDS=${ROUNDS:-5}
 ROWS=${ROWS:-10000}
 PEOPLE=${PEOPLE:-100000}
-export WRK_THREADS=2
-command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk" >&2; exit 1; }
-
+NOTIFICATIONS=${NOTIFICATIONS:-5}
+OUT=${OUT:-/tmp/lifesignal-rest-bench.md}
+LOCK=${LOCK-/tmp/lifesignal-bench.lock}
 SCRATCH=${SCRATCH:-.build-release}
-swift build -c release --product lifesignal --scratch-path "$SCRATCH" >&2
-BIN=$SCRATCH/release/lifesignal
+export WRK_THREADS=2
+for tool in wrk pgbench psql curl; do command -v $tool >/dev/null || { echo "$tool is missing (apt-get install -y wrk postgresql-client curl)" >&2; exit 1; }; done
+
 work=$(mktemp -d /tmp/lifesignal-bench.XXXXXX)
 cluster=$(mktemp -d /tmp/lifesignal-pg.XXXXXX)
-cleanup() { [ -n "${server:-}" ] && kill "$server" 2>/dev/null; scripts/postgres-cluster stop "$cluster"; rm -rf "$work"; }
+cleanup() {
+  set +e
+  [ -n "${sampler:-}" ] && kill "$sampler" 2>/dev/null
+  [ -n "${server:-}" ] && kill "$server" 2>/dev/null
+  scripts/postgres-cluster stop "$cluster"
+  rm -rf "$work"
+}
 trap cleanup EXIT
-PG=$(scripts/postgres-cluster start "$cluster")
+if [ -z "${BIN:-}" ]; then
+  swift build -c release --product lifesignal --scratch-path "$SCRATCH" >&2
+  BIN=$SCRATCH/release/lifesignal
+fi
+# A copy, so that a rebuild elsewhere cannot swap the binary in the middle of the run.
+cp "$BIN" "$work/lifesignal"
+BIN=$work/lifesignal
+. "$here/sqlite_baseline.sh"
+build_sqlite_baseline "$work/sqlite_read"
+READERS=${READERS:-$(sed -n 's/.*static let count = \([0-9]*\).*/\1/p' Sources/LifeSignalBackend/Database/SQLiteReaders.swift)}
+
+if [ -n "$LOCK" ]; then
+  exec 9>>"$LOCK"
+  flock -n 9 || { echo "waiting for $LOCK (another benchmark is running)" >&2; flock 9; }
+fi
+results=$work/results.txt
+record() { echo "$*" >>"$results"; }
+wrkstat() { python3 "$here/bench.py" wrk "$1"; }
+record meta_commit "$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- Sources Package.swift || echo ' (with uncommitted changes)')"
+record meta_date "$(date -u '+%Y-%m-%d %H:%M UTC')"
+record meta_machine "$(nproc) cores, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)"
+record meta_params "CONNECTIONS=$CONNECTIONS DURATION=$DURATION ROUNDS=$ROUNDS ROWS=$ROWS PEOPLE=$PEOPLE NOTIFICATIONS=$NOTIFICATIONS, release build"
+record meta_connections "$CONNECTIONS"
+record sqlite_readers "$READERS"
+
+# Children that outlive a step (PostgreSQL, the server, the sampler) get no copy of the lock's
+# descriptor (9>&-): a copy would hold the lock after this script ends.
+PG=$(scripts/postgres-cluster start "$cluster" 9>&-)
 PSQL=(psql "$PG" -q -v ON_ERROR_STOP=1)
 export LIFESIGNAL_JWT_SECRET="benchmark-secret-$(date +%s)-with-enough-length"
 QUERY='/rest/v1/locations?select=*&deleted_at=is.null&order=sort_order.asc.nullslast,name.asc.nullslast&limit=50'
 SQL="SELECT coalesce(json_agg(_r), '[]')::text FROM (SELECT * FROM locations WHERE deleted_at IS NULL ORDER BY sort_order ASC NULLS LAST, name ASC NULLS LAST LIMIT 50) _r;"
+export READ_PATH='/rest/v1/notifications?select=*&order=created_at.desc&limit=20'
+echo "$SQL" >"$work/query.sql"
 
-echo "$SQL" > "$work/query.sql"
+# Waits until the server has used under 50 ms of CPU in a second (it reads the change log the
+# seeding filled), at most 60 s, so that "idle" is idle.
+settle() {
+  local before after
+  for _ in $(seq 1 60); do
+    before=$(awk '{print $14 + $15}' "/proc/$server/stat"); sleep 1; after=$(awk '{print $14 + $15}' "/proc/$server/stat")
+    [ $((after - before)) -lt 5 ] && return 0
+  done
+  return 0
+}
+rss() { awk -v k="$1:" '$1 == k {print $2}' "/proc/$server/status"; }
+start_sampler() { (while kill -0 "$server" 2>/dev/null; do rss VmRSS; sleep 0.2; done) >"$1" 2>/dev/null 9>&- & sampler=$!; }
+stop_sampler() { kill "$sampler"; wait "$sampler" 2>/dev/null || true; sampler=; }
 
-run_engine() {
+# wrk NAME ARGS…: one wrk run, its report kept and recorded as "wrk_NAME rate p99 non2xx failed".
+run_wrk() {
+  local name=$1; shift
+  wrk -t$WRK_THREADS -c"$CONNECTIONS" -d"${DURATION}s" --latency "$@" >"$work/$name.wrk"
+  record "wrk_$name $(wrkstat "$work/$name.wrk")"
+}
+
+# pgbench NAME ARGS…: prints tps; with -l, every transaction's latency goes to $work/NAME.*.
+run_pgbench() {
+  local name=$1; shift
+  local prefix=()
+  [ "$1" = -l ] && prefix=(--log-prefix="$work/$name")
+  pgbench -n -c "$CONNECTIONS" -j 2 -T "$DURATION" "${prefix[@]}" "$@" "$PG" >"$work/$name.pgbench" 2>&1
+  grep -q '^tps' "$work/$name.pgbench" || { cat "$work/$name.pgbench" >&2; exit 1; }
+  awk '/^tps/ {print $3; exit}' "$work/$name.pgbench"
+}
+
+# The signed-in read must answer 200 with the caller's rows only, or its rate means nothing.
+check_signed_in() {
+  local port=$1 key=$2 token sub status
+  token=$(head -1 "$work/$3.tokens")
+  sub=$(python3 -c "import hashlib, uuid; print(uuid.UUID(hashlib.md5(b'u1').hexdigest()))")
+  status=$(curl -s -o "$work/signed.json" -w '%{http_code}' -H "apikey: $key" -H "Authorization: Bearer $token" "http://127.0.0.1:$port$READ_PATH")
+  [ "$status" = 200 ] || { echo "signed-in read answered $status: $(head -c 300 "$work/signed.json")" >&2; exit 1; }
+  python3 "$here/bench.py" check-signed-in "$work/signed.json" "$sub"
+}
+
+start_server() {
   local name=$1 database=$2 port=$3
-  LIFESIGNAL_DATA_DIR="$work/$name" "$BIN" serve --database "$database" --port "$port" --sweep-interval 0 >"$work/$name.log" 2>&1 &
+  # The anonymous limit is per client address and wrk is one address: raised out of the way.
+  LIFESIGNAL_DATA_DIR="$work/$name" "$BIN" serve --database "$database" --port "$port" --sweep-interval 0 \
+    --anonymous-per-minute 1000000000 >"$work/$name.log" 2>&1 9>&- &
   server=$!
-  for _ in $(seq 1 100); do grep -q "anon key" "$work/$name.log" 2>/dev/null && break; sleep 0.2; done
-  local key; key=$(grep "anon key" "$work/$name.log" | awk '{print $3}')
-  local seed="INSERT INTO locations (id, name, slug, sort_order, status) SELECT $4, 'Location ' || n, 'location-' || n, n % 10, 'published' FROM $5;"
+  for _ in $(seq 1 150); do grep -q "anon key" "$work/$name.log" 2>/dev/null && break; kill -0 "$server" 2>/dev/null || break; sleep 0.2; done
+  key=$(grep "anon key" "$work/$name.log" | awk '{print $3}')
+  [ -n "$key" ] || { cat "$work/$name.log" >&2; exit 1; }
+}
+
+seed() {
+  local name=$1 database=$2
+  local seed="INSERT INTO locations (id, name, slug, sort_order, status) SELECT $3, 'Location ' || n, 'location-' || n, n % 10, 'published' FROM $4;"
   if [ "$name" = postgres ]; then "${PSQL[@]}" -c "$seed" -c "ANALYZE locations"; else python3 - "$database" "$seed" <<'PY'
 import sqlite3, sys
 db = sqlite3.connect(sys.argv[1], timeout=30); db.executescript(sys.argv[2]); db.commit(); db.execute("ANALYZE"); db.commit()
 PY
   fi
-  python3 "$here/seed_people.py" "$name" "$database" "$PEOPLE" "$LIFESIGNAL_JWT_SECRET" "$work/$name.tokens"
+  python3 "$here/seed_people.py" "$name" "$database" "$PEOPLE" "$LIFESIGNAL_JWT_SECRET" "$work/$name.tokens" "$NOTIFICATIONS"
+  settle
+  record "rss_${name}_idle $(rss VmRSS)"
+  echo "== $name idle after seeding: VmRSS $(rss VmRSS) KiB"
+}
 
+# Anonymous read alone (warm-up and the engine's own figure); RSS sampled from here on.
+read_alone() {
+  local name=$1 port=$2
+  start_sampler "$work/$name.rss"
   echo "== $name read: wrk -c$CONNECTIONS -d${DURATION}s GET $QUERY"
-  wrk -t$WRK_THREADS -c"$CONNECTIONS" -d"${DURATION}s" --latency -H "apikey: $key" "http://127.0.0.1:$port$QUERY" | tee "$work/$name.read.wrk"
-  if [ "$name" = postgres ]; then
-    # The machine's speed drifts by a quarter from minute to minute: pgbench and the server
-    # take turns, and each round's ratio compares neighbours. The median is the figure.
-    for round in $(seq 1 "$ROUNDS"); do
-      local base rate
-      base=$(pgbench -n -c "$CONNECTIONS" -j 2 -T "$DURATION" -f "$work/query.sql" "$PG" | awk '/^tps/ {print $3}')
-      rate=$(wrk -t$WRK_THREADS -c"$CONNECTIONS" -d"${DURATION}s" -H "apikey: $key" "http://127.0.0.1:$port$QUERY" | awk '/Requests\/sec/ {print $2}')
-      echo "round $round: pgbench $base tps, server $rate req/s, ratio $(python3 -c "print(f'{$rate/$base:.3f}')")" | tee -a "$work/rounds.txt"
-    done
-  fi
+  run_wrk "${name}_read" -H "apikey: $key" "http://127.0.0.1:$port$QUERY"
+  cat "$work/${name}_read.wrk"
+}
+
+stop_read_sampling() {
+  stop_sampler
+  record "rss_$1_read $(sort -n "$work/$1.rss" | tail -1) $(rss VmHWM)"
+}
+
+checkin() {
+  local name=$1 port=$2
   echo "== $name check-in: wrk -c$CONNECTIONS -d${DURATION}s POST /functions/v1/check-in ($PEOPLE people)"
-  TOKENS_FILE="$work/$name.tokens" ANON_KEY="$key" \
-    wrk -t$WRK_THREADS -c"$CONNECTIONS" -d"${DURATION}s" --latency -s "$here/checkin.lua" "http://127.0.0.1:$port" | tee "$work/$name.checkin.wrk"
-  kill "$server"; wait "$server" 2>/dev/null || true; server=
+  TOKENS_FILE="$work/$name.tokens" ANON_KEY="$key" run_wrk "${name}_checkin" -s "$here/checkin.lua" "http://127.0.0.1:$port"
+  cat "$work/${name}_checkin.wrk"
 }
 
-run_engine postgres "$PG" 54391 "gen_random_uuid()" "generate_series(1, $ROWS) AS n"
-SQLITE_SEED="(WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < $ROWS) SELECT n FROM c)"
-run_engine sqlite "$work/bench.sqlite" 54392 "lower(hex(randomblob(16)))" "$SQLITE_SEED"
+stop_server() { kill "$server"; wait "$server" 2>/dev/null || true; server=; }
 
+# ---- PostgreSQL
+start_server postgres "$PG" 54391
+seed postgres "$PG" "gen_random_uuid()" "generate_series(1, $ROWS) AS n"
+read_alone postgres 54391
+# The machine's speed drifts by a quarter from minute to minute: pgbench and the server take
+# turns, and each round's ratios compare neighbours. The medians are the figures.
+for round in $(seq 1 "$ROUNDS"); do
+  base=$(run_pgbench "anon_r$round" -l -f "$work/query.sql")
+  read -r base_p50 base_p99 _ <<<"$(python3 "$here/bench.py" pglog "$work"/anon_r"$round".[0-9]*)"
+  run_wrk "anon_r$round" -H "apikey: $key" "http://127.0.0.1:54391$QUERY"
+  read -r rate p99 _ <<<"$(wrkstat "$work/anon_r$round.wrk")"
+  record "anon_round $round $base $rate $base_p99 $p99"
+  echo "read round $round: pgbench $base tps (p50 $base_p50 ms, p99 $base_p99 ms), server $rate req/s (p99 $p99 ms)," \
+    "ratio $(python3 -c "print(f'{$rate/$base:.3f}, p99 {$p99/$base_p99:.2f}x')")"
+done
+stop_read_sampling postgres
+check_signed_in 54391 "$key" postgres
+# The baseline's own check: the transaction sees exactly person 1's rows.
+"${PSQL[@]}" -At -c "BEGIN" -c "SELECT set_config('role', 'authenticated', true), set_config('request.jwt.claims', '{\"sub\":\"' || md5('u1')::uuid || '\"}', true)" \
+  -c "SELECT count(*) || ' rows for person 1 under row-level security' FROM notifications" -c "COMMIT" | tail -1
+for round in $(seq 1 "$ROUNDS"); do
+  base=$(run_pgbench "signed_r$round" -D people="$PEOPLE" -f "$here/signed_in.sql")
+  TOKENS_FILE="$work/postgres.tokens" ANON_KEY="$key" TOKEN_START=$((round * PEOPLE / (ROUNDS + 1))) \
+    run_wrk "signed_r$round" -s "$here/signed_in.lua" "http://127.0.0.1:54391"
+  read -r rate p99 _ <<<"$(wrkstat "$work/signed_r$round.wrk")"
+  record "signed_round $round $base $rate"
+  echo "signed-in round $round: pgbench $base tps, server $rate req/s (p99 $p99 ms), ratio $(python3 -c "print(f'{$rate/$base:.3f}')")"
+done
+checkin postgres 54391
+stop_server
+
+# ---- SQLite
+SQLITE_DB=$work/bench.sqlite
+start_server sqlite "$SQLITE_DB" 54392
+seed sqlite "$SQLITE_DB" "lower(hex(randomblob(16)))" \
+  "(WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < $ROWS) SELECT n FROM c)"
+read_alone sqlite 54392
+curl -s -o "$work/locations.json" -H "apikey: $key" "http://127.0.0.1:54392$QUERY"
+LOCAL_SQL=$(python3 "$here/bench.py" sqlite-sql "$SQLITE_DB" "$work/locations.json")
+echo "in-process baseline on $READERS connections: $LOCAL_SQL"
+for round in $(seq 1 "$ROUNDS"); do
+  "$work/sqlite_read" "$SQLITE_DB" "$READERS" "$DURATION" "$LOCAL_SQL" | tee "$work/local_r$round.txt"
+  base=$(awk '{print $1; exit}' "$work/local_r$round.txt")
+  run_wrk "sqlite_r$round" -H "apikey: $key" "http://127.0.0.1:54392$QUERY"
+  read -r rate p99 _ <<<"$(wrkstat "$work/sqlite_r$round.wrk")"
+  record "sqlite_round $round $base $rate"
+  echo "SQLite read round $round: in-process $base q/s, server $rate req/s (p99 $p99 ms), ratio $(python3 -c "print(f'{$rate/$base:.3f}')")"
+done
+stop_read_sampling sqlite
+# For reference: what the HTTP stack answers on this machine when no database is involved.
+run_wrk sqlite_health "http://127.0.0.1:54392/health"
+# For the record: the statement without SQLite's JSON functions (rows fetched as text only).
+PLAIN_SQL=$(python3 "$here/bench.py" sqlite-sql --plain "$SQLITE_DB" "$work/locations.json")
+record "sqlite_plain $("$work/sqlite_read" "$SQLITE_DB" "$READERS" "$DURATION" "$PLAIN_SQL" | awk '{print $1}')"
+check_signed_in 54392 "$key" sqlite
+echo "== sqlite signed-in read: wrk -c$CONNECTIONS -d${DURATION}s GET $READ_PATH"
+TOKENS_FILE="$work/sqlite.tokens" ANON_KEY="$key" run_wrk sqlite_signed -s "$here/signed_in.lua" "http://127.0.0.1:54392"
+cat "$work/sqlite_signed.wrk"
+checkin sqlite 54392
+stop_server
+
+# ---- pgbench alone: the read (pgbench's own latency) and the check-in transaction
 echo "== pgbench baseline (read): the same SQL, -c$CONNECTIONS -T$DURATION"
-# -l logs every transaction's latency, so pgbench's own p99 is known: the floor for any server.
-(cd "$work" && pgbench -n -c "$CONNECTIONS" -j 2 -T "$DURATION" -l --log-prefix=pgbench_read -f "$work/query.sql" "$PG") | tee "$work/pgbench.read.txt"
-cat "$work"/pgbench_read.* | awk '{print $3}' | sort -n | awk '{a[NR]=$1} END {printf "pgbench read latency: p50 %.2f ms, p99 %.2f ms (%d transactions)\n", a[int(NR*0.5)]/1000, a[int(NR*0.99)]/1000, NR}' \
-  | tee -a "$work/pgbench.read.txt"
+base=$(run_pgbench pgbench_read -l -f "$work/query.sql")
+record "pgbench_read $base $(python3 "$here/bench.py" pglog "$work"/pgbench_read.[0-9]*)"
 echo "== pgbench baseline (check-in): the same statements, -c$CONNECTIONS -T$DURATION"
-pgbench -n -c "$CONNECTIONS" -j 2 -T "$DURATION" -D people="$PEOPLE" -f "$here/checkin.sql" "$PG" | tee "$work/pgbench.checkin.txt"
+record "pgbench_checkin $(run_pgbench pgbench_checkin -D people="$PEOPLE" -f "$here/checkin.sql")"
 
-summary() {
-  local what=$1 wrkfile=$2 pgfile=$3
-  local rate p99 base non2xx
-  rate=$(awk '/Requests\/sec/ {print $2}' "$wrkfile")
-  p99=$(awk '/ 99%/ {print $2}' "$wrkfile")
-  non2xx=$(awk '/Non-2xx/ {print $5}' "$wrkfile")
-  base=$(awk '/^tps/ {print $3; exit}' "$pgfile")
-  echo "== summary $what: $rate req/s (p99 $p99, non-2xx ${non2xx:-0}) vs pgbench $base tps: ratio $(python3 -c "print(f'{$rate/$base:.2f}')")"
-}
-grep "pgbench read latency" "$work/pgbench.read.txt"
-cat "$work/rounds.txt"
-echo "== summary read on PostgreSQL, alternating rounds: median ratio $(awk '{print $NF}' "$work/rounds.txt" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}') of $ROUNDS"
-summary "read on PostgreSQL" "$work/postgres.read.wrk" "$work/pgbench.read.txt"
-summary "read on SQLite" "$work/sqlite.read.wrk" "$work/pgbench.read.txt"
-summary "check-in on PostgreSQL" "$work/postgres.checkin.wrk" "$work/pgbench.checkin.txt"
-summary "check-in on SQLite" "$work/sqlite.checkin.wrk" "$work/pgbench.checkin.txt"
+echo "== other figures"
+grep -E '^(wrk_(postgres|sqlite)_|pgbench_|sqlite_plain|rss_)' "$results" | sed 's/^/  /'
+echo "  (wrk_*: req/s, p99 ms, non-2xx, failed; pgbench_read: tps, p50 ms, p99 ms, transactions; rss_*: KiB, peak and VmHWM)"
+echo "== summary"
+python3 "$here/bench.py" summary "$results" "$OUT"
+cp "$results" "$OUT.results"
+echo "(written to $OUT; the raw figures to $OUT.results)"
