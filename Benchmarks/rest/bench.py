@@ -137,11 +137,14 @@ def summary(results, out):
     for engine, name in (("postgres", "PostgreSQL"), ("sqlite", "SQLite")):
         idle = figure(f"rss_{engine}_idle", 0)
         if idle is not None:
-            row(f"server RSS idle, {name}", f"**{idle / 1024:.1f} MiB**", "< 64 MiB", idle / 1024 < 64)
+            start = figure(f"rss_{engine}_start", 0)
+            before = f" ({start / 1024:.1f} MiB after start, before seeding)" if start is not None else ""
+            row(f"server RSS idle after seeding, {name}", f"**{idle / 1024:.1f} MiB**{before}", "< 64 MiB", idle / 1024 < 64)
         peak, hwm = figure(f"rss_{engine}_read", 0), figure(f"rss_{engine}_read", 1)
         if peak is not None:
             row(f"server RSS under the {first.get('meta_connections', ['64'])[0]}-connection read, {name}",
-                f"**{max(peak, hwm) / 1024:.1f} MiB** (sampled peak {peak / 1024:.1f}, VmHWM {hwm / 1024:.1f})",
+                f"**{max(peak, hwm) / 1024:.1f} MiB** (sampled peak {peak / 1024:.1f}, VmHWM {hwm / 1024:.1f}; "
+                f"peak {(peak - (idle or 0)) / 1024:+.1f} over idle)",
                 "< 150 MiB", max(peak, hwm) / 1024 < 150)
     failures = [line for line in lines if line[0].startswith("wrk_") and (int(line[3]) or int(line[4]))]
     text = [f"REST benchmark, {meta.get('meta_date', '')}, commit {meta.get('meta_commit', '?')}, {meta.get('meta_machine', '')}",

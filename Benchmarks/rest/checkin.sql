@@ -1,6 +1,8 @@
 -- pgbench baseline for POST /functions/v1/check-in: the statements the check-in rule runs
 -- (lock the person, record the check-in, move the deadline), then the status read.
 \set n random(1, :people)
+-- The session the token names, looked up before the call (FunctionRoutes; a person's first call).
+SELECT user_id FROM auth_sessions WHERE id = md5('s' || :n)::uuid;
 BEGIN;
 SELECT last_check_in_at, check_in_interval_seconds, escalated_for, first_name, last_name, phone FROM users WHERE id = md5('u' || :n)::uuid FOR UPDATE;
 INSERT INTO check_ins (id, user_id, checked_in_at, source) VALUES (gen_random_uuid(), md5('u' || :n)::uuid, now(), 'manual');

@@ -137,6 +137,8 @@ start_server() {
 
 seed() {
   local name=$1 database=$2
+  settle
+  record "rss_${name}_start $(rss VmRSS)"
   local seed="INSERT INTO locations (id, name, slug, sort_order, status) SELECT $3, 'Location ' || n, 'location-' || n, n % 10, 'published' FROM $4;"
   if [ "$name" = postgres ]; then "${PSQL[@]}" -c "$seed" -c "ANALYZE locations"; else python3 - "$database" "$seed" <<'PY'
 import sqlite3, sys
@@ -146,7 +148,7 @@ PY
   python3 "$here/seed_people.py" "$name" "$database" "$PEOPLE" "$LIFESIGNAL_JWT_SECRET" "$work/$name.tokens" "$NOTIFICATIONS"
   settle
   record "rss_${name}_idle $(rss VmRSS)"
-  echo "== $name idle after seeding: VmRSS $(rss VmRSS) KiB"
+  echo "== $name idle: VmRSS $(sed -n "s/^rss_${name}_start //p" "$results") KiB after start, $(rss VmRSS) KiB after seeding"
 }
 
 # Anonymous read alone (warm-up and the engine's own figure); RSS sampled from here on.

@@ -1,6 +1,8 @@
 """Seeds N people for the check-in and signed-in read benchmarks and writes an access token for each.
 
-Ids are md5('u' || n) as a uuid, so the pgbench baseline scripts can name the same rows.
+Ids are md5('u' || n) as a uuid, so the pgbench baseline scripts can name the same rows;
+each person has a session, md5('s' || n), which their token names (the functions refuse a
+token whose session does not exist).
 Each person gets NOTIFICATIONS (default 5) notifications, one a minute before the seeding,
 stored as NotificationStore writes them (created_at as a timestamptz on PostgreSQL, in
 Timestamp's text form on SQLite). Tokens are HS256 JWTs signed with the server's
@@ -23,12 +25,16 @@ def person_id(n):
     return str(uuid.UUID(hashlib.md5(f"u{n}".encode()).hexdigest()))
 
 
-def token(secret, sub, now):
+def session_id(n):
+    return str(uuid.UUID(hashlib.md5(f"s{n}".encode()).hexdigest()))
+
+
+def token(secret, sub, session, now):
     def b64(data):
         return base64.urlsafe_b64encode(data).rstrip(b"=")
     header = b64(json.dumps({"alg": "HS256", "typ": "JWT"}, separators=(",", ":")).encode())
     claims = {"sub": sub, "role": "authenticated", "aud": "authenticated", "iat": now, "exp": now + 7200,
-              "session_id": str(uuid.uuid4()), "aal": "aal1"}
+              "session_id": session, "aal": "aal1"}
     body = b64(json.dumps(claims, separators=(",", ":")).encode())
     signature = b64(hmac.new(secret.encode(), header + b"." + body, hashlib.sha256).digest())
     return (header + b"." + body + b"." + signature).decode()
@@ -43,6 +49,8 @@ def main():
         sql = f"""
         INSERT INTO auth_users (id, phone, phone_confirmed_at, created_at, updated_at)
           SELECT md5('u' || n)::uuid, '1555' || lpad(n::text, 7, '0'), now(), now(), now() FROM generate_series(1, {count}) n;
+        INSERT INTO auth_sessions (id, user_id, created_at)
+          SELECT md5('s' || n)::uuid, md5('u' || n)::uuid, now() FROM generate_series(1, {count}) n;
         INSERT INTO users (id, phone, qr_code_id, created_at, updated_at)
           SELECT md5('u' || n)::uuid, '+1555' || lpad(n::text, 7, '0'), md5('q' || n)::uuid, now(), now() FROM generate_series(1, {count}) n;
         INSERT INTO notifications (user_id, type, title, body, is_read, created_at)
@@ -59,6 +67,8 @@ def main():
         rows = [(person_id(n), f"1555{n:07d}", str(uuid.UUID(hashlib.md5(f'q{n}'.encode()).hexdigest()))) for n in range(1, count + 1)]
         db.executemany("INSERT INTO auth_users (id, phone, phone_confirmed_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
                        [(i, p, stamp, stamp, stamp) for i, p, _ in rows])
+        db.executemany("INSERT INTO auth_sessions (id, user_id, created_at) VALUES (?, ?, ?)",
+                       [(session_id(n), person_id(n), stamp) for n in range(1, count + 1)])
         db.executemany("INSERT INTO users (id, phone, qr_code_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?)",
                        [(i, "+" + p, q, stamp, stamp) for i, p, q in rows])
         now = datetime.datetime.now(datetime.timezone.utc)
@@ -71,7 +81,7 @@ def main():
     now = int(time.time())
     with open(tokens_file, "w") as out:
         for n in range(1, count + 1):
-            out.write(token(secret, person_id(n), now) + "\n")
+            out.write(token(secret, person_id(n), session_id(n), now) + "\n")
 
 
 if __name__ == "__main__":
