@@ -16,9 +16,10 @@
 #     that takes the role and claims (signed_in.sql); check-in.
 #   SQLite: the anonymous read alone, then ROUNDS rounds alternating the server with the same
 #     statement run in-process (sqlite_read.c) on as many connections as the server reads
-#     with; the signed-in read; check-in.
-#   Server RSS (VmRSS of /proc) when idle after seeding, and during the anonymous read
-#     (sampled every 0.2 s; VmHWM after it).
+#     with (plus, once each, the statement without JSON and GET /health); the signed-in
+#     read; check-in.
+#   Server RSS (VmRSS of /proc) when idle after start and after seeding, and during the
+#     anonymous read (sampled every 0.2 s; VmHWM after it).
 # Then pgbench's read (with its p50/p99) and check-in transaction as before. The summary table
 # (measure, figure, bar, met) is printed last and written to OUT. Only 127.0.0.1 is targeted.
 # The measurements hold LOCK (default /tmp/lifesignal-bench.lock; LOCK= skips it), so do not
