@@ -54,6 +54,7 @@ if [ -z "${BIN:-}" ]; then
   BIN=$SCRATCH/release/lifesignal
 fi
 # A copy, so that a rebuild elsewhere cannot swap the binary in the middle of the run.
+binary_built=$(date -u -r "$BIN" '+%Y-%m-%d %H:%M UTC')
 cp "$BIN" "$work/lifesignal"
 BIN=$work/lifesignal
 . "$here/sqlite_baseline.sh"
@@ -67,8 +68,9 @@ fi
 results=$work/results.txt
 record() { echo "$*" >>"$results"; }
 wrkstat() { python3 "$here/bench.py" wrk "$1"; }
-record meta_commit "$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- Sources Package.swift || echo ' (with uncommitted changes)')"
-record meta_date "$(date -u '+%Y-%m-%d %H:%M UTC')"
+# The tree's commit: the binary's only if it was built from this tree as it is.
+record meta_commit "$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- Sources Package.swift || echo ' (with uncommitted changes in Sources)')"
+record meta_date "$(date -u '+%Y-%m-%d %H:%M UTC'), binary built $binary_built"
 record meta_machine "$(nproc) cores, $(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)"
 record meta_params "CONNECTIONS=$CONNECTIONS DURATION=$DURATION ROUNDS=$ROUNDS ROWS=$ROWS PEOPLE=$PEOPLE NOTIFICATIONS=$NOTIFICATIONS, release build"
 record meta_connections "$CONNECTIONS"
