@@ -3,7 +3,7 @@
 # and sending a heartbeat every INTERVAL s; the server's memory and every heartbeat's reply time,
 # on SQLite and on PostgreSQL.
 #
-#   flock /tmp/lifesignal-bench.lock Benchmarks/realtime/idle.sh          # 10,000 sockets, 90 s
+#   Benchmarks/realtime/idle.sh                                            # 10,000 sockets, 90 s
 #   SOCKETS=2000 DURATION=10 ENGINES=sqlite Benchmarks/realtime/idle.sh    # a quick check
 #   BIN=/tmp/me/lifesignal Benchmarks/realtime/idle.sh                     # a binary already built
 #
@@ -17,7 +17,10 @@
 # idling, VmHWM), bytes per socket, heartbeat reply p50/p99/max, sockets the server closed.
 # PostgreSQL is a throwaway cluster from scripts/postgres-cluster. The open-file limit is raised
 # for this script's processes only. Sockets come from 127.0.0.2… (PER_ADDRESS each: serve admits
-# 256 connections per client address); only loopback is used.
+# 256 connections per client address); only loopback is used. At the end all sockets are reset
+# at once, and the time until the server counts none open is reported. The measurements hold
+# LOCK (default /tmp/lifesignal-bench.lock; LOCK= skips it), as Benchmarks/rest/run.sh does, so
+# do not wrap this script in flock on the same file.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 here=Benchmarks/realtime
@@ -27,6 +30,7 @@ INTERVAL=${INTERVAL:-30}
 PER_ADDRESS=${PER_ADDRESS:-200}
 PROBE_SOCKETS=${PROBE_SOCKETS:-10}
 ENGINES=${ENGINES:-sqlite postgres}
+LOCK=${LOCK-/tmp/lifesignal-bench.lock}
 
 # Both the server and the client hold one descriptor per socket.
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
@@ -53,6 +57,10 @@ cleanup() {
 }
 trap cleanup EXIT
 cp "$BIN" "$work/lifesignal"
+if [ -n "$LOCK" ]; then
+  exec 9>>"$LOCK"
+  flock -n 9 || { echo "waiting for $LOCK (another benchmark is running)" >&2; flock 9; }
+fi
 export LIFESIGNAL_JWT_SECRET="benchmark-secret-$(date +%s)-with-enough-length"
 echo "== idle sockets: commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- Sources || echo ' (Sources modified)')," \
   "$(date -u '+%Y-%m-%d %H:%M UTC'), $SOCKETS sockets, a heartbeat every $INTERVAL s each, $DURATION s, open-file limit $(ulimit -n)"
@@ -60,7 +68,7 @@ echo "== idle sockets: commit $(git rev-parse --short HEAD)$(git diff --quiet HE
 run_engine() {
   local name=$1 database=$2 port=$3
   LIFESIGNAL_DATA_DIR="$work/$name" "$work/lifesignal" serve --database "$database" --port "$port" --sweep-interval 0 \
-    >"$work/$name.log" 2>&1 &
+    >"$work/$name.log" 2>&1 9>&- &
   server=$!
   for _ in $(seq 1 300); do
     [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/ready" 2>/dev/null)" = 200 ] && break
@@ -82,7 +90,7 @@ for engine in $ENGINES; do
     sqlite) run_engine sqlite "$work/bench.sqlite" 54396 ;;
     postgres)
       cluster=$(mktemp -d /tmp/lifesignal-pg.XXXXXX)
-      run_engine postgres "$(scripts/postgres-cluster start "$cluster")" 54397
+      run_engine postgres "$(scripts/postgres-cluster start "$cluster" 9>&-)" 54397
       scripts/postgres-cluster stop "$cluster"; cluster= ;;
     *) echo "unknown engine $engine (sqlite, postgres)" >&2; exit 2 ;;
   esac
@@ -92,12 +100,12 @@ echo "== summary"
 python3 - "$work" $ENGINES <<'PY'
 import json, sys
 work, engines = sys.argv[1], sys.argv[2:]
-print("| engine | joined | refused / closed | join | RSS idle | all joined | peak | bytes/socket | heartbeats | p50 | p99 | max | probe p99 |")
-print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+print("| engine | joined | refused / closed | join | RSS idle | all joined | peak | bytes/socket | heartbeats | p50 | p99 | max | probe p99 | all reset: none open after |")
+print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for engine in engines:
     r = json.load(open(f"{work}/{engine}.json"))
     m = lambda b: f"{b / 1048576:.0f} MiB"
     print(f"| {engine} | {r['joined']:,} of {r['sockets']:,} | {r['refused']} / {r['closed']} | {r['join_seconds']} s | {m(r['rss_idle'])} "
           f"| {m(r['rss_joined'])} | {m(r['rss_peak'])} | {r['bytes_per_socket']:,} | {r['heartbeats']:,} ({r['unanswered']} unanswered) "
-          f"| {r['p50_ms']} ms | {r['p99_ms']} ms | {r['max_ms']} ms | {r['probe_p99_ms']} ms |")
+          f"| {r['p50_ms']} ms | {r['p99_ms']} ms | {r['max_ms']} ms | {r['probe_p99_ms']} ms | {r['drop_seconds']} s |")
 PY

@@ -23,7 +23,7 @@ from /proc/SERVER_PID/stat. Sockets come from 127.0.0.2, .3, … (PER_ADDRESS ea
 server's 256 connections per client address); the probe's from 127.0.1.2. Only loopback.
 The last line printed is a JSON summary for the calling script.
 """
-import argparse, asyncio, json, os, resource, sys, time
+import argparse, asyncio, json, os, resource, sys, time, urllib.request
 
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
@@ -224,11 +224,12 @@ async def main(args):
     stop = asyncio.Event()
     lags, schedule_lag, latencies, samples = [], [], [], []
     idle_rss = memory(args.pid)[0]
-    started = time.perf_counter()
+    started, server_cpu, client_cpu = time.perf_counter(), cpu_seconds(args.pid), own_cpu_seconds()
     sockets, refusals = await open_all(args, url, args.sockets, 2, args.per_address, latencies)
     join_seconds = time.perf_counter() - started
-    print(f"{len(sockets)} of {args.sockets} sockets joined in {join_seconds:.1f} s"
-          + (f"; {len(refusals)} refused, e.g. {refusals[0]}" if refusals else ""), flush=True)
+    join_server_cpu, join_client_cpu = cpu_seconds(args.pid) - server_cpu, own_cpu_seconds() - client_cpu
+    print(f"{len(sockets)} of {args.sockets} sockets joined in {join_seconds:.1f} s (server CPU {join_server_cpu:.1f} s, "
+          f"client CPU {join_client_cpu:.1f} s)" + (f"; {len(refusals)} refused, e.g. {refusals[0]}" if refusals else ""), flush=True)
     await asyncio.sleep(2)  # let the joins' work settle before reading memory
     joined_rss = memory(args.pid)[0]
 
@@ -253,6 +254,7 @@ async def main(args):
 
     unanswered = sum(len(s.sent) for s in sockets)
     ended = [s.ended for s in sockets if s.ended is not None]
+    drop_seconds = await drop_all(args, sockets)
     beats = sum(s.beats for s in sockets)
     summary = {
         "sockets": args.sockets, "joined": len(sockets), "refused": len(refusals), "closed": len(ended),
@@ -266,6 +268,8 @@ async def main(args):
         "loop_lag_p99_ms": round(percentile(lags, 0.99) * 1000, 2), "schedule_lag_p99_ms": round(percentile(schedule_lag, 0.99) * 1000, 2),
         "server_cpu_per_heartbeat_us": round(server_cpu / max(beats, 1) * 1e6, 1),
         "server_cpu_share": round(server_cpu / idle_seconds, 3), "client_cpu_share": round(client_cpu / idle_seconds, 3),
+        "join_server_cpu": round(join_server_cpu, 1), "join_client_cpu": round(join_client_cpu, 1),
+        "drop_seconds": round(drop_seconds, 2),
     }
     print(f"heartbeats: {beats} in {args.duration:.0f} s ({beats / args.duration:.0f}/s), {unanswered} unanswered; "
           f"reply p50 {ms(percentile(latencies, 0.5))}, p99 {ms(percentile(latencies, 0.99))}, max {ms(max(latencies, default=0))}")
@@ -279,10 +283,28 @@ async def main(args):
           f"CPU {summary['server_cpu_share']:.0%} of a core, {summary['server_cpu_per_heartbeat_us']} µs per heartbeat")
     if ended:
         print(f"{len(ended)} sockets ended while idle, e.g. {ended[0]}")
+    print(f"all {len(sockets)} sockets dropped at once (reset): the server counted none open after {drop_seconds:.2f} s")
     print(json.dumps(summary), flush=True)
+
+
+async def drop_all(args, sockets):
+    """Resets every socket at once (a network failure, a client fleet restarting) and returns
+    how long until the server's `realtime_connections` gauge reads 0."""
+    started = time.perf_counter()
     for socket in sockets:
         socket.closing = True
         socket.ws.transport.abort()
+    while time.perf_counter() - started < 120:
+        await asyncio.sleep(0.1)
+        text = await asyncio.to_thread(metrics, args.port)
+        if any(line.split()[-1] in ("0", "0.0") for line in text.splitlines() if line.startswith("realtime_connections")):
+            return time.perf_counter() - started
+    return float("nan")
+
+
+def metrics(port):
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=60) as answer:
+        return answer.read().decode()
 
 
 def arguments():
