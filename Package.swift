@@ -235,6 +235,8 @@ let package = Package(
                 "LifeSignalBackend", "LifeSignalBackendPostgres", "LifeSignalFunctions", "LifeSignalServer", "SupabaseREST", "LifeSignalDelivery",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "Dependencies", package: "swift-dependencies"),
                 .product(name: "Logging", package: "swift-log"),

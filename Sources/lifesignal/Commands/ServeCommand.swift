@@ -27,7 +27,7 @@ struct ServeCommand: AsyncParsableCommand {
     @OptionGroup var firebase: ServeFirebaseOptions
 
     func run() async throws {
-        LoggingSystem.bootstrap { StreamLogHandler.standardError(label: $0) }
+        LoggingSystem.bootstrap { ServerLogHandler(label: $0) }
         let local = try LifeSignalEnvironment.local(database: database)
         var configuration = try local.backendConfiguration(issuer: "http://\(host):\(port)/auth/v1")
         limits.apply(to: &configuration)
