@@ -99,6 +99,17 @@ public final class PostgresDatabase: Database {
         }
     }
 
+    /// One statement on its own is a transaction already: sent without `BEGIN` and `COMMIT`,
+    /// it takes one round trip instead of three (a session check before every function call
+    /// was three).
+    @discardableResult
+    public func query(_ sql: SQL) async throws -> [SQLRow] {
+        let logger = self.logger
+        return try await withLease { connection in
+            try await PostgresTransactionConnection(connection: connection, logger: logger).query(sql)
+        }
+    }
+
     /// Runs one statement outside any transaction, for the few that refuse to run inside one
     /// (`CREATE DATABASE`, `VACUUM`).
     public func executeOutsideTransaction(_ statement: String) async throws {

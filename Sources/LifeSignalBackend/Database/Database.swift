@@ -29,6 +29,10 @@ public protocol Database: Sendable {
     /// Runs `body` in a transaction. On SQLite transactions are serialised; on PostgreSQL
     /// they run concurrently at READ COMMITTED, so rules that read-then-write lock their rows.
     func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T
+    /// Runs a single statement as its own transaction (by default through ``transaction(_:)``;
+    /// PostgreSQL runs it as it is, without the `BEGIN` and `COMMIT` round trips).
+    @discardableResult
+    func query(_ sql: SQL) async throws -> [SQLRow]
     /// Closes every connection. Further use fails.
     func close() async throws
     /// The engine's own reader of the change log Realtime follows, or `nil` to poll it.
@@ -36,7 +40,7 @@ public protocol Database: Sendable {
 }
 
 extension Database {
-    /// A single statement in its own transaction.
+    /// A single statement in a transaction of its own.
     @discardableResult
     public func query(_ sql: SQL) async throws -> [SQLRow] {
         try await transaction { try await $0.query(sql) }
