@@ -193,7 +193,7 @@ private enum LeaseWait<T: Sendable>: Sendable {
 }
 
 extension PostgresDatabase {
-    enum Pool { case main, anonymous }
+    enum Pool { case main, anonymous, authenticated }
 
     /// Runs `body` on a pooled connection, failing fast: refused at once while the database is
     /// down, and with ``DatabaseError/unavailable(_:)`` when no connection is leased within the
@@ -222,7 +222,12 @@ extension PostgresDatabase {
     private func leaseOnce<T: Sendable>(_ pool: Pool, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         if availability.isDown { throw DatabaseError.unavailable("PostgreSQL at \(location) is unreachable") }
         let clients = pools.current
-        let client = pool == .main ? clients.main : clients.anonymous
+        let client =
+            switch pool {
+            case .main: clients.main
+            case .anonymous: clients.anonymous
+            case .authenticated: clients.authenticated
+            }
         let timeout = availability.leaseTimeout
         let deadline = DatabasePatience.statementDeadline ?? statementDeadline
         let logger = self.logger
@@ -331,6 +336,7 @@ final class PostgresPools: @unchecked Sendable {
     struct Clients: Sendable {
         let main: PostgresClient
         let anonymous: PostgresClient
+        let authenticated: PostgresClient
         let runs: [Task<Void, Never>]
     }
 

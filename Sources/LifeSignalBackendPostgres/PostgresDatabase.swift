@@ -18,7 +18,7 @@ public final class PostgresDatabase: Database {
     /// For connections outside the pool (a `LISTEN` holds its connection for good).
     let connectionConfiguration: PostgresConnection.Configuration
     /// The `request.jwt.claims` each anonymous connection has, so they are set only on change.
-    let anonymousClaims = ConnectionSettings()
+    let anonymousClaims: ConnectionSettings
     let logger: Logger
 
     /// Connects to `postgres://user:password@host:port/database` (TLS off, as for a local or
@@ -59,20 +59,29 @@ public final class PostgresDatabase: Database {
         // four busy backends than with ten (pgbench on 2 cores: 5,050 tps at 4 clients, 4,500
         // at 10, 3,900 at 64).
         anonymous.options.maximumConnections = min(4, maximumConnections)
-        let (main, anonymousMain, poolLogger) = (configuration, anonymous, logger)
+        // Signed-in people's reads, the same way, logged in as `authenticated`.
+        var authenticated = anonymous
+        authenticated.options.additionalStartupParameters = [("role", DatabaseRole.authenticated.rawValue), ("TimeZone", "UTC")]
+        let (main, anonymousMain, authenticatedMain, poolLogger) = (configuration, anonymous, authenticated, logger)
         let pools = PostgresPools {
             let client = PostgresClient(configuration: main, backgroundLogger: poolLogger)
             let anonymousClient = PostgresClient(configuration: anonymousMain, backgroundLogger: poolLogger)
+            let authenticatedClient = PostgresClient(configuration: authenticatedMain, backgroundLogger: poolLogger)
             return .init(
-                main: client, anonymous: anonymousClient,
-                runs: [Task { await client.run() }, Task { await anonymousClient.run() }])
+                main: client, anonymous: anonymousClient, authenticated: authenticatedClient,
+                runs: [Task { await client.run() }, Task { await anonymousClient.run() }, Task { await authenticatedClient.run() }])
         }
         self.pools = pools
+        let anonymousClaims = ConnectionSettings()
+        self.anonymousClaims = anonymousClaims
         let direct = connectionConfiguration
         self.availability = DatabaseAvailability(
             leaseTimeout: unavailableAfter, logger: logger,
             probe: { timeout in await Self.probe(direct, timeout: timeout, logger: poolLogger) },
-            onRecovered: { pools.replace() })
+            onRecovered: {
+                pools.replace()
+                anonymousClaims.removeAll()
+            })
         self.location = "postgres://\(host):\(components.port ?? 5432)/\(database)"
         do {
             _ = try await transaction { try await $0.query("SELECT 1") }

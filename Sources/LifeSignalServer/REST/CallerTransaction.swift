@@ -29,9 +29,11 @@ struct CallerTransaction: Sendable {
 
     /// A read's page as PostgREST's JSON array, its row count, and the total `count` finds.
     ///
-    /// On PostgreSQL this is one round trip where ``run(caller:claims:_:)`` takes four, and the
+    /// On PostgreSQL this is one round trip (two for a signed-in person) where ``run(caller:claims:_:)`` takes four, and the
     /// page and the total come from one snapshot: an anonymous read runs as it is on
     /// connections already logged in as `anon` (``PostgresDatabase/readPageAsAnonymous(claims:statement:)``),
+    /// a signed-in person's on connections logged in as `authenticated` with their claims set
+    /// first (two round trips, ``PostgresDatabase/readPageAsAuthenticated(claims:statement:)``),
     /// any other through ``PostgresDatabase/readPageAsCaller(role:claims:statement:)``; a read
     /// whose values cannot travel as text takes the transaction path. On SQLite the page is
     /// read on a read-only connection (``SQLiteDatabase/read(_:)``).
@@ -49,6 +51,9 @@ struct CallerTransaction: Sendable {
                 return try await postgres.readPageAsAnonymous(claims: claimsJSON, statement: statement)
             }
             let role = DatabaseRole.acting(as: caller, claims: claims)
+            if role == .authenticated {
+                return try await postgres.readPageAsAuthenticated(claims: claimsJSON, statement: statement)
+            }
             if let page = try await postgres.readPageAsCaller(role: role.rawValue, claims: claimsJSON, statement: statement) {
                 return page
             }

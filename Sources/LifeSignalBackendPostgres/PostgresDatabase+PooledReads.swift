@@ -1,0 +1,80 @@
+import Foundation
+import LifeSignalBackend
+import PostgresNIO
+
+extension PostgresDatabase {
+    /// Runs one page read for a caller without a user — role `anon`, as every public read of
+    /// locations, events and routes is — with `claims` as `request.jwt.claims`.
+    ///
+    /// It runs on connections that logged in as `anon` in UTC (the anonymous pool of ``PostgresPools``), so the
+    /// statement goes as it is, with bound parameters: no `lifesignal_run_as` wrapper, whose
+    /// PL/pgSQL call, `EXECUTE` and result copy cost PostgreSQL about 1.7 times the read itself
+    /// (pgbench, `docs/performance.md`). Grants and row-level security decide exactly as in
+    /// ``readPageAsCaller(role:claims:statement:)``: the role is the same and the claims are
+    /// the same text. Claims are kept per connection and set only when a read brings other
+    /// ones (an anon key sent as bearer carries its own).
+    ///
+    /// - Parameter statement: a query returning one row of `body text, n bigint, total bigint`.
+    public func readPageAsAnonymous(claims: String, statement: SQL) async throws -> (body: String, rows: Int, total: Int?) {
+        try await readPage(on: .anonymous, settings: anonymousClaims, claims: claims, statement: statement)
+    }
+
+    /// Runs one page read for a signed-in person (role `authenticated`), as
+    /// ``readPageAsAnonymous(claims:statement:)`` does for `anon`: on connections logged in as
+    /// `authenticated` in UTC, with the person's claims set on the connection first, every
+    /// time (people rarely read twice in a row on one connection, and a claim left from
+    /// someone else must never be trusted). That is two round trips where `lifesignal_run_as`
+    /// takes one, but PostgreSQL plans the statement with its bound parameters instead of
+    /// running PL/pgSQL and `EXECUTE` on its text. Row-level security reads the claims just
+    /// set, so it decides exactly as inside the wrapper.
+    public func readPageAsAuthenticated(claims: String, statement: SQL) async throws -> (body: String, rows: Int, total: Int?) {
+        try await readPage(on: .authenticated, settings: nil, claims: claims, statement: statement)
+    }
+
+    /// - Parameter settings: the claims each connection of `pool` has, to set them only on
+    ///   change; `nil` sets them for every read.
+    private func readPage(on pool: Pool, settings: ConnectionSettings?, claims: String, statement: SQL) async throws -> (
+        body: String, rows: Int, total: Int?
+    ) {
+        let logger = self.logger
+        return try await withLease(pool) { connection in
+            let key = ObjectIdentifier(connection)
+            if settings?.claims(of: key) != claims || settings == nil {
+                // Forgotten first: if setting fails the connection's claims are unknown.
+                settings?.set(nil, for: key)
+                _ = try await connection.query("SELECT set_config('request.jwt.claims', \(claims), false)", logger: logger)
+                settings?.set(claims, for: key)
+            }
+            let row = try await PostgresTransactionConnection(connection: connection, logger: logger).query(statement).first
+            return (try row?.string("body") ?? "[]", try row?.int("n") ?? 0, row?.optionalInt("total"))
+        }
+    }
+}
+
+/// A session setting per pooled connection, by the connection object. Not by
+/// `PostgresConnection.ID`: a pool numbers its connections from the start, so the fresh pools
+/// made after an outage reuse the old pools' ids, and a fresh connection would have passed
+/// for one whose claims were set. Emptied when the pools are replaced; bounded, since a pool
+/// replaces connections now and then, so old entries are dropped in bulk.
+///
+/// A lock rather than `Mutex`, which needs macOS 15 and iOS 18.
+final class ConnectionSettings: @unchecked Sendable {
+    private let lock = NSLock()
+    private var values: [ObjectIdentifier: String] = [:]
+    private static let capacity = 1_024
+
+    func claims(of connection: ObjectIdentifier) -> String? {
+        lock.withLock { values[connection] }
+    }
+
+    func set(_ claims: String?, for connection: ObjectIdentifier) {
+        lock.withLock {
+            if values.count >= Self.capacity, claims != nil { values.removeAll(keepingCapacity: true) }
+            values[connection] = claims
+        }
+    }
+
+    func removeAll() {
+        lock.withLock { values.removeAll() }
+    }
+}
