@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import NIOCore
 import NIOPosix
 
@@ -21,7 +22,11 @@ struct LifeSignalCommand: AsyncParsableCommand {
     /// Nothing the server runs blocks in a task: password hashes have their own queue and
     /// SQLite its own thread pool.
     static func main() async {
-        if CommandLine.arguments.dropFirst().first == ServeCommand.configuration.commandName {
+        // LIFESIGNAL_EVENT_LOOP_EXECUTOR=0 keeps Swift's own pool: for comparing the two, and
+        // a way back should some dependency ever block in a task.
+        if CommandLine.arguments.dropFirst().first == ServeCommand.configuration.commandName,
+            ProcessInfo.processInfo.environment["LIFESIGNAL_EVENT_LOOP_EXECUTOR"] != "0"
+        {
             // Must come from the main thread before other work is queued; the async `main`
             // starts on the main thread.
             NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
