@@ -1,0 +1,53 @@
+import Foundation
+
+/// The server's command line. No ArgumentParser: the floor links nothing LifeSignal's read
+/// path would not need.
+struct Options: Sendable {
+    enum Statement: String, Sendable {
+        /// `client.query(…)`: parse, bind and execute an unnamed statement every time, as
+        /// LifeSignal does today.
+        case unnamed
+        /// A named `PostgresPreparedStatement`, parsed once per connection.
+        case prepared
+    }
+
+    var port = 8080
+    var database = "postgres://postgres@127.0.0.1:5432/postgres"
+    var pool = 4
+    var statement = Statement.unnamed
+    /// Swift concurrency's jobs on NIO's event loops (`serve` does this).
+    var nioExecutor = false
+
+    static let usage = "usage: FloorServer --database URL [--port N] [--pool N] [--statement unnamed|prepared] [--nio-executor]"
+
+    struct Invalid: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static func parse(_ arguments: some Collection<String>) throws -> Options {
+        var options = Options()
+        var rest = arguments[...]
+        while let flag = rest.popFirst() {
+            if flag == "--nio-executor" {
+                options.nioExecutor = true
+                continue
+            }
+            guard let value = rest.popFirst() else { throw Invalid(description: "\(flag) needs a value\n\(usage)") }
+            switch flag {
+            case "--port": options.port = try number(value, flag)
+            case "--pool": options.pool = try number(value, flag)
+            case "--database": options.database = value
+            case "--statement":
+                guard let statement = Statement(rawValue: value) else { throw Invalid(description: "unknown statement kind \(value)\n\(usage)") }
+                options.statement = statement
+            default: throw Invalid(description: "unknown flag \(flag)\n\(usage)")
+            }
+        }
+        return options
+    }
+
+    private static func number(_ value: String, _ flag: String) throws -> Int {
+        guard let number = Int(value), number > 0 else { throw Invalid(description: "\(flag) takes a positive number, not \(value)") }
+        return number
+    }
+}
