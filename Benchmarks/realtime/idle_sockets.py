@@ -146,6 +146,13 @@ async def watch_memory(pid, samples, stop):
         await asyncio.sleep(1)
 
 
+def rss_by_interval(samples, interval):
+    """The server's RSS at the end of each heartbeat interval (every socket beat once more),
+    to tell memory that settles from memory that keeps growing."""
+    step = max(int(interval), 1)
+    return [samples[min(n, len(samples) - 1)] for n in range(step, len(samples) + step - 1, step)]
+
+
 async def open_all(args, url, count, first_address, per_address, latencies):
     """Opens and joins `count` sockets, at most CONNECTING at a time; returns (sockets, refusals)."""
     gate = asyncio.Semaphore(args.connecting)
@@ -269,7 +276,7 @@ async def main(args):
         "server_cpu_per_heartbeat_us": round(server_cpu / max(beats, 1) * 1e6, 1),
         "server_cpu_share": round(server_cpu / idle_seconds, 3), "client_cpu_share": round(client_cpu / idle_seconds, 3),
         "join_server_cpu": round(join_server_cpu, 1), "join_client_cpu": round(join_client_cpu, 1),
-        "drop_seconds": round(drop_seconds, 2),
+        "drop_seconds": round(drop_seconds, 2), "rss_by_interval": rss_by_interval(samples, args.interval),
     }
     print(f"heartbeats: {beats} in {args.duration:.0f} s ({beats / args.duration:.0f}/s), {unanswered} unanswered; "
           f"reply p50 {ms(percentile(latencies, 0.5))}, p99 {ms(percentile(latencies, 0.99))}, max {ms(max(latencies, default=0))}")
@@ -280,7 +287,9 @@ async def main(args):
           f"their schedule p99 {ms(percentile(schedule_lag, 0.99))}; client CPU {summary['client_cpu_share']:.0%} of a core")
     print(f"server: RSS idle {mib(idle_rss)}, all joined {mib(joined_rss)}, most while idling {mib(summary['rss_max_idle'])}, "
           f"end {mib(end_rss)}, peak (VmHWM) {mib(peak_rss)}; {summary['bytes_per_socket']} bytes per socket; "
-          f"CPU {summary['server_cpu_share']:.0%} of a core, {summary['server_cpu_per_heartbeat_us']} µs per heartbeat")
+          f"CPU {summary['server_cpu_share']:.0%} of a core, {summary['server_cpu_per_heartbeat_us']} µs per heartbeat "
+          f"(all its CPU while idling over the heartbeats); RSS after each {args.interval:.0f} s: "
+          + ", ".join(mib(value) for value in summary["rss_by_interval"]))
     if ended:
         print(f"{len(ended)} sockets ended while idle, e.g. {ended[0]}")
     print(f"all {len(sockets)} sockets dropped at once (reset): the server counted none open after {drop_seconds:.2f} s")

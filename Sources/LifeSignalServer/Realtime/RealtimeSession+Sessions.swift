@@ -23,8 +23,16 @@ extension RealtimeSession {
     /// check now stays open (an outage must not drop every subscriber); the next heartbeat
     /// looks again.
     func closeEndedSessions() async {
+        let signedIn = await hub.channels(of: connection.id).filter { $0.claims?.sessionID != nil }
+        // Anonymous and service-role channels have no session: their heartbeat asks nothing.
+        // The database check runs in a task of its own, as a join does (``inOwnTask(_:)``).
+        guard !signedIn.isEmpty else { return }
+        await Self.inOwnTask { await closeEnded(signedIn) }
+    }
+
+    private func closeEnded(_ channels: [RealtimeChannel]) async {
         var verdicts: [String: Bool] = [:]
-        for channel in await hub.channels(of: connection.id) {
+        for channel in channels {
             guard let claims = channel.claims, let session = claims.sessionID else { continue }
             let active: Bool
             if let known = verdicts[session] {
