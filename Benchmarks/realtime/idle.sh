@@ -43,6 +43,7 @@ VENV=.build/realtime-bench-venv
 if ! "$VENV/bin/python" -c "import websockets" 2>/dev/null; then
   python3 -m venv "$VENV" && "$VENV/bin/pip" install -q "websockets==15.0.1" >&2
 fi
+BIN_GIVEN=${BIN:-}
 if [ -z "${BIN:-}" ]; then
   SCRATCH=${SCRATCH:-.build-release}
   swift build -c release --product lifesignal --scratch-path "$SCRATCH" >&2
@@ -62,7 +63,8 @@ if [ -n "$LOCK" ]; then
   flock -n 9 || { echo "waiting for $LOCK (another benchmark is running)" >&2; flock 9; }
 fi
 export LIFESIGNAL_JWT_SECRET="benchmark-secret-$(date +%s)-with-enough-length"
-echo "== idle sockets: commit $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- Sources || echo ' (Sources modified)')," \
+if [ -n "${BIN_GIVEN:-}" ]; then built="binary $BIN_GIVEN built $(date -u -r "$BIN_GIVEN" '+%H:%M UTC'), tree at"; else built=commit; fi
+echo "== idle sockets: $built $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- Sources || echo ' (Sources modified)')," \
   "$(date -u '+%Y-%m-%d %H:%M UTC'), $SOCKETS sockets, a heartbeat every $INTERVAL s each, $DURATION s, open-file limit $(ulimit -n)"
 
 run_engine() {

@@ -23,7 +23,7 @@ from /proc/SERVER_PID/stat. Sockets come from 127.0.0.2, .3, … (PER_ADDRESS ea
 server's 256 connections per client address); the probe's from 127.0.1.2. Only loopback.
 The last line printed is a JSON summary for the calling script.
 """
-import argparse, asyncio, json, os, resource, sys, time, urllib.request
+import argparse, asyncio, gc, json, os, resource, sys, time, urllib.request
 
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
@@ -238,6 +238,10 @@ async def main(args):
     print(f"{len(sockets)} of {args.sockets} sockets joined in {join_seconds:.1f} s (server CPU {join_server_cpu:.1f} s, "
           f"client CPU {join_client_cpu:.1f} s)" + (f"; {len(refusals)} refused, e.g. {refusals[0]}" if refusals else ""), flush=True)
     await asyncio.sleep(2)  # let the joins' work settle before reading memory
+    # Python's cycle collector walking 10,000 sockets' objects would stall this loop (and so
+    # delay reading replies) for up to a second: what exists now is never collected.
+    gc.collect()
+    gc.freeze()
     joined_rss = memory(args.pid)[0]
 
     watchers = [asyncio.create_task(watch_loop(lags, stop)), asyncio.create_task(watch_memory(args.pid, samples, stop))]
