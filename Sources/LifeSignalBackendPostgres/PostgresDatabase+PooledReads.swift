@@ -45,8 +45,7 @@ extension PostgresDatabase {
                 _ = try await connection.query("SELECT set_config('request.jwt.claims', \(claims), false)", logger: logger)
                 settings?.set(claims, for: key)
             }
-            let row = try await PostgresTransactionConnection(connection: connection, logger: logger).query(statement).first
-            return (try row?.string("body") ?? "[]", try row?.int("n") ?? 0, row?.optionalInt("total"))
+            return try await self.runPage(statement, on: connection)
         }
     }
 }

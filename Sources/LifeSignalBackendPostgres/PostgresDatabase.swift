@@ -19,6 +19,8 @@ public final class PostgresDatabase: Database {
     let connectionConfiguration: PostgresConnection.Configuration
     /// The `request.jwt.claims` each anonymous connection has, so they are set only on change.
     let anonymousClaims: ConnectionSettings
+    /// The page statements each pooled connection has prepared.
+    let preparedStatements: PreparedStatements
     let logger: Logger
 
     /// Connects to `postgres://user:password@host:port/database` (TLS off, as for a local or
@@ -74,6 +76,8 @@ public final class PostgresDatabase: Database {
         self.pools = pools
         let anonymousClaims = ConnectionSettings()
         self.anonymousClaims = anonymousClaims
+        let preparedStatements = PreparedStatements()
+        self.preparedStatements = preparedStatements
         let direct = connectionConfiguration
         self.availability = DatabaseAvailability(
             leaseTimeout: unavailableAfter, logger: logger,
@@ -81,6 +85,7 @@ public final class PostgresDatabase: Database {
             onRecovered: {
                 pools.replace()
                 anonymousClaims.removeAll()
+                preparedStatements.removeAll()
             })
         self.location = "postgres://\(host):\(components.port ?? 5432)/\(database)"
         do {
