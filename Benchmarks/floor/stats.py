@@ -8,29 +8,21 @@ RESULTS holds one measurement a line:
   round R VARIANT PGBENCH_TPS PGBENCH_P99 RATE P99 NON2XX FAILED
   prepared R TPS          (pgbench -M prepared, for reference)
 """
-import re, statistics, sys
+import os, statistics, sys
 
-UNITS_MS = {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60000.0}
+# wrk's and pgbench's reports are read as Benchmarks/rest reads them.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "rest"))
+import bench  # noqa: E402
 
 
 def wrk(path):
-    text = open(path).read()
-    rate = float(re.search(r"Requests/sec:\s+([\d.]+)", text).group(1))
-    p99 = re.search(r"^\s+99%\s+([\d.]+)(us|ms|s|m)\s*$", text, re.M)
-    non2xx = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", text)
-    errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", text)
-    p99_ms = float(p99.group(1)) * UNITS_MS[p99.group(2)] if p99 else float("nan")
-    # A read error is a keep-alive socket closed at the end of the run; the others are requests
-    # that were not answered.
-    failed = sum(int(errors.group(i)) for i in (1, 3, 4)) if errors else 0
-    return f"{rate:.1f} {p99_ms:.2f} {int(non2xx.group(1)) if non2xx else 0} {failed}"
+    rate, p99_ms, non2xx, failed = bench.wrk(path)
+    return f"{rate:.1f} {p99_ms:.2f} {non2xx} {failed}"
 
 
 def pglog(paths):
-    # pgbench -l: client, transaction, latency in microseconds, script, epoch, microseconds.
-    latencies = sorted(int(line.split()[2]) for path in paths for line in open(path) if line.strip())
-    count = len(latencies)
-    return f"{latencies[count // 2] / 1000:.2f} {latencies[min(count - 1, int(count * 0.99))] / 1000:.2f} {count}"
+    p50, p99, count = bench.pglog(paths)
+    return f"{p50:.2f} {p99:.2f} {count}"
 
 
 def summary(path):
