@@ -39,7 +39,7 @@ extension PostgresDatabase {
         let logger = self.logger
         return try await withLease(pool) { connection in
             let key = ObjectIdentifier(connection)
-            if settings?.claims(of: key) != claims || settings == nil {
+            if settings == nil || settings?.claims(of: key) != claims {
                 // Forgotten first: if setting fails the connection's claims are unknown.
                 settings?.set(nil, for: key)
                 _ = try await connection.query("SELECT set_config('request.jwt.claims', \(claims), false)", logger: logger)

@@ -67,8 +67,9 @@ extension SQLValue {
 /// Which statements each pooled connection has prepared (or failed to prepare), so that no
 /// connection holds more than ``limit`` of them: the query shapes come from requests, and a
 /// stranger inventing new ones must not grow every backend without bound. A shape past the
-/// limit, or one whose preparation failed (postgres-nio keeps that failure for the
-/// connection's life), runs unnamed as before.
+/// limit runs unnamed as before, and so does one that failed once on a connection: a failed
+/// preparation is kept by postgres-nio for the connection's life, and from the error alone a
+/// failed preparation cannot be told from a failed execution, so either counts.
 final class PreparedStatements: @unchecked Sendable {
     static let limit = 64
 
