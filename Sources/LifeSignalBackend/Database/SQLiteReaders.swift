@@ -13,6 +13,14 @@ extension SQLiteDatabase {
         guard let readers else { return try await transaction(body) }
         return try await readers.read(body)
     }
+
+    /// Runs one statement on a read-only connection in autocommit: a statement is its own
+    /// snapshot, so a read that is one statement needs no `BEGIN` and `COMMIT`, each a trip to
+    /// SQLite's thread of its own.
+    public func readStatement(_ statement: SQL) async throws -> [SQLRow] {
+        guard let readers else { return try await transaction { try await $0.query(statement) } }
+        return try await readers.statement(statement)
+    }
 }
 
 /// A few read-only connections to one SQLite file, each used by one read at a time.
@@ -47,6 +55,12 @@ final class SQLiteReaders: Sendable {
         let index = turn.next() % connections.count
         let connection = SQLiteTransactionConnection(connection: connections[index])
         return try await locks[index].withLock { try await connection.inTransaction("BEGIN DEFERRED", body) }
+    }
+
+    func statement(_ statement: SQL) async throws -> [SQLRow] {
+        let index = turn.next() % connections.count
+        let connection = SQLiteTransactionConnection(connection: connections[index])
+        return try await locks[index].withLock { try await connection.query(statement) }
     }
 
     func close() async throws {

@@ -36,7 +36,7 @@ struct CallerTransaction: Sendable {
     /// first (two round trips, ``PostgresDatabase/readPageAsAuthenticated(claims:statement:)``),
     /// any other through ``PostgresDatabase/readPageAsCaller(role:claims:statement:)``; a read
     /// whose values cannot travel as text takes the transaction path. On SQLite the page is
-    /// read on a read-only connection (``SQLiteDatabase/read(_:)``).
+    /// read on a read-only connection, without a transaction when it is one statement.
     func readPage(
         caller: Caller, claims: TokenClaims?, select: SQL, count: SQL?,
         columns: [(name: String, column: ColumnSchema)]
@@ -58,14 +58,19 @@ struct CallerTransaction: Sendable {
                 return page
             }
         }
+        // On SQLite the statements carry the policies themselves, so any caller's read can
+        // take a read-only connection instead of the writer's turn; a read without a count
+        // is one statement, its own snapshot, and needs no transaction around it.
+        if let sqlite = database as? SQLiteDatabase, count == nil {
+            let rows = try await sqlite.readStatement(select)
+            return (JSONRenderer.array(rows, columns: columns), rows.count, nil)
+        }
         let page: @Sendable (any SQLConnection) async throws -> (body: String, rows: Int, total: Int?) = { connection in
             var total: Int?
             if let count { total = try await connection.first(count)?.int("total") }
             let (body, rows) = try await Self.jsonArray(select, columns: columns, on: connection)
             return (body, rows, total)
         }
-        // On SQLite the statements carry the policies themselves, so any caller's read can
-        // take a read-only connection instead of the writer's turn.
         if let sqlite = database as? SQLiteDatabase { return try await sqlite.read(page) }
         return try await run(caller: caller, claims: claims, page)
     }

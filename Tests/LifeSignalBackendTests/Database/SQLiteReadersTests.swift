@@ -61,4 +61,36 @@ struct SQLiteReadersTests {
         }
         #expect(counts == Array(repeating: 1, count: 64))
     }
+
+    @Test("one statement without a transaction: read-only, beside a write in progress, in memory too")
+    func oneStatement() async throws {
+        let database = try await Self.database()
+        defer { Task { try? await database.close() } }
+        await #expect(throws: DatabaseError.self) { try await database.readStatement("DELETE FROM notes") }
+        let (inserted, insertedSignal) = AsyncStream<Void>.makeStream()
+        let (release, releaseSignal) = AsyncStream<Void>.makeStream()
+        let writer = Task {
+            try await database.transaction { connection in
+                try await connection.query("INSERT INTO notes (body) VALUES ('second')")
+                insertedSignal.yield()
+                for await _ in release { break }
+            }
+        }
+        for await _ in inserted { break }
+        // Many at once, across the readers, while the write holds the lock: none waits for it.
+        let during = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<12 { group.addTask { try await database.readStatement("SELECT body FROM notes").count } }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(during == Array(repeating: 1, count: 12))
+        releaseSignal.yield()
+        try await writer.value
+        #expect(try await database.readStatement("SELECT body FROM notes ORDER BY id").map { try $0.string("body") } == ["first", "second"])
+
+        let memory = try await SQLiteDatabase(path: ":memory:")
+        defer { Task { try? await memory.close() } }
+        try await memory.query("CREATE TABLE notes (id integer PRIMARY KEY, body text NOT NULL)")
+        try await memory.query("INSERT INTO notes (body) VALUES ('only')")
+        #expect(try await memory.readStatement("SELECT body FROM notes").first?.string("body") == "only")
+    }
 }

@@ -35,6 +35,8 @@ struct JSONRendererTests {
         #expect(parsed.first?["name"] as? String == "quote \" backslash \\ tab \t newline \n bell \u{07} é 🚑")
         #expect(JSONRenderer.array([], columns: Self.columns) == "[]")
         #expect(JSONRenderer.quote("a\u{1f}b") == #""a\u001fb""#)
+        // Backspace and form feed in their short forms, as PostgreSQL and SQLite write them.
+        #expect(JSONRenderer.quote("\u{08}\u{0c}") == #""\b\f""#)
     }
 
     @Test("nulls, false, and a row projected by name")
