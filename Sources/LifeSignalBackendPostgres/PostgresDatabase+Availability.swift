@@ -146,17 +146,43 @@ final class DatabaseAvailability: @unchecked Sendable {
 /// which is why ``PostgresDatabase/withLease(_:_:)`` also stops waiting for it. Work that
 /// merely runs long is cut too, so the deadline is far above any request's normal database time.
 private struct StatementWatchdog {
-    let task: Task<Void, Never>
+    let close: Scheduled<Void>
 
+    /// A timer on the connection's own event loop, not a task asleep: one is set for every
+    /// lease, and a scheduled callback costs a fraction of a task and its sleep.
     init(_ connection: PostgresConnection, deadline: Duration, logger: Logger) {
-        task = Task {
-            do { try await Task.sleep(for: deadline) } catch { return }
+        close = connection.eventLoop.scheduleTask(in: TimeAmount(deadline)) {
             logger.error("PostgreSQL work ran past \(deadline); closing its connection")
-            try? await connection.close()
+            let closing: EventLoopFuture<Void> = connection.close()
+            closing.whenComplete { _ in }
         }
     }
 
-    func disarm() { task.cancel() }
+    func disarm() { close.cancel() }
+}
+
+/// The task running a lease's work, cancelled by whoever stops waiting for it; a cancel that
+/// comes before the task exists is kept for it.
+private final class WorkHandle: @unchecked Sendable {
+    private let lock = NSLock()
+    private var task: Task<Void, Never>?
+    private var cancelled = false
+
+    func set(_ task: Task<Void, Never>) {
+        let cancelNow = lock.withLock {
+            self.task = task
+            return cancelled
+        }
+        if cancelNow { task.cancel() }
+    }
+
+    func cancel() {
+        let task = lock.withLock {
+            cancelled = true
+            return self.task
+        }
+        task?.cancel()
+    }
 }
 
 /// Who got there first: the lease or the timeout.
@@ -219,6 +245,10 @@ extension PostgresDatabase {
     /// would hold the request for good (seen around fast PostgreSQL restarts: 1 request in
     /// about 1,300 waited past the client's 120 s). Work given up on is cancelled and left to
     /// end on its own; if its lease comes later, it is handed straight back.
+    ///
+    /// One task per lease: the work reports its own end, and the two time limits are timers on
+    /// an event loop (a task forwarding the result and a task asleep for the limits were a
+    /// measurable share of a read).
     private func leaseOnce<T: Sendable>(_ pool: Pool, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         if availability.isDown { throw DatabaseError.unavailable("PostgreSQL at \(location) is unreachable") }
         let clients = pools.current
@@ -232,26 +262,36 @@ extension PostgresDatabase {
         let deadline = DatabasePatience.statementDeadline ?? statementDeadline
         let logger = self.logger
         let race = LeaseRace()
-        let work = Task { () async throws -> T in
-            try await client.withConnection { connection in
-                guard race.lease() else { throw LeaseTimedOut() }
-                let watchdog = StatementWatchdog(connection, deadline: deadline, logger: logger)
-                defer { watchdog.disarm() }
-                return try await body(connection)
-            }
-        }
         let first = FirstResume<LeaseWait<T>>()
+        let work = WorkHandle()
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 first.set(continuation)
-                Task { first.resume(.finished(await work.result)) }
-                let timer = Task {
-                    try? await Task.sleep(for: timeout)
-                    if race.expire() { return first.resume(.noLease) }
-                    try? await Task.sleep(for: deadline + Self.abandonGrace)
-                    first.resume(.stuck)
+                // Created after `set`, so its result cannot come before anyone waits for it;
+                // an unstructured task keeps the caller's task-local values.
+                work.set(
+                    Task {
+                        do {
+                            let value = try await client.withConnection { connection in
+                                guard race.lease() else { throw LeaseTimedOut() }
+                                let watchdog = StatementWatchdog(connection, deadline: deadline, logger: logger)
+                                defer { watchdog.disarm() }
+                                return try await body(connection)
+                            }
+                            first.resume(.finished(.success(value)))
+                        } catch {
+                            first.resume(.finished(.failure(error)))
+                        }
+                    })
+                let loop = PostgresConnection.defaultEventLoopGroup.any()
+                let noLease = loop.scheduleTask(in: TimeAmount(timeout)) {
+                    if race.expire() { first.resume(.noLease) }
                 }
-                first.onResume { timer.cancel() }
+                let stuck = loop.scheduleTask(in: TimeAmount(timeout + deadline + Self.abandonGrace)) { first.resume(.stuck) }
+                first.onResume {
+                    noLease.cancel()
+                    stuck.cancel()
+                }
             }
         } onCancel: {
             work.cancel()

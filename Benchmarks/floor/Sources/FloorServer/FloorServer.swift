@@ -7,7 +7,8 @@ import PostgresNIO
 
 /// One route, `GET /rest/v1/locations`, one statement through a `PostgresClient` pool: the
 /// most a server on Hummingbird and postgres-nio can do for issue 21's anonymous read, with no
-/// logic of its own (no keys, no parsing, no policies, no metrics).
+/// logic of its own (no keys, no parsing, no policies, no metrics). With `--source sqlite` the
+/// same for sqlite-nio, and with `--source static` the HTTP stack alone, answering a fixed page.
 @main
 struct FloorServer {
     static func main() async {
@@ -36,20 +37,37 @@ struct FloorServer {
     static func serve(_ options: Options) async throws {
         var logger = Logger(label: "floor")
         logger.logLevel = .error
-        let client = PostgresClient(configuration: try configuration(options), backgroundLogger: logger)
-        let read: @Sendable (PostgresClient) async throws -> ByteBuffer =
-            switch options.statement {
-            case .unnamed: LocationsPage.readUnnamed
-            case .prepared: LocationsPage.readPrepared
-            }
         let router = Router()
-        router.get("/rest/v1/locations") { _, _ -> Response in
-            Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: try await read(client)))
+        var pool: PostgresClient?
+        switch options.source {
+        case .postgres:
+            let client = PostgresClient(configuration: try configuration(options), backgroundLogger: logger)
+            let read: @Sendable (PostgresClient) async throws -> ByteBuffer =
+                switch options.statement {
+                case .unnamed: LocationsPage.readUnnamed
+                case .prepared: LocationsPage.readPrepared
+                }
+            router.get("/rest/v1/locations") { _, _ -> Response in
+                Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: try await read(client)))
+            }
+            pool = client
+        case .sqlite:
+            let page = try await SQLitePage(path: options.path, sql: options.sql, count: options.readers)
+            router.get("/rest/v1/locations") { _, _ -> Response in
+                Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: try await page.read()))
+            }
+        case .static:
+            let body = ByteBuffer(bytes: try Data(contentsOf: URL(fileURLWithPath: options.path)))
+            router.get("/rest/v1/locations") { _, _ -> Response in
+                Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: body))
+            }
         }
         var app = Application(
             router: router, configuration: .init(address: .hostname("127.0.0.1", port: options.port)), logger: logger)
-        app.addServices(client)
-        print("floor listening on 127.0.0.1:\(options.port) statement=\(options.statement) pool=\(options.pool) nio-executor=\(options.nioExecutor)")
+        if let pool { app.addServices(pool) }
+        print(
+            "floor listening on 127.0.0.1:\(options.port) source=\(options.source) statement=\(options.statement) pool=\(options.pool)"
+                + " readers=\(options.readers) nio-executor=\(options.nioExecutor)")
         try await app.runService()
     }
 

@@ -11,6 +11,21 @@ struct Options: Sendable {
         case prepared
     }
 
+    /// What `GET /rest/v1/locations` answers from.
+    enum Source: String, Sendable {
+        /// PostgreSQL through a `PostgresClient` (`--database`, `--pool`, `--statement`).
+        case postgres
+        /// An SQLite file through `--readers` sqlite-nio connections running `--sql`.
+        case sqlite
+        /// The bytes of the file `--body`, from memory: no database at all, the HTTP stack
+        /// answering a page of the read's size.
+        case `static`
+    }
+
+    var source = Source.postgres
+    var path = ""
+    var sql = ""
+    var readers = 3
     var port = 8080
     var database = "postgres://postgres@127.0.0.1:5432/postgres"
     var pool = 4
@@ -18,7 +33,11 @@ struct Options: Sendable {
     /// Swift concurrency's jobs on NIO's event loops (`serve` does this).
     var nioExecutor = false
 
-    static let usage = "usage: FloorServer --database URL [--port N] [--pool N] [--statement unnamed|prepared] [--nio-executor]"
+    static let usage = """
+        usage: FloorServer [--source postgres] --database URL [--pool N] [--statement unnamed|prepared] [--port N] [--nio-executor]
+               FloorServer --source sqlite --path FILE --sql STATEMENT [--readers N] [--port N] [--nio-executor]
+               FloorServer --source static --path FILE [--port N] [--nio-executor]
+        """
 
     struct Invalid: Error, CustomStringConvertible {
         let description: String
@@ -37,6 +56,12 @@ struct Options: Sendable {
             case "--port": options.port = try number(value, flag)
             case "--pool": options.pool = try number(value, flag)
             case "--database": options.database = value
+            case "--path": options.path = value
+            case "--sql": options.sql = value
+            case "--readers": options.readers = try number(value, flag)
+            case "--source":
+                guard let source = Source(rawValue: value) else { throw Invalid(description: "unknown source \(value)\n\(usage)") }
+                options.source = source
             case "--statement":
                 guard let statement = Statement(rawValue: value) else { throw Invalid(description: "unknown statement kind \(value)\n\(usage)") }
                 options.statement = statement
