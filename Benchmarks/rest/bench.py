@@ -131,6 +131,16 @@ def summary(results, out):
             f"**{median:.3f}** ({ratio_text(ratios)}); server {statistics.median(r[1] for r in local):,.0f} req/s, "
             f"in-process {statistics.median(r[0] for r in local):,.0f} q/s" + (f" ({plain:,.0f} q/s without JSON)" if plain else ""),
             "≥ 0.5", median >= 0.5, ["sqlite_r"])
+        floors = [r for r in local if len(r) > 2]
+        if floors:
+            row("for reference: the stack's floor (Hummingbird + sqlite-nio, the in-process statement, no logic), "
+                f"alternating with the two above (median of {len(floors)})",
+                f"{statistics.median(r[2] for r in floors):,.0f} req/s: **{statistics.median(r[2] / r[0] for r in floors):.3f}** "
+                f"of in-process; the server **{statistics.median(r[1] / r[2] for r in floors):.2f}** of the floor",
+                "(reference)", None, ["sqlite_floor_r"])
+    if figure("wrk_sqlite_static", 0) is not None:
+        row("for reference: the server's page from memory (FloorServer --source static): HTTP with a page of this size",
+            f"{figure('wrk_sqlite_static', 0):,.0f} req/s, p99 {figure('wrk_sqlite_static', 1):.1f} ms", "(reference)", None, ["sqlite_static"])
     if figure("wrk_sqlite_health", 0) is not None:
         row("for reference: GET /health on the same server (no key, no database), the HTTP stack's own rate here",
             f"{figure('wrk_sqlite_health', 0):,.0f} req/s, p99 {figure('wrk_sqlite_health', 1):.1f} ms", "(reference)", None, ["sqlite_health"])

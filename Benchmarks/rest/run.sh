@@ -6,6 +6,7 @@
 #   BIN=/tmp/me/lifesignal Benchmarks/rest/run.sh            # a binary already built (copied first)
 #   CONNECTIONS=64 DURATION=15 ROUNDS=5 OUT=/tmp/rest.md Benchmarks/rest/run.sh
 #   DURATION=5 ROUNDS=1 Benchmarks/rest/run.sh               # a quick check of the script
+#   FLOOR_BIN=Benchmarks/floor/.build/release/FloorServer Benchmarks/rest/run.sh   # the floor already built
 #
 # On each engine the server is started, seeded (ROWS published locations; PEOPLE people with
 # NOTIFICATIONS notifications and an access token each) and measured with wrk at CONNECTIONS:
@@ -16,8 +17,11 @@
 #     that takes the role and claims (signed_in.sql); check-in.
 #   SQLite: the anonymous read alone, then ROUNDS rounds alternating the server with the same
 #     statement run in-process (sqlite_read.c) on as many connections as the server reads
-#     with (plus, once each, the statement without JSON and GET /health); the signed-in
-#     read; check-in.
+#     with, and the stack's floor (Benchmarks/floor's FloorServer --source sqlite: Hummingbird
+#     and sqlite-nio running that in-process statement, no logic); plus, once each, the
+#     statement without JSON, FloorServer --source static answering the server's page from
+#     memory (the HTTP stack with a page of that size) and GET /health; the signed-in read;
+#     check-in.
 #   Server RSS (VmRSS of /proc) when idle after start and after seeding, and during the
 #     anonymous read (sampled every 0.2 s; VmHWM after it).
 # Then pgbench's read (with its p50/p99) and check-in transaction as before. The summary table
@@ -45,6 +49,7 @@ cleanup() {
   set +e
   [ -n "${sampler:-}" ] && kill "$sampler" 2>/dev/null
   [ -n "${server:-}" ] && kill "$server" 2>/dev/null
+  [ -n "${floor:-}" ] && kill "$floor" "$static" 2>/dev/null
   scripts/postgres-cluster stop "$cluster"
   rm -rf "$work"
 }
@@ -57,6 +62,13 @@ fi
 binary_built=$(date -u -r "$BIN" '+%Y-%m-%d %H:%M UTC')
 cp "$BIN" "$work/lifesignal"
 BIN=$work/lifesignal
+if [ -z "${FLOOR_BIN:-}" ]; then
+  # A separate package with its own scratch path (its first release build takes about ten minutes).
+  swift build -c release --package-path Benchmarks/floor --scratch-path Benchmarks/floor/.build --product FloorServer >&2
+  FLOOR_BIN=Benchmarks/floor/.build/release/FloorServer
+fi
+cp "$FLOOR_BIN" "$work/FloorServer"
+FLOOR_BIN=$work/FloorServer
 . "$here/sqlite_baseline.sh"
 build_sqlite_baseline "$work/sqlite_read"
 READERS=${READERS:-$(sed -n 's/.*static let count = \([0-9]*\).*/\1/p' Sources/LifeSignalBackend/Database/SQLiteReaders.swift)}
@@ -217,15 +229,30 @@ read_alone sqlite 54392
 curl -s -o "$work/locations.json" -H "apikey: $key" "http://127.0.0.1:54392$QUERY"
 LOCAL_SQL=$(python3 "$here/bench.py" sqlite-sql "$SQLITE_DB" "$work/locations.json")
 echo "in-process baseline on $READERS connections: $LOCAL_SQL"
+# The floor: the same statement through Hummingbird and sqlite-nio on as many connections,
+# and the server's own page from memory; both idle while the others are measured.
+"$FLOOR_BIN" --source sqlite --path "$SQLITE_DB" --sql "$LOCAL_SQL" --readers "$READERS" --port 54393 --nio-executor >"$work/floor.log" 2>&1 9>&- &
+floor=$!
+"$FLOOR_BIN" --source static --path "$work/locations.json" --port 54394 --nio-executor >"$work/static.log" 2>&1 9>&- &
+static=$!
+for port in 54393 54394; do
+  for _ in $(seq 1 100); do curl -sf -o /dev/null "http://127.0.0.1:$port/rest/v1/locations" && break; sleep 0.1; done
+done
+curl -sf "http://127.0.0.1:54394/rest/v1/locations" | cmp -s - "$work/locations.json" || { echo "the static floor does not answer the page" >&2; exit 1; }
 for round in $(seq 1 "$ROUNDS"); do
   "$work/sqlite_read" "$SQLITE_DB" "$READERS" "$DURATION" "$LOCAL_SQL" | tee "$work/local_r$round.txt"
   base=$(awk '{print $1; exit}' "$work/local_r$round.txt")
   run_wrk "sqlite_r$round" -H "apikey: $key" "http://127.0.0.1:54392$QUERY"
   read -r rate p99 _ <<<"$(wrkstat "$work/sqlite_r$round.wrk")"
-  record "sqlite_round $round $base $rate"
-  echo "SQLite read round $round: in-process $base q/s, server $rate req/s (p99 $p99 ms), ratio $(python3 -c "print(f'{$rate/$base:.3f}')")"
+  run_wrk "sqlite_floor_r$round" "http://127.0.0.1:54393/rest/v1/locations"
+  read -r floor_rate _ <<<"$(wrkstat "$work/sqlite_floor_r$round.wrk")"
+  record "sqlite_round $round $base $rate $floor_rate"
+  echo "SQLite read round $round: in-process $base q/s, server $rate req/s (p99 $p99 ms), ratio $(python3 -c "print(f'{$rate/$base:.3f}')");" \
+    "floor $floor_rate req/s ($(python3 -c "print(f'{$floor_rate/$base:.3f}')") of in-process; the server $(python3 -c "print(f'{$rate/$floor_rate:.2f}')") of the floor)"
 done
 stop_read_sampling sqlite
+run_wrk sqlite_static "http://127.0.0.1:54394/rest/v1/locations"
+kill "$floor" "$static"; wait "$floor" "$static" 2>/dev/null || true; floor=
 # For reference: what the HTTP stack answers on this machine when no database is involved.
 run_wrk sqlite_health "http://127.0.0.1:54392/health"
 # For the record: the statement without SQLite's JSON functions (rows fetched as text only).
