@@ -14,7 +14,8 @@
 #     (same SQL, -l logs) and the server: throughput and p99 ratios per round; the signed-in
 #     read (each request another person's token, GET their notifications, filtered by row
 #     policy) in ROUNDS rounds alternating with pgbench running the same SQL in a transaction
-#     that takes the role and claims (signed_in.sql); check-in.
+#     that takes the role and claims (signed_in.sql); check-in in ROUNDS rounds alternating
+#     with pgbench running its transaction (checkin.sql; each side its own people).
 #   SQLite: the anonymous read alone, then ROUNDS rounds alternating the server with the same
 #     statement run in-process (sqlite_read.c) on as many connections as the server reads
 #     with, and the stack's floor (Benchmarks/floor's FloorServer --source sqlite: Hummingbird
@@ -217,7 +218,17 @@ for round in $(seq 1 "$ROUNDS"); do
   record "signed_round $round $base $rate"
   echo "signed-in round $round: pgbench $base tps, server $rate req/s (p99 $p99 ms), ratio $(python3 -c "print(f'{$rate/$base:.3f}')")"
 done
-checkin postgres 54391
+# Check-in alternates with pgbench's transaction too. The server checks in people 1..SERVER_PEOPLE,
+# a slice of its own each round; pgbench the people after them (checkin.sql's `first`).
+SERVER_PEOPLE=$((PEOPLE * 4 / 5))
+for round in $(seq 1 "$ROUNDS"); do
+  base=$(run_pgbench "checkin_base_r$round" -D people="$PEOPLE" -D first=$((SERVER_PEOPLE + 1)) -f "$here/checkin.sql")
+  TOKENS_FILE="$work/postgres.tokens" ANON_KEY="$key" TOKEN_START=$(((round - 1) * SERVER_PEOPLE / ROUNDS)) \
+    run_wrk "checkin_r$round" -s "$here/checkin.lua" "http://127.0.0.1:54391"
+  read -r rate p99 _ <<<"$(wrkstat "$work/checkin_r$round.wrk")"
+  record "checkin_round $round $base $rate"
+  echo "check-in round $round: pgbench $base tps, server $rate req/s (p99 $p99 ms), ratio $(python3 -c "print(f'{$rate/$base:.3f}')")"
+done
 stop_server
 
 # ---- SQLite
@@ -270,7 +281,7 @@ echo "== pgbench baseline (read): the same SQL, -c$CONNECTIONS -T$DURATION"
 base=$(run_pgbench pgbench_read -l -f "$work/query.sql")
 record "pgbench_read $base $(python3 "$here/bench.py" pglog "$work"/pgbench_read.[0-9]*)"
 echo "== pgbench baseline (check-in): the same statements, -c$CONNECTIONS -T$DURATION"
-record "pgbench_checkin $(run_pgbench pgbench_checkin -D people="$PEOPLE" -f "$here/checkin.sql")"
+record "pgbench_checkin $(run_pgbench pgbench_checkin -D people="$PEOPLE" -D first=$((PEOPLE * 4 / 5 + 1)) -f "$here/checkin.sql")"
 
 echo "== other figures"
 grep -E '^(wrk_(postgres|sqlite)_|pgbench_|sqlite_plain|rss_)' "$results" | sed 's/^/  /'
