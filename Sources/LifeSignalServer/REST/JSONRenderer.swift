@@ -55,7 +55,8 @@ enum JSONRenderer {
     }
 }
 
-/// How a column's stored text is written: decided once per column, not per value.
+/// How a column's stored text is written, by the column's type: kept as JSON, turned into
+/// PostgreSQL's timestamp text, or quoted.
 enum JSONTextKind {
     /// JSON kept as its text (`json`, `jsonb`, and arrays, which SQLite keeps as JSON arrays).
     case raw
