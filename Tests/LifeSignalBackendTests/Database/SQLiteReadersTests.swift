@@ -15,24 +15,35 @@ struct SQLiteReadersTests {
         return database
     }
 
-    @Test("a read does not wait for a write in progress, and sees the last commit, not the write")
-    func readsBesideAWrite() async throws {
-        let database = try await Self.database()
-        defer { Task { try? await database.close() } }
+    /// Runs `body` while a transaction that inserted the row 'second' holds the write lock,
+    /// then lets that transaction commit.
+    static func whileAWriteIsOpen<T: Sendable>(on database: SQLiteDatabase, _ body: () async throws -> T) async throws -> T {
         let (inserted, insertedSignal) = AsyncStream<Void>.makeStream()
         let (release, releaseSignal) = AsyncStream<Void>.makeStream()
         let writer = Task {
             try await database.transaction { connection in
                 try await connection.query("INSERT INTO notes (body) VALUES ('second')")
                 insertedSignal.yield()
-                for await _ in release { break }  // hold the write open until the read is done
+                for await _ in release { break }  // hold the write open until `body` is done
             }
         }
         for await _ in inserted { break }
-        let during = try await database.read { try await $0.query("SELECT body FROM notes ORDER BY id").map { try $0.string("body") } }
-        #expect(during == ["first"])
+        // Released whatever `body` does: a failed read must fail the test, not hang it.
+        let result: Result<T, any Error>
+        do { result = .success(try await body()) } catch { result = .failure(error) }
         releaseSignal.yield()
         try await writer.value
+        return try result.get()
+    }
+
+    @Test("a read does not wait for a write in progress, and sees the last commit, not the write")
+    func readsBesideAWrite() async throws {
+        let database = try await Self.database()
+        defer { Task { try? await database.close() } }
+        let during = try await Self.whileAWriteIsOpen(on: database) {
+            try await database.read { try await $0.query("SELECT body FROM notes ORDER BY id").map { try $0.string("body") } }
+        }
+        #expect(during == ["first"])
         let after = try await database.read { try await $0.query("SELECT body FROM notes ORDER BY id").map { try $0.string("body") } }
         #expect(after == ["first", "second"])
     }
@@ -67,24 +78,14 @@ struct SQLiteReadersTests {
         let database = try await Self.database()
         defer { Task { try? await database.close() } }
         await #expect(throws: DatabaseError.self) { try await database.readStatement("DELETE FROM notes") }
-        let (inserted, insertedSignal) = AsyncStream<Void>.makeStream()
-        let (release, releaseSignal) = AsyncStream<Void>.makeStream()
-        let writer = Task {
-            try await database.transaction { connection in
-                try await connection.query("INSERT INTO notes (body) VALUES ('second')")
-                insertedSignal.yield()
-                for await _ in release { break }
+        // Many at once, across the readers, while the write holds the lock: none waits for it.
+        let during = try await Self.whileAWriteIsOpen(on: database) {
+            try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<12 { group.addTask { try await database.readStatement("SELECT body FROM notes").count } }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
             }
         }
-        for await _ in inserted { break }
-        // Many at once, across the readers, while the write holds the lock: none waits for it.
-        let during = try await withThrowingTaskGroup(of: Int.self) { group in
-            for _ in 0..<12 { group.addTask { try await database.readStatement("SELECT body FROM notes").count } }
-            return try await group.reduce(into: [Int]()) { $0.append($1) }
-        }
         #expect(during == Array(repeating: 1, count: 12))
-        releaseSignal.yield()
-        try await writer.value
         #expect(try await database.readStatement("SELECT body FROM notes ORDER BY id").map { try $0.string("body") } == ["first", "second"])
 
         let memory = try await SQLiteDatabase(path: ":memory:")
