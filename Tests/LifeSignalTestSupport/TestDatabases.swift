@@ -17,6 +17,7 @@ public enum Engine: String, CaseIterable, Sendable, CustomStringConvertible {
 /// that needs PostgreSQL never passes by skipping.
 public struct TestEnvironmentError: Error, CustomStringConvertible {
     public let description: String
+    public init(description: String) { self.description = description }
 }
 
 /// Fresh, isolated databases for tests: a new SQLite file, or a new PostgreSQL database in the
