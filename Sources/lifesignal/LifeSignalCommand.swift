@@ -17,7 +17,7 @@ struct LifeSignalCommand: AsyncParsableCommand {
 
     /// ArgumentParser's entry point, after one thing only `serve` wants: on PostgreSQL, Swift
     /// Concurrency's jobs run on NIO's event loops (the threads Hummingbird and postgres-nio
-    /// already use) instead of a pool of their own, so a request no longer hops between two
+    /// already use, ``EventLoopConcurrencyExecutor``) instead of a pool of their own, so a request no longer hops between two
     /// sets of threads at every `await` on I/O (half the context switches of a read). On
     /// SQLite, whose statements run on a thread pool of their own, it cost a fifth of the
     /// check-ins (799 against 631 a second, docs/performance.md), so there the pool stays.
@@ -25,7 +25,7 @@ struct LifeSignalCommand: AsyncParsableCommand {
         if CommandLine.arguments.dropFirst().first == ServeCommand.configuration.commandName, runsOnEventLoops {
             // Must come from the main thread before other work is queued; the async `main`
             // starts on the main thread.
-            NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+            EventLoopConcurrencyExecutor.install()
         }
         do {
             var command = try parseAsRoot()

@@ -82,6 +82,7 @@ struct ServeCommand: AsyncParsableCommand {
                           service_role key: \(serviceRoleKey)
                           sign-in:          \(signInSummary)
                           firebase:         \(firebaseSummary)
+                          tasks:            \(EventLoopConcurrencyExecutor.isInstalled ? "on NIO's event loops" : "on Swift's thread pool")
                         Numbers in LIFESIGNAL_TEST_OTP get their fixed codes and no SMS. Ctrl-C stops the server.
 
                         """.utf8))
