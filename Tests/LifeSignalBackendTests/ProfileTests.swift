@@ -22,7 +22,7 @@ struct ProfileTests {
         let rejected: [[String: any Sendable]] = [
             ["firstName": "A"], ["lastName": String(repeating: "x", count: 51)], ["firstName": "R2D2"],
             ["lastName": "Valid", "firstName": "X"], ["emergencyNote": String(repeating: "n", count: 1001)],
-            ["avatarUrl": "ftp://x/a.png"], ["phone": "555"],
+            ["avatarUrl": "ftp://x/a.png"], ["phone": "555"], ["emergencyNote": "Allergic\u{0} to nothing"],
         ]
         for body in rejected {
             await #expect(throws: DomainError.self) { try await test.call("update-user-profile", ann, body) }

@@ -77,6 +77,9 @@ struct RESTWriteTests {
             ("POST", "/rest/v1/events", Data(#"{"name":"a","slug":"a","start_date":"June","created_by":"\#(me)"}"#.utf8), 400, "22007"),
             ("POST", "/rest/v1/locations", Data(#"{"slug":"a","created_by":"\#(me)"}"#.utf8), 400, "23502"),
             ("POST", "/rest/v1/locations", Data(#"{"name":"a","slug":"a","status":"live","created_by":"\#(me)"}"#.utf8), 400, "23514"),
+            // NUL in text: PostgreSQL refuses it, and SQLite would keep it but hand back only
+            // the text before it, so both refuse it as PostgreSQL does.
+            ("POST", "/rest/v1/locations", Data(#"{"name":"a\u0000b","slug":"a","created_by":"\#(me)"}"#.utf8), 400, "22021"),
             ("PATCH", "/rest/v1/locations", Data(#"{"name":"b"}"#.utf8), 400, "21000"),
             ("DELETE", "/rest/v1/locations", Data(), 400, "21000"),
             ("POST", "/rest/v1/nowhere", Data("{}".utf8), 404, "PGRST205"),

@@ -85,7 +85,7 @@ struct SQLiteTransactionConnection: SQLConnection {
     }
 
     func query(_ sql: SQL) async throws -> [SQLRow] {
-        try await run(sql.sqliteText, sql.bindings.map(Self.bind))
+        try await run(sql.sqliteText, try sql.bindings.map(Self.bind))
     }
 
     func run(_ text: String, _ binds: [SQLiteData] = []) async throws -> [SQLRow] {
@@ -103,16 +103,24 @@ struct SQLiteTransactionConnection: SQLConnection {
         }
     }
 
-    static func bind(_ value: SQLValue) -> SQLiteData {
+    /// - Throws: ``DatabaseError/statement(sqlState:message:detail:hint:)`` with PostgreSQL's
+    ///   `22021` for text holding a NUL. PostgreSQL refuses such text; SQLite would store it
+    ///   and sqlite-nio read back only what comes before the NUL, so a write answered as a
+    ///   success would lose the rest. Both engines refuse it alike.
+    static func bind(_ value: SQLValue) throws -> SQLiteData {
         switch value {
-        case .null: .null
-        case .bool(let flag): .integer(flag ? 1 : 0)
-        case .int(let number): .integer(SQLiteInt64(number))
-        case .double(let number): .float(number)
-        case .text(let text), .json(let text), .literal(let text): .text(text)
-        case .uuid(let uuid): .text(uuid.uuidString.lowercased())
-        case .timestamp(let date): .text(Timestamp.format(date))
-        case .bytes(let data): .blob(ByteBuffer(bytes: data))
+        case .null: return .null
+        case .bool(let flag): return .integer(flag ? 1 : 0)
+        case .int(let number): return .integer(SQLiteInt64(number))
+        case .double(let number): return .float(number)
+        case .text(let text), .json(let text), .literal(let text):
+            guard !text.utf8.contains(0) else {
+                throw DatabaseError.statement(sqlState: "22021", message: "invalid byte sequence for encoding \"UTF8\": 0x00", detail: nil, hint: nil)
+            }
+            return .text(text)
+        case .uuid(let uuid): return .text(uuid.uuidString.lowercased())
+        case .timestamp(let date): return .text(Timestamp.format(date))
+        case .bytes(let data): return .blob(ByteBuffer(bytes: data))
         }
     }
 

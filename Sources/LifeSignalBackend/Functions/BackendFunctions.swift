@@ -43,6 +43,9 @@ public struct BackendFunctions: Sendable {
             // A row the call refers to is gone (the caller's own deleted profile, a contact)
             // and the rule did not check first: that is not found, for every adapter alike.
             throw DomainError.notFound("A row this request refers to")
+        } catch let error as DatabaseError where error.sqlState == "22021" {
+            // Text holding a NUL, refused by both engines (``SQLiteDatabase``): the caller's input.
+            throw DomainError.invalidArgument("Text must not contain the NUL character (\\u0000)")
         }
     }
 
