@@ -141,12 +141,22 @@ final class ReadyProbe: @unchecked Sendable {
     private let lock = NSLock()
     private var recorded: [Answer] = []
 
+    private var stopping = false
+
     init(server: TestServer) { self.server = server }
 
     var answers: [Answer] { lock.withLock { recorded } }
 
+    /// Ends ``run()`` after its current request. Not by cancelling its task: cancelling a task
+    /// inside `URLSession.data(for:)` just as the answer arrives deadlocks FoundationNetworking
+    /// on Linux (the cancellation handler waits for the session's queue while holding the
+    /// task's status lock, which that queue needs to resume the task). A clean-clone CI run hung
+    /// there for good.
+    func finish() { lock.withLock { stopping = true } }
+    private var isStopping: Bool { lock.withLock { stopping } }
+
     func run() async {
-        while !Task.isCancelled {
+        while !isStopping {
             let status = (try? await server.request("GET", "/ready", apiKey: .some(nil)).status) ?? -1
             let answer = Answer(at: .now, status: status)
             lock.withLock { recorded.append(answer) }

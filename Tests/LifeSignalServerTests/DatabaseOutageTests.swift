@@ -62,7 +62,7 @@ struct DatabaseOutageTests {
         try await Task.sleep(for: .seconds(4))
         load.finish()
         await running.value
-        readiness.cancel()
+        ready.finish()
         await readiness.value
 
         let answers = load.answers
