@@ -10,7 +10,9 @@
 #
 # A variant is STATEMENT:POOL:EXECUTOR: STATEMENT `unnamed` (client.query, as LifeSignal does)
 # or `prepared` (a named PostgresPreparedStatement); POOL the PostgresClient's connections;
-# EXECUTOR `nio` (Swift concurrency on NIO's event loops, as `lifesignal serve`) or `default`.
+# EXECUTOR `nio` (Swift concurrency on NIO's event loops as the generic executor, as `lifesignal
+# serve`), `nio-isolated` (NIO's own installer, each job isolated to its loop, as serve did
+# before de72133) or `default` (Swift's pool).
 # A throwaway cluster (scripts/postgres-cluster) gets the locations table with migration 100's
 # columns and indexes plus migration 105's live-order index, and ROWS published rows seeded as
 # Benchmarks/rest/run.sh seeds them. Each round, for every variant (the order rotated each
@@ -105,6 +107,7 @@ run_pgbench() {
 start_server() {
   local statement=$1 pool=$2 executor=$3 flags=()
   [ "$executor" = nio ] && flags=(--nio-executor)
+  [ "$executor" = nio-isolated ] && flags=(--nio-isolated-executor)
   "$BIN" --database "$PG" --port "$PORT" --pool "$pool" --statement "$statement" "${flags[@]}" >"$work/server.log" 2>&1 9>&- &
   server=$!
   for _ in $(seq 1 100); do

@@ -19,12 +19,16 @@ struct FloorServer {
             FileHandle.standardError.write(Data("\(error)\n".utf8))
             exit(2)
         }
-        if options.nioExecutor {
-            // As `lifesignal serve` does: from the main thread, before other work is queued.
-            guard NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor() else {
-                FileHandle.standardError.write(Data("could not install NIO's event loops as the global executor\n".utf8))
-                exit(1)
+        // As `lifesignal serve` does: from the main thread, before other work is queued.
+        let installed =
+            switch options.executor {
+            case .swiftPool: true
+            case .eventLoops: EventLoopConcurrencyExecutor.install()
+            case .eventLoopsIsolated: NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
             }
+        guard installed else {
+            FileHandle.standardError.write(Data("could not install NIO's event loops as the global executor\n".utf8))
+            exit(1)
         }
         do {
             try await serve(options)
@@ -67,7 +71,7 @@ struct FloorServer {
         if let pool { app.addServices(pool) }
         print(
             "floor listening on 127.0.0.1:\(options.port) source=\(options.source) statement=\(options.statement) pool=\(options.pool)"
-                + " readers=\(options.readers) nio-executor=\(options.nioExecutor)")
+                + " readers=\(options.readers) executor=\(options.executor)")
         try await app.runService()
     }
 

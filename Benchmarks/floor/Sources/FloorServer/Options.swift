@@ -30,13 +30,24 @@ struct Options: Sendable {
     var database = "postgres://postgres@127.0.0.1:5432/postgres"
     var pool = 4
     var statement = Statement.unnamed
-    /// Swift concurrency's jobs on NIO's event loops (`serve` does this).
-    var nioExecutor = false
+    /// Where Swift concurrency's jobs run.
+    var executor = Executor.swiftPool
+
+    enum Executor {
+        /// Swift's own global executor.
+        case swiftPool
+        /// NIO's event loops as the generic executor, as `serve` does (`--nio-executor`; the
+        /// same source file, `EventLoopConcurrencyExecutor.swift`, linked here).
+        case eventLoops
+        /// NIO's own installer, each job isolated to its loop, as `serve` did before de72133
+        /// (`--nio-isolated-executor`).
+        case eventLoopsIsolated
+    }
 
     static let usage = """
-        usage: FloorServer [--source postgres] --database URL [--pool N] [--statement unnamed|prepared] [--port N] [--nio-executor]
-               FloorServer --source sqlite --path FILE --sql STATEMENT [--readers N] [--port N] [--nio-executor]
-               FloorServer --source static --path FILE [--port N] [--nio-executor]
+        usage: FloorServer [--source postgres] --database URL [--pool N] [--statement unnamed|prepared] [--port N] [--nio-executor|--nio-isolated-executor]
+               FloorServer --source sqlite --path FILE --sql STATEMENT [--readers N] [--port N] [--nio-executor|--nio-isolated-executor]
+               FloorServer --source static --path FILE [--port N] [--nio-executor|--nio-isolated-executor]
         """
 
     struct Invalid: Error, CustomStringConvertible {
@@ -47,8 +58,8 @@ struct Options: Sendable {
         var options = Options()
         var rest = arguments[...]
         while let flag = rest.popFirst() {
-            if flag == "--nio-executor" {
-                options.nioExecutor = true
+            if flag == "--nio-executor" || flag == "--nio-isolated-executor" {
+                options.executor = flag == "--nio-executor" ? .eventLoops : .eventLoopsIsolated
                 continue
             }
             guard let value = rest.popFirst() else { throw Invalid(description: "\(flag) needs a value\n\(usage)") }

@@ -51,7 +51,12 @@ actor ConnectionLock {
 private final class Turn: @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0
-    func next() -> Int { lock.withLock { value &+= 1; return value & Int.max } }
+    func next() -> Int {
+        lock.withLock {
+            value &+= 1
+            return value & Int.max
+        }
+    }
 }
 
 private final class Body: @unchecked Sendable {

@@ -1,0 +1,1 @@
+../../../../Sources/lifesignal/EventLoopConcurrencyExecutor.swift
