@@ -38,6 +38,8 @@ ROUNDS=${ROUNDS:-5}
 ROWS=${ROWS:-10000}
 PEOPLE=${PEOPLE:-100000}
 NOTIFICATIONS=${NOTIFICATIONS:-5}
+# Check-in: the server checks in people 1..SERVER_PEOPLE, pgbench the ones after them.
+SERVER_PEOPLE=$((PEOPLE * 4 / 5))
 OUT=${OUT:-/tmp/lifesignal-rest-bench.md}
 LOCK=${LOCK-/tmp/lifesignal-bench.lock}
 SCRATCH=${SCRATCH:-.build-release}
@@ -220,7 +222,6 @@ for round in $(seq 1 "$ROUNDS"); do
 done
 # Check-in alternates with pgbench's transaction too. The server checks in people 1..SERVER_PEOPLE,
 # a slice of its own each round; pgbench the people after them (checkin.sql's `first`).
-SERVER_PEOPLE=$((PEOPLE * 4 / 5))
 for round in $(seq 1 "$ROUNDS"); do
   base=$(run_pgbench "checkin_base_r$round" -D people="$PEOPLE" -D first=$((SERVER_PEOPLE + 1)) -f "$here/checkin.sql")
   TOKENS_FILE="$work/postgres.tokens" ANON_KEY="$key" TOKEN_START=$(((round - 1) * SERVER_PEOPLE / ROUNDS)) \
@@ -281,7 +282,7 @@ echo "== pgbench baseline (read): the same SQL, -c$CONNECTIONS -T$DURATION"
 base=$(run_pgbench pgbench_read -l -f "$work/query.sql")
 record "pgbench_read $base $(python3 "$here/bench.py" pglog "$work"/pgbench_read.[0-9]*)"
 echo "== pgbench baseline (check-in): the same statements, -c$CONNECTIONS -T$DURATION"
-record "pgbench_checkin $(run_pgbench pgbench_checkin -D people="$PEOPLE" -D first=$((PEOPLE * 4 / 5 + 1)) -f "$here/checkin.sql")"
+record "pgbench_checkin $(run_pgbench pgbench_checkin -D people="$PEOPLE" -D first=$((SERVER_PEOPLE + 1)) -f "$here/checkin.sql")"
 
 echo "== other figures"
 grep -E '^(wrk_(postgres|sqlite)_|pgbench_|sqlite_plain|rss_)' "$results" | sed 's/^/  /'

@@ -51,13 +51,9 @@ enum EventLoopConcurrencyExecutor {
     ///   already; Swift's own global executor then stays.
     @discardableResult
     static func install() -> Bool {
-        guard MemoryLayout<UnownedSerialExecutor>.size == 2 * MemoryLayout<UInt>.size,
-            MemoryLayout<UnownedJob>.size == MemoryLayout<UnsafeRawPointer>.size,
-            let symbol = dlsym(dlopen(nil, RTLD_NOW), "swift_task_enqueueGlobal_hook")
-        else { return false }
+        guard let slot = hookSlot else { return false }
         // A plain check and store: this runs on the main thread before any task exists, and
         // a compare-and-swap would not stop code that stores without one either.
-        let slot = symbol.assumingMemoryBound(to: UnsafeRawPointer?.self)
         guard slot.pointee == nil else { return false }
         slot.pointee = unsafeBitCast(hook, to: UnsafeRawPointer.self)
         return true
@@ -65,8 +61,22 @@ enum EventLoopConcurrencyExecutor {
 
     /// Whether this hook is the one installed (what `serve`'s banner reports).
     static var isInstalled: Bool {
-        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "swift_task_enqueueGlobal_hook") else { return false }
-        return symbol.assumingMemoryBound(to: UnsafeRawPointer?.self).pointee == unsafeBitCast(hook, to: UnsafeRawPointer.self)
+        hookSlot?.pointee == unsafeBitCast(hook, to: UnsafeRawPointer.self)
+    }
+
+    /// The runtime's hook variable, or `nil` where this cannot be used: a runtime without it,
+    /// layouts other than the ones the casts above assume, or an architecture where Swift's
+    /// calling convention for the hook has not been checked against C's.
+    private static var hookSlot: UnsafeMutablePointer<UnsafeRawPointer?>? {
+        #if arch(x86_64) || arch(arm64)
+            guard MemoryLayout<UnownedSerialExecutor>.size == 2 * MemoryLayout<UInt>.size,
+                MemoryLayout<UnownedJob>.size == MemoryLayout<UnsafeRawPointer>.size,
+                let symbol = dlsym(dlopen(nil, RTLD_NOW), "swift_task_enqueueGlobal_hook")
+            else { return nil }
+            return symbol.assumingMemoryBound(to: UnsafeRawPointer?.self)
+        #else
+            return nil
+        #endif
     }
 
     /// `any()` is the current loop when called on one of the group's threads: a task resumed

@@ -37,6 +37,14 @@ final class ServeProcess: Sendable {
         banner = await process.output(containing: "Ctrl-C stops the server.", within: .seconds(120))
     }
 
+    /// The URL of `test`'s PostgreSQL database, for a server process.
+    static func postgresURL(of test: TestBackend) throws -> String {
+        let name = try #require(test.backend.database.location.split(separator: "/").last)
+        var components = try #require(URLComponents(string: ProcessInfo.processInfo.environment[TestDatabases.postgresURLVariable] ?? ""))
+        components.path = "/" + name
+        return try #require(components.string)
+    }
+
     /// The value after `label` on its banner line.
     func value(_ label: String) -> String? { ServeCommandTests.value(label, in: banner) }
 

@@ -103,7 +103,7 @@ struct DeliveryFaultTests {
             environment: [
                 "LIFESIGNAL_TWILIO_ACCOUNT_SID": Self.sid, "LIFESIGNAL_TWILIO_AUTH_TOKEN": Self.token,
                 "LIFESIGNAL_TWILIO_FROM": Self.sender, "LIFESIGNAL_TWILIO_API_URL": "http://127.0.0.1:\(standIn.port)",
-            ], sweepInterval: 1, database: try Self.databaseURL(test))
+            ], sweepInterval: 1, database: try ServeProcess.postgresURL(of: test))
         defer { Task { await serve.stop() } }
 
         // Killed once the stand-in has taken some of the sweep's messages, with most still to go.
@@ -141,11 +141,4 @@ struct DeliveryFaultTests {
 
     static func isResponder(_ number: String?) -> Bool { number?.hasPrefix("+1555996") == true }
 
-    /// The URL of `test`'s PostgreSQL database, for a server process.
-    static func databaseURL(_ test: TestBackend) throws -> String {
-        let name = try #require(test.backend.database.location.split(separator: "/").last)
-        var components = try #require(URLComponents(string: ProcessInfo.processInfo.environment[TestDatabases.postgresURLVariable] ?? ""))
-        components.path = "/" + name
-        return try #require(components.string)
-    }
 }
