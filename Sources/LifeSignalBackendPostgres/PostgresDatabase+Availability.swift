@@ -137,87 +137,6 @@ final class DatabaseAvailability: @unchecked Sendable {
     }
 }
 
-/// Closes a leased connection whose work outlives its deadline.
-///
-/// A statement sent just as PostgreSQL restarts can be left with no answer: the request that
-/// sent it, or Realtime's dispatcher, would wait for good. Closing the connection makes the
-/// pool drop it; it usually fails the statement too (answered 503, like any lost connection),
-/// but not always — postgres-nio 1.33 was seen to leave a statement pending after the close,
-/// which is why ``PostgresDatabase/withLease(_:_:)`` also stops waiting for it. Work that
-/// merely runs long is cut too, so the deadline is far above any request's normal database time.
-private struct StatementWatchdog {
-    let close: Scheduled<Void>
-
-    /// A timer on the connection's own event loop, not a task asleep: one is set for every
-    /// lease, and a scheduled callback costs a fraction of a task and its sleep.
-    init(_ connection: PostgresConnection, deadline: Duration, logger: Logger) {
-        close = connection.eventLoop.scheduleTask(in: TimeAmount(deadline)) {
-            logger.error("PostgreSQL work ran past \(deadline); closing its connection")
-            // The future's type picks `close()` over its `async` twin; nobody waits for it.
-            let _: EventLoopFuture<Void> = connection.close()
-        }
-    }
-
-    func disarm() { close.cancel() }
-}
-
-/// The task running a lease's work, cancelled by whoever stops waiting for it; a cancel that
-/// comes before the task exists is kept for it.
-private final class WorkHandle: @unchecked Sendable {
-    private let lock = NSLock()
-    private var task: Task<Void, Never>?
-    private var cancelled = false
-
-    func set(_ task: Task<Void, Never>) {
-        let cancelNow = lock.withLock {
-            self.task = task
-            return cancelled
-        }
-        if cancelNow { task.cancel() }
-    }
-
-    func cancel() {
-        let task = lock.withLock {
-            cancelled = true
-            return self.task
-        }
-        task?.cancel()
-    }
-}
-
-/// Who got there first: the lease or the timeout.
-private final class LeaseRace: @unchecked Sendable {
-    private let lock = NSLock()
-    private var state = 0  // 0 waiting, 1 leased, 2 timed out
-
-    /// The lease arrived: true unless the timeout already answered the request.
-    func lease() -> Bool {
-        lock.withLock {
-            if state == 0 { state = 1 }
-            return state == 1
-        }
-    }
-    /// The timeout fired: true unless the lease already arrived.
-    func expire() -> Bool {
-        lock.withLock {
-            if state == 0 { state = 2 }
-            return state == 2
-        }
-    }
-    var leased: Bool { lock.withLock { state == 1 } }
-}
-
-private struct LeaseTimedOut: Error {}
-
-/// How the wait for leased work ended.
-private enum LeaseWait<T: Sendable>: Sendable {
-    case finished(Result<T, any Error>)
-    /// No connection came within the lease timeout.
-    case noLease
-    /// The work outlived its deadline and the watchdog's close.
-    case stuck
-}
-
 extension PostgresDatabase {
     enum Pool { case main, anonymous, authenticated }
 
@@ -246,9 +165,10 @@ extension PostgresDatabase {
     /// about 1,300 waited past the client's 120 s). Work given up on is cancelled and left to
     /// end on its own; if its lease comes later, it is handed straight back.
     ///
-    /// One task per lease: the work reports its own end, and the two time limits are timers on
-    /// an event loop (a task forwarding the result and a task asleep for the limits were a
-    /// measurable share of a read).
+    /// One task and one ``LeaseWaiter`` per lease: the work reports its own end, and the
+    /// deadlines are checked by the database's one ``LeaseClock`` (a task forwarding the
+    /// result, a task asleep for the limits, then a timer per limit were each a measurable
+    /// share of a read).
     private func leaseOnce<T: Sendable>(_ pool: Pool, _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         if availability.isDown { throw DatabaseError.unavailable("PostgreSQL at \(location) is unreachable") }
         let clients = pools.current
@@ -260,50 +180,40 @@ extension PostgresDatabase {
             }
         let timeout = availability.leaseTimeout
         let deadline = DatabasePatience.statementDeadline ?? statementDeadline
-        let logger = self.logger
-        let race = LeaseRace()
-        let first = FirstResume<LeaseWait<T>>()
-        let work = WorkHandle()
+        let waiter = LeaseWaiter<T>(leaseTimeout: timeout, deadline: deadline, grace: Self.abandonGrace, logger: logger)
+        let clock = leaseClock
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                first.set(continuation)
+                waiter.set(continuation)
+                clock.watch(waiter)
                 // Created after `set`, so its result cannot come before anyone waits for it;
                 // an unstructured task keeps the caller's task-local values.
-                work.set(
+                waiter.set(
                     Task {
                         do {
                             let value = try await client.withConnection { connection in
-                                guard race.lease() else { throw LeaseTimedOut() }
-                                let watchdog = StatementWatchdog(connection, deadline: deadline, logger: logger)
-                                defer { watchdog.disarm() }
+                                guard waiter.leased(connection) else { throw LeaseTimedOut() }
+                                defer { waiter.released() }
                                 return try await body(connection)
                             }
-                            first.resume(.finished(.success(value)))
+                            waiter.resume(.finished(.success(value)))
                         } catch {
-                            first.resume(.finished(.failure(error)))
+                            waiter.resume(.finished(.failure(error)))
                         }
                     })
-                let loop = PostgresConnection.defaultEventLoopGroup.any()
-                let noLease = loop.scheduleTask(in: TimeAmount(timeout)) {
-                    if race.expire() { first.resume(.noLease) }
-                }
-                let stuck = loop.scheduleTask(in: TimeAmount(timeout + deadline + Self.abandonGrace)) { first.resume(.stuck) }
-                first.onResume {
-                    noLease.cancel()
-                    stuck.cancel()
-                }
             }
         } onCancel: {
-            work.cancel()
+            waiter.cancelWork()
         }
+        clock.forget(waiter)
         do {
             switch outcome {
             case .finished(let result): return try result.get()
             case .noLease:
-                work.cancel()
+                waiter.cancelWork()
                 throw failure(.unavailable("no PostgreSQL connection within \(timeout)"))
             case .stuck:
-                work.cancel()
+                waiter.cancelWork()
                 logger.error("PostgreSQL work still running \(Self.abandonGrace) after its connection was closed; giving up on it")
                 throw failure(.unavailable("PostgreSQL did not answer within \(deadline)"))
             }
@@ -313,15 +223,14 @@ extension PostgresDatabase {
             throw failure(error)
         } catch is LeaseTimedOut {
             throw failure(.unavailable("no PostgreSQL connection within \(timeout)"))
-        } catch  where !race.leased && !(error is CancellationError) {
+        } catch  where !waiter.wasLeased && !(error is CancellationError) {
             // The pool's own refusals (its circuit breaker, a shut-down pool) come before any
             // statement ran.
             throw failure(.unavailable("PostgreSQL pool: \(error)"))
         }
     }
 
-    /// How long past the statement deadline a caller still waits for work whose connection
-    /// the watchdog closed.
+    /// How long a caller still waits for work whose connection the watchdog closed.
     static let abandonGrace = Duration.seconds(2)
 
     private func failure(_ error: DatabaseError) -> DatabaseError {

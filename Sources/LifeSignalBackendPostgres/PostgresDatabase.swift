@@ -21,6 +21,8 @@ public final class PostgresDatabase: Database {
     let anonymousClaims: ConnectionSettings
     /// The page statements each pooled connection has prepared.
     let preparedStatements: PreparedStatements
+    /// The one timer behind every lease's deadlines.
+    let leaseClock = LeaseClock(loop: PostgresConnection.defaultEventLoopGroup.any())
     let logger: Logger
 
     /// Connects to `postgres://user:password@host:port/database` (TLS off, as for a local or

@@ -66,6 +66,32 @@ struct SchemaReloadTests {
         #expect(try await Self.eventually(server, "/rest/v1/gadgets?select=name", status: 200) == 200)
     }
 
+    @Test("a read planned before a reload is planned again after it: `select=*` shows a column added meanwhile")
+    func planCacheFollowsReload() async throws {
+        let test = try await TestDatabases.backend(.postgres)
+        let server = try await TestServer.start(test.backend)
+        defer { Task { await server.stop() } }
+        let database = test.backend.database
+        #expect(try await Self.listening(database), "the server never ran LISTEN pgrst")
+        try await database.query("CREATE TABLE widgets (id integer PRIMARY KEY)")
+        try await database.query("GRANT ALL ON widgets TO service_role")
+        try await database.query("INSERT INTO widgets VALUES (1)")
+        try await database.query("NOTIFY pgrst, 'reload schema'")
+        #expect(try await Self.eventually(server, "/rest/v1/widgets?select=*", status: 200) == 200)
+        // Planned (and kept) with the one column.
+        let before = try await server.request("GET", "/rest/v1/widgets?select=*", apiKey: .some(server.serviceKey), bearer: server.serviceKey)
+        #expect(before.jsonArray?.first?.keys.sorted() == ["id"], "\(before.text)")
+        try await database.query("ALTER TABLE widgets ADD COLUMN colour text NOT NULL DEFAULT 'red'")
+        try await database.query("NOTIFY pgrst, 'reload schema'")
+        var keys: [String] = []
+        for _ in 0..<600 where keys != ["colour", "id"] {
+            let reply = try await server.request("GET", "/rest/v1/widgets?select=*", apiKey: .some(server.serviceKey), bearer: server.serviceKey)
+            keys = reply.jsonArray?.first?.keys.sorted() ?? []
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(keys == ["colour", "id"], "the plan made before the reload was still served")
+    }
+
     @Test("after the LISTEN connection is lost, the reconnect re-reads the schema (a NOTIFY may have been missed)")
     func reconnect() async throws {
         let test = try await TestDatabases.backend(.postgres)

@@ -30,13 +30,15 @@ struct APIKeyMiddleware<Context: AuthenticatedRequestContext>: RouterMiddleware 
         let key = request.apiKey
         var context = context
         context.apiKeyRole = if let key { await role(of: key) } else { nil }
+        // Read once: `URI.path` makes a new string each time it is read.
+        let path = request.uri.path
         // Public objects are fetched by plain URL (an <img src>), as on Supabase.
-        if request.method == .options || request.uri.path == "/health" || request.uri.path == "/ready" || request.uri.path == "/metrics"
-            || (request.method == .get && request.uri.path.hasPrefix("/storage/v1/object/public/"))
+        if request.method == .options || path == "/health" || path == "/ready" || path == "/metrics"
+            || (request.method == .get && path.hasPrefix("/storage/v1/object/public/"))
             // Responder and invitation links: the signed token in the path is the credential.
-            || request.uri.path.hasPrefix("/r/") || request.uri.path.hasPrefix("/i/")
+            || path.hasPrefix("/r/") || path.hasPrefix("/i/")
             // Provider callbacks: their own signature (X-Twilio-Signature) is the credential.
-            || request.uri.path.hasPrefix("/hooks/")
+            || path.hasPrefix("/hooks/")
         {
             return try await next(request, context)
         }

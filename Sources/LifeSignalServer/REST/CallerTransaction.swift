@@ -39,13 +39,10 @@ struct CallerTransaction: Sendable {
     /// read on a read-only connection, without a transaction when it is one statement.
     func readPage(
         caller: Caller, claims: TokenClaims?, select: SQL, count: SQL?,
-        columns: [(name: String, column: ColumnSchema)]
+        columns: [(name: String, column: ColumnSchema)], pageStatement: SQL? = nil
     ) async throws -> (body: String, rows: Int, total: Int?) {
         if let postgres = database as? PostgresDatabase {
-            let statement =
-                SQL.raw("SELECT coalesce(json_agg(_r), '[]')::text AS body, count(*) AS n, ")
-                + (count.map { SQL.raw("(") + $0 + SQL.raw(")") } ?? SQL.raw("NULL::bigint")) + SQL.raw(" AS total FROM (")
-                + select + SQL.raw(") _r")
+            let statement = pageStatement ?? Self.pageStatement(select: select, count: count)
             let claimsJSON = Self.claimsJSON(caller: caller, claims: claims)
             if caller == .anonymous {
                 return try await postgres.readPageAsAnonymous(claims: claimsJSON, statement: statement)
@@ -73,6 +70,14 @@ struct CallerTransaction: Sendable {
         }
         if let sqlite = database as? SQLiteDatabase { return try await sqlite.read(page) }
         return try await run(caller: caller, claims: claims, page)
+    }
+
+    /// On PostgreSQL, a page and its total as one statement returning one row of
+    /// `body text, n bigint, total bigint`: PostgreSQL writes the JSON itself (`json_agg`).
+    static func pageStatement(select: SQL, count: SQL?) -> SQL {
+        SQL.raw("SELECT coalesce(json_agg(_r), '[]')::text AS body, count(*) AS n, ")
+            + (count.map { SQL.raw("(") + $0 + SQL.raw(")") } ?? SQL.raw("NULL::bigint")) + SQL.raw(" AS total FROM (")
+            + select + SQL.raw(") _r")
     }
 
     /// The claims as `request.jwt.claims`, with the caller's role (`authenticated` for an

@@ -21,6 +21,8 @@ struct RESTRoutes<Context: AuthenticatedRequestContext> {
     let schema: SchemaCache
     let bodyLimit: Int
     var limits: QueryLimits = .standard
+    /// Reads planned before (steps 1–3), shared by every copy of these routes.
+    let plans = RESTReadPlanCache()
 
     func register(on router: Router<Context>) {
         let group = router.group("rest/v1").add(
@@ -39,20 +41,28 @@ struct RESTRoutes<Context: AuthenticatedRequestContext> {
     /// The route's table from the schema cache (404 `PGRST205` for one it does not hold).
     private func table(_ context: Context) async throws(RESTError) -> TableSchema {
         let name = context.parameters.get("table") ?? ""
-        guard let table = await schema.table(name) else { throw RESTError.unknownTable(name) }
+        guard let table = schema.table(name) else { throw RESTError.unknownTable(name) }
         return table
     }
 
     private func read(_ request: Request, context: Context, head: Bool) async throws -> Response {
         let (caller, claims) = try context.authentication.caller()
-        let table = try await table(context)
-        let parsed = try RESTReadRequest(query: request.uri.query, headers: request.headers, head: head, limits: limits)
-        let plan = try RESTReadPlan(
-            parsed, table: table, dialect: backend.database.dialect, caller: caller, claims: claims,
-            maxRows: limits.maxRows)
-        let page = try await CallerTransaction(database: backend.database)
-            .readPage(caller: caller, claims: claims, select: try plan.select(), count: try plan.count(), columns: plan.columns)
-        return try RESTReadResponse.make(page, offset: plan.query.offset, singular: plan.singular, head: head).response
+        let name = context.parameters.get("table") ?? ""
+        let dialect = backend.database.dialect
+        let role = DatabaseRole.acting(as: caller, claims: claims)
+        let snapshot = schema.snapshot
+        let query = request.uri.query
+        let key = RESTReadPlanCache.Key(
+            table: name, role: role, caller: caller, dialect: dialect, head: head, query: query, headers: request.headers)
+        let read = try plans.plan(for: key, generation: snapshot.generation) { () throws(RESTError) -> PlannedRead in
+            guard let table = snapshot.tables[name] else { throw RESTError.unknownTable(name) }
+            let parsed = try RESTReadRequest(query: query, headers: request.headers, head: head, limits: limits)
+            let plan = try RESTReadPlan(parsed, table: table, dialect: dialect, caller: caller, claims: claims, maxRows: limits.maxRows)
+            return try PlannedRead(plan, dialect: dialect)
+        }
+        let page = try await CallerTransaction(database: backend.database).readPage(
+            caller: caller, claims: claims, select: read.select, count: read.count, columns: read.columns, pageStatement: read.pageStatement)
+        return try RESTReadResponse.make(page, offset: read.offset, singular: read.singular, head: head).response
     }
 
     /// `put` marks a PUT: an insert that must name exactly one row by its primary key.
@@ -75,7 +85,7 @@ struct RESTRoutes<Context: AuthenticatedRequestContext> {
     /// `GET /rest/v1/`: the OpenAPI description of what this caller's role may use.
     private func openAPI(_ request: Request, context: Context) async throws -> Response {
         let (caller, claims) = try context.authentication.caller()
-        let document = RESTOpenAPI.document(tables: await schema.all, role: DatabaseRole.acting(as: caller, claims: claims), host: request.head.authority)
+        let document = RESTOpenAPI.document(tables: schema.all, role: DatabaseRole.acting(as: caller, claims: claims), host: request.head.authority)
         guard let data = try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]) else {
             throw RESTError(status: .internalServerError, code: "PGRST000", message: "Could not describe the schema")
         }

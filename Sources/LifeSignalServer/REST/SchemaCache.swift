@@ -1,15 +1,32 @@
+import Foundation
 import LifeSignalBackend
 
 /// The exposed tables, read from the database at start (and again on ``reload()``).
-actor SchemaCache {
+///
+/// Read on every `/rest/v1` request, so a lookup is a lock and a dictionary access, not a hop
+/// to an actor. A lock rather than `Mutex`, which needs macOS 15 and iOS 18.
+final class SchemaCache: @unchecked Sendable {
+    /// The tables as one reload left them, numbered so that whatever was derived from one
+    /// snapshot (``RESTReadPlanCache``) can tell it is out of date.
+    struct Snapshot: Sendable {
+        let generation: Int
+        let tables: [String: TableSchema]
+    }
+
     private let database: any Database
-    private var tables: [String: TableSchema] = [:]
+    private let lock = NSLock()
+    private var current = Snapshot(generation: 0, tables: [:])
 
     init(database: any Database) { self.database = database }
 
-    func reload() async throws { tables = try await Introspection.tables(in: database) }
+    func reload() async throws {
+        let tables = try await Introspection.tables(in: database)
+        lock.withLock { current = Snapshot(generation: current.generation + 1, tables: tables) }
+    }
 
-    func table(_ name: String) -> TableSchema? { tables[name] }
+    var snapshot: Snapshot { lock.withLock { current } }
 
-    var all: [TableSchema] { Array(tables.values) }
+    func table(_ name: String) -> TableSchema? { snapshot.tables[name] }
+
+    var all: [TableSchema] { Array(snapshot.tables.values) }
 }

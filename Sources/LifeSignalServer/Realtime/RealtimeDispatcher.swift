@@ -49,7 +49,7 @@ struct RealtimeDispatcher: Service {
 
     func dispatch(_ change: CapturedChange) async {
         let channels = await hub.subscribers(of: change.table)
-        guard !channels.isEmpty, let table = await schema.table(change.table) else { return }
+        guard !channels.isEmpty, let table = schema.table(change.table) else { return }
         let now = backend.clock.now().timeIntervalSince1970
         var subscribed: [(channel: RealtimeChannel, bindings: [PostgresChangesBinding])] = []
         for channel in channels {

@@ -122,7 +122,7 @@ struct RealtimeSession: Sendable {
         let unable =
             "Unable to subscribe to changes with given parameters. Please check Realtime is enabled for the given connect parameters: "
             + "[event: \(binding.event), schema: \(binding.schema), table: \(binding.table), filters: [\(binding.filterText ?? "")]]"
-        guard binding.schema == "public", let table = await schema.table(binding.table),
+        guard binding.schema == "public", let table = schema.table(binding.table),
             ChangeCapture.publishedTables.contains(where: { $0.table == binding.table })
         else { return unable }
         guard role == .serviceRole || Schema.policy(for: table.name)?.isGranted(.select, to: role) == true else {
