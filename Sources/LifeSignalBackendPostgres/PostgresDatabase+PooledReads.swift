@@ -16,7 +16,12 @@ extension PostgresDatabase {
     ///
     /// - Parameter statement: a query returning one row of `body text, n bigint, total bigint`.
     public func readPageAsAnonymous(claims: String, statement: SQL) async throws -> (body: String, rows: Int, total: Int?) {
-        try await readPage(on: .anonymous, settings: anonymousClaims, claims: claims, statement: statement)
+        try await readPageAsAnonymous(claims: claims, page: PostgresPage(statement))
+    }
+
+    /// ``readPageAsAnonymous(claims:statement:)`` with the statement's name worked out already.
+    public func readPageAsAnonymous(claims: String, page: PostgresPage) async throws -> (body: String, rows: Int, total: Int?) {
+        try await readPage(on: .anonymous, settings: anonymousClaims, claims: claims, page: page)
     }
 
     /// Runs one page read for a signed-in person (role `authenticated`), as
@@ -28,12 +33,17 @@ extension PostgresDatabase {
     /// running PL/pgSQL and `EXECUTE` on its text. Row-level security reads the claims just
     /// set, so it decides exactly as inside the wrapper.
     public func readPageAsAuthenticated(claims: String, statement: SQL) async throws -> (body: String, rows: Int, total: Int?) {
-        try await readPage(on: .authenticated, settings: nil, claims: claims, statement: statement)
+        try await readPageAsAuthenticated(claims: claims, page: PostgresPage(statement))
+    }
+
+    /// ``readPageAsAuthenticated(claims:statement:)`` with the statement's name worked out already.
+    public func readPageAsAuthenticated(claims: String, page: PostgresPage) async throws -> (body: String, rows: Int, total: Int?) {
+        try await readPage(on: .authenticated, settings: nil, claims: claims, page: page)
     }
 
     /// - Parameter settings: the claims each connection of `pool` has, to set them only on
     ///   change; `nil` sets them for every read.
-    private func readPage(on pool: Pool, settings: ConnectionSettings?, claims: String, statement: SQL) async throws -> (
+    private func readPage(on pool: Pool, settings: ConnectionSettings?, claims: String, page: PostgresPage) async throws -> (
         body: String, rows: Int, total: Int?
     ) {
         let logger = self.logger
@@ -45,7 +55,7 @@ extension PostgresDatabase {
                 _ = try await connection.query("SELECT set_config('request.jwt.claims', \(claims), false)", logger: logger)
                 settings?.set(claims, for: key)
             }
-            return try await self.runPage(statement, on: connection)
+            return try await self.runPage(page, on: connection)
         }
     }
 }

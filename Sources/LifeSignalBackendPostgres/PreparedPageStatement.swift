@@ -64,6 +64,20 @@ extension SQLValue {
     }
 }
 
+/// A page statement with its prepared statement's name, worked out once: a caller that runs
+/// the same statement again and again (the REST plan cache keeps one per read) hashes its text
+/// once, not on every read.
+public struct PostgresPage: Sendable {
+    /// A query returning one row of `body text, n bigint, total bigint`.
+    public let statement: SQL
+    let name: String
+
+    public init(_ statement: SQL) {
+        self.statement = statement
+        name = PreparedPageStatement.name(for: statement)
+    }
+}
+
 /// Which statements each pooled connection has prepared (or failed to prepare), so that no
 /// connection holds more than ``limit`` of them: the query shapes come from requests, and a
 /// stranger inventing new ones must not grow every backend without bound. A shape past the
@@ -107,9 +121,9 @@ final class PreparedStatements: @unchecked Sendable {
 extension PostgresDatabase {
     /// Runs a page read (one row of `body text, n bigint, total bigint`) on a leased
     /// connection, prepared when ``PreparedStatements`` allows it, unnamed otherwise.
-    func runPage(_ statement: SQL, on connection: PostgresConnection) async throws -> (body: String, rows: Int, total: Int?) {
+    func runPage(_ page: PostgresPage, on connection: PostgresConnection) async throws -> (body: String, rows: Int, total: Int?) {
         let key = ObjectIdentifier(connection)
-        let name = PreparedPageStatement.name(for: statement)
+        let (statement, name) = (page.statement, page.name)
         guard preparedStatements.mayPrepare(name, on: key) else {
             let row = try await PostgresTransactionConnection(connection: connection, logger: logger).query(statement).first
             return (try row?.string("body") ?? "[]", try row?.int("n") ?? 0, row?.optionalInt("total"))

@@ -30,8 +30,7 @@ struct APIKeyMiddleware<Context: AuthenticatedRequestContext>: RouterMiddleware 
         let key = request.apiKey
         var context = context
         context.apiKeyRole = if let key { await role(of: key) } else { nil }
-        // Read once: `URI.path` makes a new string each time it is read.
-        let path = request.uri.path
+        let path = request.pathSlice
         // Public objects are fetched by plain URL (an <img src>), as on Supabase.
         if request.method == .options || path == "/health" || path == "/ready" || path == "/metrics"
             || (request.method == .get && path.hasPrefix("/storage/v1/object/public/"))

@@ -14,7 +14,7 @@ struct AuthenticationMiddleware<Context: AuthenticatedRequestContext>: RouterMid
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         // Probes and scrapers need no caller, and must not wait on another issuer's keys.
-        let path = request.uri.path
+        let path = request.pathSlice
         if path == "/health" || path == "/ready" || path == "/metrics" { return try await next(request, context) }
         var context = context
         context.authentication = await authenticate(request.bearerToken)

@@ -37,7 +37,7 @@ struct CORSMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let path = request.uri.path
+        let path = request.pathSlice
         guard let rule = rules.first(where: { path.hasPrefix($0.prefix) })?.rule else { return try await next(request, context) }
         switch rule {
         case .echoOrigin:

@@ -47,7 +47,9 @@ struct ClientAddressResolver: Sendable {
     static func canonical(_ address: SocketAddress) -> String? {
         guard let text = address.ipAddress else { return nil }
         let mapped = "::ffff:"
-        if case .v6 = address, text.hasPrefix(mapped), text.dropFirst(mapped.count).contains(".") {
+        // `utf8.contains`: `contains(".")` on a string resolves to Foundation's substring
+        // search, which bridges to NSString, on every request.
+        if case .v6 = address, text.hasPrefix(mapped), text.utf8.dropFirst(mapped.utf8.count).contains(UInt8(ascii: ".")) {
             return String(text.dropFirst(mapped.count))
         }
         return text
@@ -55,7 +57,7 @@ struct ClientAddressResolver: Sendable {
 
     /// The key an address is counted under: an IPv4 address itself, an IPv6 address's /64.
     static func bucket(_ canonical: String) -> String {
-        guard canonical.contains(":"), let address = try? SocketAddress(ipAddress: canonical, port: 0),
+        guard canonical.utf8.contains(UInt8(ascii: ":")), let address = try? SocketAddress(ipAddress: canonical, port: 0),
             case .v6(let v6) = address
         else { return canonical }
         var bytes = v6.address.sin6_addr

@@ -39,19 +39,19 @@ struct CallerTransaction: Sendable {
     /// read on a read-only connection, without a transaction when it is one statement.
     func readPage(
         caller: Caller, claims: TokenClaims?, select: SQL, count: SQL?,
-        columns: [(name: String, column: ColumnSchema)], pageStatement: SQL? = nil
+        columns: [(name: String, column: ColumnSchema)], page: PostgresPage? = nil
     ) async throws -> (body: String, rows: Int, total: Int?) {
         if let postgres = database as? PostgresDatabase {
-            let statement = pageStatement ?? Self.pageStatement(select: select, count: count)
+            let page = page ?? PostgresPage(Self.pageStatement(select: select, count: count))
             let claimsJSON = Self.claimsJSON(caller: caller, claims: claims)
             if caller == .anonymous {
-                return try await postgres.readPageAsAnonymous(claims: claimsJSON, statement: statement)
+                return try await postgres.readPageAsAnonymous(claims: claimsJSON, page: page)
             }
             let role = DatabaseRole.acting(as: caller, claims: claims)
             if role == .authenticated {
-                return try await postgres.readPageAsAuthenticated(claims: claimsJSON, statement: statement)
+                return try await postgres.readPageAsAuthenticated(claims: claimsJSON, page: page)
             }
-            if let page = try await postgres.readPageAsCaller(role: role.rawValue, claims: claimsJSON, statement: statement) {
+            if let page = try await postgres.readPageAsCaller(role: role.rawValue, claims: claimsJSON, statement: page.statement) {
                 return page
             }
         }

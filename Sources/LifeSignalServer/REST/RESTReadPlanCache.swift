@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import LifeSignalBackend
+import LifeSignalBackendPostgres
 
 /// A read as far as steps 1–3 take it: its SQL and what step 4 needs to shape the answer.
 /// Built once from a ``RESTReadPlan``; a repeated request takes it from ``RESTReadPlanCache``.
@@ -9,8 +10,8 @@ struct PlannedRead: Sendable {
     /// The total's `SELECT count(*)`, when `Prefer: count=exact` asked for it.
     let count: SQL?
     /// On PostgreSQL, the page and its total as the one statement
-    /// ``CallerTransaction/readPage(caller:claims:select:count:columns:pageStatement:)`` runs.
-    let pageStatement: SQL?
+    /// ``CallerTransaction/readPage(caller:claims:select:count:columns:page:)`` runs.
+    let page: PostgresPage?
     let columns: [(name: String, column: ColumnSchema)]
     let offset: Int
     let singular: Bool
@@ -20,7 +21,7 @@ extension PlannedRead {
     init(_ plan: RESTReadPlan, dialect: SQLDialect) throws(RESTError) {
         select = try plan.select()
         count = try plan.count()
-        pageStatement = dialect == .postgres ? CallerTransaction.pageStatement(select: select, count: count) : nil
+        page = dialect == .postgres ? PostgresPage(CallerTransaction.pageStatement(select: select, count: count)) : nil
         columns = plan.columns
         offset = plan.query.offset
         singular = plan.singular

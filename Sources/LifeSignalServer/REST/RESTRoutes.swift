@@ -61,7 +61,7 @@ struct RESTRoutes<Context: AuthenticatedRequestContext> {
             return try PlannedRead(plan, dialect: dialect)
         }
         let page = try await CallerTransaction(database: backend.database).readPage(
-            caller: caller, claims: claims, select: read.select, count: read.count, columns: read.columns, pageStatement: read.pageStatement)
+            caller: caller, claims: claims, select: read.select, count: read.count, columns: read.columns, page: read.page)
         return try RESTReadResponse.make(page, offset: read.offset, singular: read.singular, head: head).response
     }
 

@@ -34,7 +34,7 @@ extension RealtimeDispatcher {
     /// or already gone); for a delete, an empty string for each group that could have read
     /// the deleted row (``couldRead(deleted:in:as:claims:filter:)``). Each group is read once,
     /// as its first member, on the read path of `GET /rest/v1`
-    /// (``CallerTransaction/readPage(caller:claims:select:count:columns:pageStatement:)``): a read-only
+    /// (``CallerTransaction/readPage(caller:claims:select:count:columns:page:)``): a read-only
     /// connection on SQLite, never the writer's turn.
     func readRows(
         of change: CapturedChange, in table: TableSchema,
