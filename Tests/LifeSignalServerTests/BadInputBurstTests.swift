@@ -74,6 +74,15 @@ struct BadInputBurstTests {
         ]
     }
 
+    /// `bad` on a plain socket, with the JSON content type ``TestServer`` gives a body.
+    static func sentPlainly(_ bad: BadRequest, server: TestServer) async -> (Int, String)? {
+        var headers = bad.headers
+        if headers["Content-Type"] == nil { headers["Content-Type"] = "application/json" }
+        return await ConnectionTestSocket.exchange(
+            bad.method, bad.path, server: server, apiKey: bad.apiKey, bearer: bad.bearer, headers: headers, body: bad.body
+        ).map { ($0.status, $0.body) }
+    }
+
     @Test("every bad request gets its exact error, nothing is written, and the server keeps serving", arguments: Engine.allCases)
     func burst(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
@@ -99,8 +108,17 @@ struct BadInputBurstTests {
                         let reply = try await server.request(
                             bad.method, bad.path, apiKey: bad.apiKey, bearer: bad.bearer,
                             headers: bad.headers, body: bad.body)
-                        let code = (reply.json?["code"] as? String) ?? (reply.json?["error_code"] as? String)
-                        return (bad.name, reply.status, code, bad.status, bad.code, String(reply.text.prefix(300)))
+                        var (status, text) = (reply.status, reply.text)
+                        if status == 408, bad.body != nil, let plain = await Self.sentPlainly(bad, server: server) {
+                            // libcurl under URLSession stalled the upload (seen in CI: 1 of
+                            // about 140 of these under the whole suite) and the server answered
+                            // at its body timeout, as it should; the case is sent again on a
+                            // plain socket, and that answer is the one checked.
+                            (status, text) = plain
+                        }
+                        let json = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: any Sendable]
+                        let code = (json?["code"] as? String) ?? (json?["error_code"] as? String)
+                        return (bad.name, status, code, bad.status, bad.code, String(text.prefix(300)))
                     }
                 }
                 var round: [(String, Int, String?, Int, String?, String)] = []
@@ -112,6 +130,11 @@ struct BadInputBurstTests {
         for (name, status, code, expectedStatus, expectedCode, text) in results {
             #expect(status == expectedStatus, "\(name): status \(status): \(text)")
             if let expectedCode { #expect(code == expectedCode, "\(name): code \(code ?? "nil")") }
+        }
+        // The plain-socket path a stalled upload falls back to gives the same answers.
+        for bad in cases where bad.body != nil && bad.body?.count ?? 0 < 1_000 {
+            let plain = await Self.sentPlainly(bad, server: server)
+            #expect(plain?.0 == bad.status, "\(bad.name) on a plain socket: \(plain.map { "\($0.0) \($0.1.prefix(200))" } ?? "no answer")")
         }
         for table in tables { #expect(try await test.count(table) == before[table], "\(table) changed") }
 

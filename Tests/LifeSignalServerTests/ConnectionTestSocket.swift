@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -132,3 +133,36 @@ final class ConnectionTestSocket: @unchecked Sendable {
         Darwin.send(fd, buffer, count, flags)
     }
 #endif
+
+extension ConnectionTestSocket {
+    /// Sends one request on a fresh connection (`Connection: close`, `Content-Length`), and
+    /// returns the answer's status and body once the server closes; `nil` when no HTTP answer
+    /// came. `apiKey` as ``TestServer/request(_:_:apiKey:bearer:headers:body:)`` takes it: by
+    /// default the anon key, `.some(nil)` none.
+    ///
+    /// For what libcurl under URLSession will not do: send some long URLs, or, under the whole
+    /// suite, finish a small upload (the server then answers 408 at its body timeout).
+    static func exchange(
+        _ method: String, _ path: String, server: TestServer, apiKey: String?? = .none, bearer: String? = nil,
+        headers: [String: String] = [:], body: Data? = nil
+    ) async -> (status: Int, body: String)? {
+        guard let socket = try? ConnectionTestSocket(port: server.port) else { return nil }
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+        let key: String? =
+            switch apiKey {
+            case .none: server.anonKey
+            case .some(let value): value
+            }
+        if let key { head += "apikey: \(key)\r\n" }
+        if let bearer { head += "Authorization: Bearer \(bearer)\r\n" }
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        let body = body ?? Data()
+        head += "Content-Length: \(body.count)\r\n\r\n"
+        guard socket.send(Array(head.utf8) + Array(body)) else { return nil }
+        _ = await socket.waitUntilClosed()
+        let text = socket.text
+        guard text.hasPrefix("HTTP/1.1 "), let status = Int(text.dropFirst(9).prefix(3)) else { return nil }
+        let answer = text.range(of: "\r\n\r\n").map { String(text[$0.upperBound...]) } ?? ""
+        return (status, answer)
+    }
+}

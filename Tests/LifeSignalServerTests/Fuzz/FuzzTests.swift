@@ -53,7 +53,11 @@ struct FuzzTests {
             } catch  where "\(error)".contains("Out of memory") {
                 // libcurl under URLSession refuses some long URLs on its side; a plain socket
                 // asks the server anyway.
-                guard let raw = await Self.rawStatus(request, server: server) else {
+                guard
+                    let raw = await ConnectionTestSocket.exchange(
+                        request.method, request.path, server: server, apiKey: request.apiKey, bearer: request.bearer,
+                        headers: request.headers, body: request.body)?.status
+                else {
                     failures.append("#\(index) no answer on a plain socket either: \(request)")
                     continue
                 }
@@ -119,27 +123,6 @@ struct FuzzTests {
         #expect((reply["payload"] as? [String: any Sendable])?["status"] as? String == "ok", "seed \(seed)")
         await fresh.close()
         #expect(try await server.request("GET", "/health").status == 200)
-    }
-
-    /// Sends `request` on a plain socket and reads the status line of the answer.
-    static func rawStatus(_ request: FuzzRequest, server: TestServer) async -> Int? {
-        guard let socket = try? ConnectionTestSocket(port: server.port) else { return nil }
-        var head = "\(request.method) \(request.path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
-        let key: String? =
-            switch request.apiKey {
-            case .none: server.anonKey
-            case .some(let value): value
-            }
-        if let key { head += "apikey: \(key)\r\n" }
-        if let bearer = request.bearer { head += "Authorization: Bearer \(bearer)\r\n" }
-        for (name, value) in request.headers { head += "\(name): \(value)\r\n" }
-        let body = request.body ?? Data()
-        head += "Content-Length: \(body.count)\r\n\r\n"
-        guard socket.send(Array(head.utf8) + Array(body)) else { return nil }
-        _ = await socket.waitUntilClosed()
-        let statusLine = socket.text.prefix(12)
-        guard statusLine.hasPrefix("HTTP/1.1 ") else { return nil }
-        return Int(statusLine.dropFirst(9).prefix(3))
     }
 
     /// The fuzz test sends thousands of requests from one address: the anonymous limit per
