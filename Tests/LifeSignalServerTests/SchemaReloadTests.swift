@@ -21,11 +21,16 @@ struct SchemaReloadTests {
     static func eventually(_ server: TestServer, _ path: String, status: Int) async throws -> Int {
         var last = 0
         for _ in 0..<600 {
-            last = try await server.request("GET", path, apiKey: .some(server.serviceKey), bearer: server.serviceKey).status
+            last = try await Self.asService(server, path).status
             if last == status { return last }
             try await Task.sleep(for: .milliseconds(50))
         }
         return last
+    }
+
+    /// `GET path` with the service key, which every table created in these tests is granted to.
+    static func asService(_ server: TestServer, _ path: String) async throws -> TestServer.Reply {
+        try await server.request("GET", path, apiKey: .some(server.serviceKey), bearer: server.serviceKey)
     }
 
     static let listener = "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%pgrst%'"
@@ -59,7 +64,7 @@ struct SchemaReloadTests {
         try await test.backend.database.query("CREATE TABLE gadgets (id integer PRIMARY KEY, name text NOT NULL)")
         try await test.backend.database.query("GRANT ALL ON gadgets TO service_role")
         try await test.backend.database.query("INSERT INTO gadgets VALUES (1, 'lamp')")
-        let before = try await server.request("GET", "/rest/v1/gadgets", apiKey: .some(server.serviceKey), bearer: server.serviceKey)
+        let before = try await Self.asService(server, "/rest/v1/gadgets")
         #expect(before.status == 404)
         #expect(before.json?["code"] as? String == "PGRST205")
         try await test.backend.database.query("NOTIFY pgrst, 'reload schema'")
@@ -79,13 +84,13 @@ struct SchemaReloadTests {
         try await database.query("NOTIFY pgrst, 'reload schema'")
         #expect(try await Self.eventually(server, "/rest/v1/widgets?select=*", status: 200) == 200)
         // Planned (and kept) with the one column.
-        let before = try await server.request("GET", "/rest/v1/widgets?select=*", apiKey: .some(server.serviceKey), bearer: server.serviceKey)
+        let before = try await Self.asService(server, "/rest/v1/widgets?select=*")
         #expect(before.jsonArray?.first?.keys.sorted() == ["id"], "\(before.text)")
         try await database.query("ALTER TABLE widgets ADD COLUMN colour text NOT NULL DEFAULT 'red'")
         try await database.query("NOTIFY pgrst, 'reload schema'")
         var keys: [String] = []
         for _ in 0..<600 where keys != ["colour", "id"] {
-            let reply = try await server.request("GET", "/rest/v1/widgets?select=*", apiKey: .some(server.serviceKey), bearer: server.serviceKey)
+            let reply = try await Self.asService(server, "/rest/v1/widgets?select=*")
             keys = reply.jsonArray?.first?.keys.sorted() ?? []
             try await Task.sleep(for: .milliseconds(50))
         }
@@ -102,7 +107,7 @@ struct SchemaReloadTests {
         #expect(try await Self.listening(database), "the server never ran LISTEN pgrst")
         try await database.query("CREATE TABLE gizmos (id integer PRIMARY KEY)")
         try await database.query("GRANT ALL ON gizmos TO service_role")
-        #expect(try await server.request("GET", "/rest/v1/gizmos", apiKey: .some(server.serviceKey), bearer: server.serviceKey).status == 404)
+        #expect(try await Self.asService(server, "/rest/v1/gizmos").status == 404)
         try await database.query(SQL.raw("SELECT pg_terminate_backend(pid) AS done FROM (\(Self.listener)) AS listeners"))
         #expect(try await Self.eventually(server, "/rest/v1/gizmos?select=id", status: 200) == 200)
     }
@@ -114,7 +119,7 @@ struct SchemaReloadTests {
         let server = try await TestServer.start(test.backend, reloadSignal: .sigusr2)
         defer { Task { await server.stop() } }
         try await test.backend.database.query("CREATE TABLE gadgets (id integer PRIMARY KEY, name text NOT NULL)")
-        #expect(try await server.request("GET", "/rest/v1/gadgets", apiKey: .some(server.serviceKey), bearer: server.serviceKey).status == 404)
+        #expect(try await Self.asService(server, "/rest/v1/gadgets").status == 404)
         // The server traps the signal asynchronously; SIGUSR2's default action ends the
         // process, so wait until the disposition is no longer the default before sending.
         for _ in 0..<3000 where Self.hasDefaultDisposition(SIGUSR2) { try await Task.sleep(for: .milliseconds(10)) }
@@ -123,7 +128,7 @@ struct SchemaReloadTests {
         for _ in 0..<600 where status != 200 {
             kill(getpid(), SIGUSR2)
             try await Task.sleep(for: .milliseconds(50))
-            status = try await server.request("GET", "/rest/v1/gadgets?select=name", apiKey: .some(server.serviceKey), bearer: server.serviceKey).status
+            status = try await Self.asService(server, "/rest/v1/gadgets?select=name").status
         }
         #expect(status == 200)
     }
