@@ -36,7 +36,7 @@ extension AuthService {
         // a session is committed before any token naming it is handed out.
         let row: SQLRow? =
             if let sqlite = database as? SQLiteDatabase {
-                try await sqlite.read { connection in try await connection.first(lookup) }
+                try await sqlite.readStatement(lookup).first
             } else {
                 try await database.query(lookup).first
             }

@@ -4,7 +4,7 @@ import NIOCore
 import SQLiteNIO
 
 /// The embedded engine: one SQLite file, one writing connection whose transactions are taken
-/// in turn, and a few read-only connections for ``read(_:)``.
+/// in turn, and a few read-only connections for ``readStatement(_:)`` and ``readSnapshot(_:)``.
 ///
 /// WAL mode lets readers (these, or a `lifesignal` command beside a running server) read the
 /// last commit while a write is under way, and `busy_timeout` makes a second writer wait for
@@ -34,7 +34,7 @@ public final class SQLiteDatabase: Database {
         } catch {
             throw DatabaseError.unavailable("cannot open SQLite file \(path): \(error)")
         }
-        readers = path == ":memory:" || path.isEmpty ? nil : try await SQLiteReaders(path: path)
+        readers = path == ":memory:" || path.isEmpty ? nil : try SQLiteReaders(path: path)
     }
 
     public func transaction<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
@@ -55,7 +55,7 @@ public final class SQLiteDatabase: Database {
     }
 
     public func close() async throws {
-        try await readers?.close()
+        await readers?.close()
         if !connection.isClosed { try await connection.close() }
     }
 
@@ -114,13 +114,17 @@ struct SQLiteTransactionConnection: SQLConnection {
         case .int(let number): return .integer(SQLiteInt64(number))
         case .double(let number): return .float(number)
         case .text(let text), .json(let text), .literal(let text):
-            guard !text.utf8.contains(0) else {
-                throw DatabaseError.statement(sqlState: "22021", message: "invalid byte sequence for encoding \"UTF8\": 0x00", detail: nil, hint: nil)
-            }
+            try refuseNUL(text)
             return .text(text)
         case .uuid(let uuid): return .text(uuid.uuidString.lowercased())
         case .timestamp(let date): return .text(Timestamp.format(date))
         case .bytes(let data): return .blob(ByteBuffer(bytes: data))
+        }
+    }
+
+    static func refuseNUL(_ text: String) throws {
+        guard !text.utf8.contains(0) else {
+            throw DatabaseError.statement(sqlState: "22021", message: "invalid byte sequence for encoding \"UTF8\": 0x00", detail: nil, hint: nil)
         }
     }
 
@@ -136,7 +140,17 @@ struct SQLiteTransactionConnection: SQLConnection {
 
     /// Gives SQLite's constraint failures the SQLSTATE PostgreSQL would report.
     static func map(_ error: SQLiteError) -> DatabaseError {
-        let message = error.message
+        switch error.reason {
+        case .busy, .locked, .busyTimeout, .cantOpen, .ioError, .full, .readOnly:
+            return map(message: error.message, unavailable: true)
+        default:
+            return map(message: error.message, unavailable: false)
+        }
+    }
+
+    /// A constraint's SQLSTATE by its message; otherwise ``DatabaseError/unavailable(_:)``
+    /// when the file cannot be used just now (busy, locked, I/O, full, read-only), else `XX000`.
+    static func map(message: String, unavailable: Bool) -> DatabaseError {
         let table: [(String, String)] = [
             ("UNIQUE constraint failed", "23505"), ("NOT NULL constraint failed", "23502"),
             ("FOREIGN KEY constraint failed", "23503"), ("CHECK constraint failed", "23514"),
@@ -145,12 +159,7 @@ struct SQLiteTransactionConnection: SQLConnection {
         if let state = table.first(where: { message.contains($0.0) })?.1 {
             return .statement(sqlState: state, message: message, detail: nil, hint: nil)
         }
-        switch error.reason {
-        case .busy, .locked, .busyTimeout, .cantOpen, .ioError, .full, .readOnly:
-            return .unavailable(message)
-        default:
-            return .statement(sqlState: "XX000", message: message, detail: nil, hint: nil)
-        }
+        return unavailable ? .unavailable(message) : .statement(sqlState: "XX000", message: message, detail: nil, hint: nil)
     }
 }
 

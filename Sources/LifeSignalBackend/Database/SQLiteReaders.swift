@@ -1,86 +1,53 @@
 import Foundation
-import SQLiteNIO
 
 extension SQLiteDatabase {
-    /// Runs `body` in a read transaction on one of the read-only connections: one snapshot of
-    /// the last commit, taken without waiting for the writer or for other readers.
+    /// Runs one statement on a read-only connection in autocommit: a snapshot of the last
+    /// commit, taken without waiting for the writer or for other readers.
     ///
     /// Reads are most of what a server does, and the one writing connection takes its
     /// transactions in turn; a read queued behind every write and every other read is what
     /// made the embedded engine slow under load. A statement that tries to write fails
     /// (`query_only`). An in-memory database has no readers: its reads take the writer's turn.
-    public func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
-        guard let readers else { return try await transaction(body) }
-        return try await readers.read(body)
-    }
-
-    /// Runs one statement on a read-only connection in autocommit: a statement is its own
-    /// snapshot, so a read that is one statement needs no `BEGIN` and `COMMIT`, each a trip to
-    /// SQLite's thread of its own.
     public func readStatement(_ statement: SQL) async throws -> [SQLRow] {
         guard let readers else { return try await transaction { try await $0.query(statement) } }
-        return try await readers.statement(statement)
+        return try await readers.threads.run { try $0.rows(statement) }
+    }
+
+    /// Runs several statements on one read-only connection, all reading one snapshot (a page
+    /// and its total, say), in the order given.
+    public func readSnapshot(_ statements: [SQL]) async throws -> [[SQLRow]] {
+        guard let readers else {
+            return try await transaction { connection in
+                var results: [[SQLRow]] = []
+                for statement in statements { results.append(try await connection.query(statement)) }
+                return results
+            }
+        }
+        return try await readers.threads.run { try $0.snapshot(statements) }
     }
 }
 
-/// A few read-only connections to one SQLite file, each used by one read at a time.
+/// A few read-only connections to one SQLite file, each on a thread of its own.
 final class SQLiteReaders: Sendable {
     /// Two cores serve at most two reads at once; a third connection lets one read's
     /// statement run while another's result is being turned into JSON.
     static let count = 3
 
-    private let connections: [SQLiteConnection]
-    private let locks: [AsyncLock]
-    private let turn = TurnCounter()
+    let threads: SQLiteReaderThreads
 
-    init(path: String) async throws {
-        var connections: [SQLiteConnection] = []
+    init(path: String) throws {
+        var connections: [SQLiteReadConnection] = []
         do {
-            for _ in 0..<Self.count {
-                let connection = try await SQLiteConnection.open(storage: .file(path: path))
-                connections.append(connection)
-                for pragma in ["PRAGMA query_only=ON", "PRAGMA busy_timeout=5000"] {
-                    _ = try await connection.query(pragma, [])
-                }
-            }
+            for _ in 0..<Self.count { connections.append(try SQLiteReadConnection(path: path)) }
         } catch {
-            for connection in connections { try? await connection.close() }
-            throw DatabaseError.unavailable("cannot open SQLite file \(path) for reading: \(error)")
+            for connection in connections { connection.close() }
+            throw error
         }
-        self.connections = connections
-        locks = connections.map { _ in AsyncLock() }
+        threads = SQLiteReaderThreads(connections: connections, name: "SQLite reader")
     }
 
-    func read<T: Sendable>(_ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
-        let index = turn.next() % connections.count
-        let connection = SQLiteTransactionConnection(connection: connections[index])
-        return try await locks[index].withLock { try await connection.inTransaction("BEGIN DEFERRED", body) }
-    }
+    /// Finishes the reads already asked for, then closes the connections.
+    func close() async { await threads.stop() }
 
-    func statement(_ statement: SQL) async throws -> [SQLRow] {
-        let index = turn.next() % connections.count
-        let connection = SQLiteTransactionConnection(connection: connections[index])
-        return try await locks[index].withLock { try await connection.query(statement) }
-    }
-
-    func close() async throws {
-        for connection in connections where !connection.isClosed { try await connection.close() }
-    }
-
-    deinit {
-        for connection in connections where !connection.isClosed { _ = connection.close() }
-    }
-}
-
-/// Hands out 0, 1, 2, … to spread reads over the connections.
-private final class TurnCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-
-    func next() -> Int {
-        lock.withLock {
-            value &+= 1
-            return value & Int.max
-        }
-    }
+    deinit { threads.stopSoon() }
 }

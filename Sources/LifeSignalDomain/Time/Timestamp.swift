@@ -68,13 +68,22 @@ public enum Timestamp {
     /// text is already in the stored form (`…SS.ffffff+00:00`).
     public static func postgresText(stored text: String) -> String? {
         let bytes = Array(text.utf8)
-        guard bytes.count == 32, bytes[19] == UInt8(ascii: "."), text.hasSuffix("+00:00"),
-            bytes[10] == UInt8(ascii: "T")
-        else { return parse(text).map(postgresText) }
+        guard let end = bytes.withUnsafeBufferPointer(storedFractionEnd) else { return parse(text).map(postgresText) }
+        return String(decoding: bytes[0..<end] + bytes[26...], as: UTF8.self)
+    }
+
+    /// For text in the stored form (`…SS.ffffff+00:00`, 32 bytes), where its PostgreSQL form
+    /// cuts it: that form is bytes `0..<end` then `26...` (the fraction's trailing zeros, and a
+    /// dot left alone, dropped). `nil` for text in any other form. A renderer writes the two
+    /// pieces as they are, without building a string per value.
+    public static func storedFractionEnd(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard bytes.count == 32, bytes[19] == UInt8(ascii: "."), bytes[10] == UInt8(ascii: "T"),
+            bytes[26] == UInt8(ascii: "+"), bytes[27] == UInt8(ascii: "0"), bytes[28] == UInt8(ascii: "0"),
+            bytes[29] == UInt8(ascii: ":"), bytes[30] == UInt8(ascii: "0"), bytes[31] == UInt8(ascii: "0")
+        else { return nil }
         var end = 26
         while end > 20, bytes[end - 1] == UInt8(ascii: "0") { end -= 1 }
-        if end == 20 { end = 19 }
-        return String(decoding: bytes[0..<end] + bytes[26...], as: UTF8.self)
+        return end == 20 ? 19 : end
     }
 
     /// PostgreSQL's JSON text for a `timestamptz` in UTC: fractional digits only when non-zero,

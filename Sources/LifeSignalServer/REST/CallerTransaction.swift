@@ -58,9 +58,14 @@ struct CallerTransaction: Sendable {
         // On SQLite the statements carry the policies themselves, so any caller's read can
         // take a read-only connection instead of the writer's turn; a read without a count
         // is one statement, its own snapshot, and needs no transaction around it.
-        if let sqlite = database as? SQLiteDatabase, count == nil {
-            let rows = try await sqlite.readStatement(select)
-            return (JSONRenderer.array(rows, columns: columns), rows.count, nil)
+        if let sqlite = database as? SQLiteDatabase {
+            guard let count else {
+                let rows = try await sqlite.readStatement(select)
+                return (JSONRenderer.array(rows, columns: columns), rows.count, nil)
+            }
+            let results = try await sqlite.readSnapshot([count, select])
+            let rows = results.last ?? []
+            return (JSONRenderer.array(rows, columns: columns), rows.count, try results.first?.first?.int("total"))
         }
         let page: @Sendable (any SQLConnection) async throws -> (body: String, rows: Int, total: Int?) = { connection in
             var total: Int?
@@ -68,7 +73,6 @@ struct CallerTransaction: Sendable {
             let (body, rows) = try await Self.jsonArray(select, columns: columns, on: connection)
             return (body, rows, total)
         }
-        if let sqlite = database as? SQLiteDatabase { return try await sqlite.read(page) }
         return try await run(caller: caller, claims: claims, page)
     }
 

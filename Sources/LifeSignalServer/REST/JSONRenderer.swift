@@ -11,16 +11,20 @@ import LifeSignalDomain
 /// read of 50 rows, most of it growing and copying small strings. Text is copied in runs
 /// between the bytes that need escaping.
 ///
-/// (Having SQLite write the page itself, `group_concat` of one `CASE` per column that writes
-/// each stored kind exactly as here, was measured and dropped: SQLiteNIO prepares every
-/// statement anew, and preparing that statement cost more than rendering in Swift.)
+/// Keys are quoted and column types read once a page (``JSONObjectLayout``), and stored
+/// timestamps are cut into PostgreSQL's form as bytes: per value, those were over half of
+/// the rendering's time. (Having SQLite write the page itself, `group_concat` of one `CASE`
+/// per column, was measured and dropped when sqlite-nio prepared every statement anew; it has
+/// not been measured since reads keep their statements, `SQLiteReadConnection`.)
 enum JSONRenderer {
     static func array(_ rows: [SQLRow], columns: [(name: String, column: ColumnSchema)]) -> String {
         var output = JSONBytes(capacity: 64 + rows.count * columns.count * 24)
+        // Each key quoted and each type read once a page, not once a row.
+        let layout = JSONObjectLayout(columns)
         output.byte(UInt8(ascii: "["))
         for (index, row) in rows.enumerated() {
             if index > 0 { output.byte(UInt8(ascii: ",")) }
-            output.object(row.values, columns: columns)
+            output.object(row.values, layout: layout)
         }
         output.byte(UInt8(ascii: "]"))
         return output.string
@@ -55,22 +59,44 @@ enum JSONRenderer {
     }
 }
 
-/// How a column's stored text is written, by the column's type: kept as JSON, turned into
-/// PostgreSQL's timestamp text, or quoted.
+/// How a column's stored value is written, by the column's type: an integer as a boolean,
+/// text kept as JSON, turned into PostgreSQL's timestamp text, or quoted.
 enum JSONTextKind {
+    /// SQLite keeps booleans as 0 and 1.
+    case boolean
     /// JSON kept as its text (`json`, `jsonb`, and arrays, which SQLite keeps as JSON arrays).
     case raw
     case timestamp
     case plain
 
     init(type: String) {
-        if type == "jsonb" || type == "json" || type.hasSuffix("[]") {
+        if type == "boolean" {
+            self = .boolean
+        } else if type == "jsonb" || type == "json" || type.hasSuffix("[]") {
             self = .raw
         } else if type == "timestamptz" {
             self = .timestamp
         } else {
             self = .plain
         }
+    }
+}
+
+/// An object's keys as the bytes written before each value (`{"id":`, `,"name":`, …) and how
+/// each value is written: worked out once for a page of rows.
+struct JSONObjectLayout {
+    let keys: [[UInt8]]
+    let kinds: [JSONTextKind]
+
+    init(_ columns: [(name: String, column: ColumnSchema)]) {
+        keys = columns.enumerated().map { index, entry in
+            var key = JSONBytes(capacity: entry.name.utf8.count + 4)
+            key.byte(index == 0 ? UInt8(ascii: "{") : UInt8(ascii: ","))
+            key.quoted(entry.name)
+            key.byte(UInt8(ascii: ":"))
+            return key.bytes
+        }
+        kinds = columns.map { JSONTextKind(type: $0.column.type) }
     }
 }
 
@@ -91,21 +117,27 @@ struct JSONBytes {
 
     /// One object of `values`, the i-th named by the i-th column.
     mutating func object(_ values: [SQLValue], columns: [(name: String, column: ColumnSchema)]) {
-        byte(UInt8(ascii: "{"))
-        for (index, entry) in columns.enumerated() {
-            if index > 0 { byte(UInt8(ascii: ",")) }
-            quoted(entry.name)
-            byte(UInt8(ascii: ":"))
-            value(index < values.count ? values[index] : .null, type: entry.column.type)
+        object(values, layout: JSONObjectLayout(columns))
+    }
+
+    mutating func object(_ values: [SQLValue], layout: JSONObjectLayout) {
+        if layout.keys.isEmpty { byte(UInt8(ascii: "{")) }
+        for index in layout.keys.indices {
+            bytes.append(contentsOf: layout.keys[index])
+            value(index < values.count ? values[index] : .null, kind: layout.kinds[index])
         }
         byte(UInt8(ascii: "}"))
     }
 
     mutating func value(_ value: SQLValue, type: String) {
+        self.value(value, kind: JSONTextKind(type: type))
+    }
+
+    mutating func value(_ value: SQLValue, kind: JSONTextKind) {
         switch value {
         case .null: raw("null")
         case .bool(let flag): raw(flag ? "true" : "false")
-        case .int(let number) where type == "boolean": raw(number != 0 ? "true" : "false")
+        case .int(let number) where kind == .boolean: raw(number != 0 ? "true" : "false")
         case .int(let number): raw(String(number))
         case .double(let number): raw(number.isFinite ? String(number) : "null")
         case .json(let text): raw(text)
@@ -120,12 +152,27 @@ struct JSONBytes {
             }
             byte(UInt8(ascii: "\""))
         case .text(let text), .literal(let text):
-            switch JSONTextKind(type: type) {
+            switch kind {
             case .raw: raw(text)
-            case .timestamp: quoted(Timestamp.postgresText(stored: text) ?? text)
-            case .plain: quoted(text)
+            case .timestamp: timestamp(stored: text)
+            case .plain, .boolean: quoted(text)
             }
         }
+    }
+
+    /// A stored timestamp as PostgreSQL writes it, in two copied pieces when it is in the
+    /// stored form (no `String` per value), else through ``Timestamp/postgresText(stored:)``.
+    private mutating func timestamp(stored text: String) {
+        var text = text
+        let written = text.withUTF8 { utf8 -> Bool in
+            guard let end = Timestamp.storedFractionEnd(utf8) else { return false }
+            byte(UInt8(ascii: "\""))
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[0..<end]))
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[26...]))
+            byte(UInt8(ascii: "\""))
+            return true
+        }
+        if !written { quoted(Timestamp.postgresText(stored: text) ?? text) }
     }
 
     /// `text` as a JSON string, escaped as PostgreSQL's `json_agg` (and SQLite's `json_quote`)

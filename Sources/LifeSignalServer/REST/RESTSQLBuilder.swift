@@ -58,13 +58,14 @@ struct RESTSQLBuilder {
         return sql
     }
 
-    /// ` LIMIT n` or ` OFFSET n`. On PostgreSQL the number is written into the statement, as
-    /// PostgREST writes it: bound, it made PostgreSQL plan the prepared page statement again on
-    /// every execution (a generic plan for an unknown `LIMIT` looks far costlier than the
-    /// custom one), which was a third of its time on a read (`docs/performance.md`). It is an
-    /// `Int`, so nothing but digits (and a sign) reaches the SQL.
+    /// ` LIMIT n` or ` OFFSET n`, the number written into the statement as PostgREST writes
+    /// it. Bound, it made both engines plan the kept page statement again on every execution:
+    /// PostgreSQL because a generic plan for an unknown `LIMIT` looks far costlier than the
+    /// custom one (a third of its time on a read), SQLite because it plans with a bound
+    /// `LIMIT`'s value and so re-prepares the statement whenever that parameter is bound
+    /// (`docs/performance.md`). It is an `Int`, so nothing but digits (and a sign) reaches the SQL.
     private func pageBound(_ keyword: String, _ value: Int) -> SQL {
-        dialect == .postgres ? SQL.raw(" \(keyword) \(value)") : " \(SQL.raw(keyword)) \(value)"
+        SQL.raw(" \(keyword) \(value)")
     }
 
     /// `SELECT count(*) …` with the same filters and policy.

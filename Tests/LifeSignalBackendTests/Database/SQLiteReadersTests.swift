@@ -4,7 +4,8 @@ import LifeSignalDomain
 import LifeSignalFunctions
 import Testing
 
-/// `SQLiteDatabase.read(_:)`: read-only connections beside the one writer.
+/// `SQLiteDatabase.readStatement(_:)` and `readSnapshot(_:)`: read-only connections beside the
+/// one writer.
 @Suite("SQLite reads beside the writer")
 struct SQLiteReadersTests {
     static func database() async throws -> SQLiteDatabase {
@@ -41,11 +42,12 @@ struct SQLiteReadersTests {
         let database = try await Self.database()
         defer { Task { try? await database.close() } }
         let during = try await Self.whileAWriteIsOpen(on: database) {
-            try await database.read { try await $0.query("SELECT body FROM notes ORDER BY id").map { try $0.string("body") } }
+            try await database.readSnapshot(["SELECT body FROM notes ORDER BY id", "SELECT count(*) AS n FROM notes"])
         }
-        #expect(during == ["first"])
-        let after = try await database.read { try await $0.query("SELECT body FROM notes ORDER BY id").map { try $0.string("body") } }
-        #expect(after == ["first", "second"])
+        #expect(try during[0].map { try $0.string("body") } == ["first"])
+        #expect(try during[1].first?.int("n") == 1)
+        let after = try await database.readSnapshot(["SELECT body FROM notes ORDER BY id"])
+        #expect(try after[0].map { try $0.string("body") } == ["first", "second"])
     }
 
     @Test("a read cannot write: the statement fails and the data is unchanged")
@@ -53,12 +55,12 @@ struct SQLiteReadersTests {
         let database = try await Self.database()
         defer { Task { try? await database.close() } }
         await #expect(throws: DatabaseError.self) {
-            try await database.read { try await $0.query("DELETE FROM notes") }
+            try await database.readSnapshot(["SELECT count(*) FROM notes", "DELETE FROM notes"])
         }
         #expect(try await database.query("SELECT count(*) AS n FROM notes").first?.int("n") == 1)
         // The failed read ended its transaction: the connections still read.
         for _ in 0..<6 {
-            #expect(try await database.read { try await $0.first("SELECT count(*) AS n FROM notes")?.int("n") } == 1)
+            #expect(try await database.readSnapshot(["SELECT count(*) AS n FROM notes"])[0].first?.int("n") == 1)
         }
     }
 
@@ -67,7 +69,7 @@ struct SQLiteReadersTests {
         let database = try await Self.database()
         defer { Task { try? await database.close() } }
         let counts = try await withThrowingTaskGroup(of: Int?.self) { group in
-            for _ in 0..<64 { group.addTask { try await database.read { try await $0.first("SELECT count(*) AS n FROM notes")?.int("n") } } }
+            for _ in 0..<64 { group.addTask { try await database.readSnapshot(["SELECT count(*) AS n FROM notes"])[0].first?.int("n") } }
             return try await group.reduce(into: [Int?]()) { $0.append($1) }
         }
         #expect(counts == Array(repeating: 1, count: 64))

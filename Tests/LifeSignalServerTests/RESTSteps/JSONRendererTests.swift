@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalBackend
+import LifeSignalDomain
 import Testing
 
 @testable import LifeSignalServer
@@ -37,6 +38,34 @@ struct JSONRendererTests {
         #expect(JSONRenderer.quote("a\u{1f}b") == #""a\u001fb""#)
         // Backspace and form feed in their short forms, as PostgreSQL and SQLite write them.
         #expect(JSONRenderer.quote("\u{08}\u{0c}") == #""\b\f""#)
+    }
+
+    @Test("timestamps: the stored form cut as PostgreSQL writes it, any other form through a parse")
+    func timestamps() {
+        let column = [("at", ColumnSchema(name: "at", type: "timestamptz"))]
+        let cases: [(stored: String, written: String)] = [
+            ("2024-06-05T12:00:00.000000+00:00", "2024-06-05T12:00:00+00:00"),
+            ("2024-06-05T12:00:00.100000+00:00", "2024-06-05T12:00:00.1+00:00"),
+            ("2024-06-05T12:00:00.123456+00:00", "2024-06-05T12:00:00.123456+00:00"),
+            ("2024-06-05T12:00:00.000010+00:00", "2024-06-05T12:00:00.00001+00:00"),
+            ("2024-06-05T12:00:00Z", "2024-06-05T12:00:00+00:00"),
+            ("2024-06-05T14:00:00.250000+02:00", "2024-06-05T12:00:00.25+00:00"),
+            ("not a time", "not a time"),
+        ]
+        for (stored, written) in cases {
+            let row = SQLRow(columns: ["at"], values: [.text(stored)])
+            #expect(JSONRenderer.array([row], columns: column) == #"[{"at":""# + written + #""}]"#, "\(stored)")
+            #expect(Timestamp.postgresText(stored: stored) ?? stored == written, "\(stored)")
+        }
+    }
+
+    @Test("keys that need escaping, and an object without columns")
+    func keysAndEmptyObjects() {
+        let columns = [("a\"b", ColumnSchema(name: "a\"b", type: "text")), ("ok", ColumnSchema(name: "ok", type: "boolean"))]
+        let row = SQLRow(columns: ["a\"b", "ok"], values: [.text("x"), .bool(false)])
+        #expect(JSONRenderer.array([row, row], columns: columns) == #"[{"a\"b":"x","ok":false},{"a\"b":"x","ok":false}]"#)
+        #expect(JSONRenderer.array([row], columns: []) == "[{}]")
+        #expect(JSONRenderer.object(row, columns: []) == "{}")
     }
 
     @Test("nulls, false, and a row projected by name")

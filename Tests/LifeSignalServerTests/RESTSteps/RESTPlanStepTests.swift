@@ -60,16 +60,16 @@ struct RESTPlanStepTests {
         #expect(try read("select=*", caller: .service, table: table).columns.map(\.name).contains("created_by"))
     }
 
-    /// A bound `LIMIT` made PostgreSQL plan the prepared page statement again on every
+    /// A bound `LIMIT` made both engines plan the kept page statement again on every
     /// execution; written into the text it is planned once per connection.
-    @Test func postgreSQLGetsLimitAndOffsetWrittenInSQLiteBindsThem() async throws {
+    @Test func limitAndOffsetAreWrittenIntoTheStatementOnBothEngines() async throws {
         let table = try await locations()
         let postgres = try read("select=id&limit=20&offset=40", dialect: .postgres, table: table).select()
         #expect(postgres.text.hasSuffix(" LIMIT 20 OFFSET 40"), "\(postgres.text)")
         #expect(postgres.bindings.isEmpty)
         let sqlite = try read("select=id&limit=20&offset=40", dialect: .sqlite, table: table).select()
-        #expect(!sqlite.text.contains("LIMIT 20") && !sqlite.text.contains("OFFSET 40"), "\(sqlite.text)")
-        #expect(sqlite.bindings.suffix(2) == [.int(20), .int(40)])
+        #expect(sqlite.text.hasSuffix(" LIMIT 20 OFFSET 40"), "\(sqlite.text)")
+        #expect(!sqlite.bindings.contains(.int(20)) && !sqlite.bindings.contains(.int(40)), "\(sqlite.bindings)")
     }
 
     @Test func theSQLCarriesThePolicyOnSQLiteAndLeavesItToPostgreSQL() async throws {
