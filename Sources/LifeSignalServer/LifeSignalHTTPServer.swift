@@ -96,6 +96,7 @@ public enum LifeSignalHTTPServer {
         let postgres = backend.database as? PostgresDatabase
         postgres?.unavailableAfter = configuration.databaseUnavailableAfter
         postgres?.statementDeadline = configuration.databaseStatementDeadline
+        (backend.database as? SQLiteDatabase)?.readDeadline = configuration.databaseStatementDeadline
         router.get("ready") { _, _ in
             guard await hub.isReady else {
                 return JSONResponse.make(.serviceUnavailable, ["status": "starting", "message": "Realtime is not receiving database changes yet"])

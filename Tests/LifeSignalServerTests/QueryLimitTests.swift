@@ -26,6 +26,16 @@ struct QueryLimitTests {
         #expect((reply.json?["details"] as? String)?.contains(detail) == true, "\(reply.text)", sourceLocation: sourceLocation)
     }
 
+    @Test("on SQLite the server's statement deadline is its reads' deadline (PostgreSQL's closes the connection)")
+    func sqliteReadsTakeTheStatementDeadline() async throws {
+        let test = try await TestDatabases.backend(.sqlite)
+        let database = try #require(test.backend.database as? SQLiteDatabase)
+        #expect(database.readDeadline == .seconds(600))
+        let server = try await TestServer.start(test.backend) { $0.databaseStatementDeadline = .seconds(7) }
+        defer { Task { await server.stop() } }
+        #expect(database.readDeadline == .seconds(7))
+    }
+
     @Test("Range and offset at Int.max and past it are answered, never trapped on", arguments: Engine.allCases)
     func hugeRanges(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)

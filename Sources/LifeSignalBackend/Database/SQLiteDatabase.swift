@@ -16,6 +16,16 @@ public final class SQLiteDatabase: Database {
     private let lock = AsyncLock()
     /// `nil` for an in-memory database, which another connection would not see.
     let readers: SQLiteReaders?
+    private let readDeadlineValue = ReadDeadline()
+
+    /// The longest one read on a read-only connection may run before it is interrupted and
+    /// fails as ``DatabaseError/unavailable(_:)``: 10 minutes unless set (`lifesignal serve`
+    /// sets its statement deadline, 15 s); ``DatabasePatience/statementDeadline`` overrides it
+    /// for a task. Checked within a second of passing.
+    public var readDeadline: Duration {
+        get { readDeadlineValue.lock.withLock { readDeadlineValue.value } }
+        set { readDeadlineValue.lock.withLock { readDeadlineValue.value = newValue } }
+    }
 
     public init(path: String) async throws {
         location = path
@@ -170,4 +180,10 @@ private final class RowCollector: @unchecked Sendable {
 
     func append(_ row: SQLiteRow) { lock.withLock { collected.append(row) } }
     var rows: [SQLiteRow] { lock.withLock { collected } }
+}
+
+/// ``SQLiteDatabase/readDeadline``'s value, behind its lock.
+private final class ReadDeadline: @unchecked Sendable {
+    let lock = NSLock()
+    var value = Duration.seconds(600)
 }

@@ -20,6 +20,9 @@ final class SQLiteReadConnection: @unchecked Sendable {
     static let keptStatementLimit = 64
 
     private var handle: OpaquePointer?
+    /// The handle as opened, for ``interrupt()`` from the watchdog's thread, which must not
+    /// read `handle` while this connection's thread may write it.
+    private let opened: OpaquePointer
     private var kept: [String: OpaquePointer] = [:]
 
     /// Opens `path` read-write but `query_only`, as the writer's WAL needs its shared memory
@@ -33,6 +36,7 @@ final class SQLiteReadConnection: @unchecked Sendable {
             throw DatabaseError.unavailable("cannot open SQLite file \(path) for reading: \(message)")
         }
         self.handle = opened
+        self.opened = opened
         // The writer's `BEGIN IMMEDIATE` never blocks a WAL reader; a checkpoint's brief
         // exclusive moment or a recovery may, and is waited out.
         sqlite_nio_sqlite3_busy_timeout(opened, 5000)
@@ -87,6 +91,10 @@ final class SQLiteReadConnection: @unchecked Sendable {
         }
     }
 
+    /// Makes the statement running on this connection fail with `SQLITE_INTERRUPT` at its next
+    /// step; nothing if none runs. Callable from any thread while the connection is open.
+    func interrupt() { sqlite_nio_sqlite3_interrupt(opened) }
+
     /// How many statements are kept prepared (for tests).
     var keptStatementCount: Int { kept.count }
 
@@ -132,6 +140,9 @@ final class SQLiteReadConnection: @unchecked Sendable {
     }
 
     private static func failure(_ status: Int32, _ handle: OpaquePointer) -> DatabaseError {
+        if status & 0xFF == SQLITE_INTERRUPT {
+            return .unavailable("the read ran past its deadline and was interrupted")
+        }
         let message = sqlite_nio_sqlite3_errmsg(handle).map { String(cString: $0) } ?? "SQLite status \(status)"
         let unavailable = [SQLITE_BUSY, SQLITE_LOCKED, SQLITE_CANTOPEN, SQLITE_IOERR, SQLITE_FULL, SQLITE_READONLY].contains(status & 0xFF)
         return SQLiteTransactionConnection.map(message: message, unavailable: unavailable)

@@ -5,8 +5,12 @@ import Foundation
 /// A read is queued for whichever thread is free, runs there, and resumes its caller: one
 /// hop to the thread and one back, and an event loop never waits on the file. The queue is
 /// the only line a read waits in; no connection is checked out across an `await`.
+///
+/// A watchdog thread interrupts a read that runs past its deadline (`sqlite3_interrupt`), as
+/// PostgreSQL's connections are closed under a statement past theirs: without it one costly
+/// read would hold a reader, and a few would hold them all.
 final class SQLiteReaderThreads: @unchecked Sendable {
-    typealias Job = @Sendable (SQLiteReadConnection) -> Void
+    typealias Job = (deadline: ContinuousClock.Instant, work: @Sendable (SQLiteReadConnection) -> Void)
 
     private let condition = NSCondition()
     private var jobs: [Job] = []
@@ -14,23 +18,33 @@ final class SQLiteReaderThreads: @unchecked Sendable {
     private var stopping = false
     private var running: Int
     private var stopped: [CheckedContinuation<Void, Never>] = []
+    private let connections: [SQLiteReadConnection]
+    /// The deadline of the read each connection is running, `nil` while it waits.
+    private var deadlines: [ContinuousClock.Instant?]
 
     /// Starts one thread per connection; each closes its connection when the threads stop.
     init(connections: [SQLiteReadConnection], name: String) {
+        self.connections = connections
         running = connections.count
-        for (index, connection) in connections.enumerated() {
-            let thread = Thread { [self] in serve(connection) }
+        deadlines = connections.map { _ in nil }
+        for index in connections.indices {
+            let thread = Thread { [self] in serve(index) }
             thread.name = "\(name) \(index + 1)"
             thread.start()
         }
+        let watchdog = Thread { [self] in watch() }
+        watchdog.name = "\(name) watchdog"
+        watchdog.start()
     }
 
-    /// Runs `work` on a reader's connection and returns what it returns.
+    /// Runs `work` on a reader's connection and returns what it returns; past `deadline` the
+    /// statement it runs is interrupted.
     ///
-    /// - Throws: what `work` throws, or ``DatabaseError/unavailable(_:)`` once ``stop()`` was called.
-    func run<T: Sendable>(_ work: @escaping @Sendable (SQLiteReadConnection) throws -> T) async throws -> T {
+    /// - Throws: what `work` throws (``DatabaseError/unavailable(_:)`` for an interrupted
+    ///   statement), or ``DatabaseError/unavailable(_:)`` once ``stop()`` was called.
+    func run<T: Sendable>(deadline: ContinuousClock.Instant, _ work: @escaping @Sendable (SQLiteReadConnection) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
-            let queued = enqueue { connection in continuation.resume(with: Result { try work(connection) }) }
+            let queued = enqueue((deadline, { connection in continuation.resume(with: Result { try work(connection) }) }))
             if !queued { continuation.resume(throwing: DatabaseError.unavailable("the SQLite database is closed")) }
         }
     }
@@ -60,7 +74,7 @@ final class SQLiteReaderThreads: @unchecked Sendable {
         condition.unlock()
     }
 
-    private func enqueue(_ job: @escaping Job) -> Bool {
+    private func enqueue(_ job: Job) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         guard !stopping else { return false }
@@ -69,8 +83,9 @@ final class SQLiteReaderThreads: @unchecked Sendable {
         return true
     }
 
-    private func serve(_ connection: SQLiteReadConnection) {
-        while let job = next() { job(connection) }
+    private func serve(_ index: Int) {
+        let connection = connections[index]
+        while let work = next(index) { work(connection) }
         connection.close()
         condition.lock()
         running -= 1
@@ -80,10 +95,11 @@ final class SQLiteReaderThreads: @unchecked Sendable {
         for continuation in waiting { continuation.resume() }
     }
 
-    /// The next queued job, or `nil` once stopping and none is left.
-    private func next() -> Job? {
+    /// The next queued job for connection `index`, or `nil` once stopping and none is left.
+    private func next(_ index: Int) -> (@Sendable (SQLiteReadConnection) -> Void)? {
         condition.lock()
         defer { condition.unlock() }
+        deadlines[index] = nil
         while head == jobs.count, !stopping { condition.wait() }
         guard head < jobs.count else { return nil }
         let job = jobs[head]
@@ -92,6 +108,30 @@ final class SQLiteReaderThreads: @unchecked Sendable {
             jobs.removeAll(keepingCapacity: true)
             head = 0
         }
-        return job
+        deadlines[index] = job.deadline
+        return job.work
+    }
+
+    /// Interrupts every read past its deadline: checked every 100 ms while a read runs, every
+    /// second while none does, so a read is stopped within a second of its deadline at most.
+    /// Interrupting under the lock keeps a thread from taking its next read in between: a
+    /// connection between reads ignores an interrupt.
+    private func watch() {
+        while true {
+            condition.lock()
+            if stopping, running == 0 {
+                condition.unlock()
+                return
+            }
+            let now = ContinuousClock.now
+            var busy = false
+            for index in deadlines.indices {
+                guard let deadline = deadlines[index] else { continue }
+                busy = true
+                if deadline < now { connections[index].interrupt() }
+            }
+            condition.unlock()
+            Thread.sleep(forTimeInterval: busy ? 0.1 : 1)
+        }
     }
 }

@@ -10,7 +10,7 @@ extension SQLiteDatabase {
     /// (`query_only`). An in-memory database has no readers: its reads take the writer's turn.
     public func readStatement(_ statement: SQL) async throws -> [SQLRow] {
         guard let readers else { return try await transaction { try await $0.query(statement) } }
-        return try await readers.threads.run { try $0.rows(statement) }
+        return try await readers.threads.run(deadline: readStopsAt()) { try $0.rows(statement) }
     }
 
     /// Runs several statements on one read-only connection, all reading one snapshot (a page
@@ -23,7 +23,13 @@ extension SQLiteDatabase {
                 return results
             }
         }
-        return try await readers.threads.run { try $0.snapshot(statements) }
+        return try await readers.threads.run(deadline: readStopsAt()) { try $0.snapshot(statements) }
+    }
+
+    /// When a read starting now is interrupted: ``DatabasePatience/statementDeadline`` for the
+    /// task, else ``readDeadline``.
+    private func readStopsAt() -> ContinuousClock.Instant {
+        ContinuousClock.now + (DatabasePatience.statementDeadline ?? readDeadline)
     }
 }
 

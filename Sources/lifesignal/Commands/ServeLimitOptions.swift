@@ -24,7 +24,10 @@ struct ServeLimitOptions: ParsableArguments {
     @Option(help: "Anonymous requests per minute from one client address, sustained (default 300; bursts of 600).") var anonymousPerMinute: Double?
     @Option(help: "PostgreSQL: seconds a request waits for a database connection before it is answered 503 (default 5).")
     var databaseUnavailableAfter: Int?
-    @Option(help: "PostgreSQL: seconds one request's database work may take before its connection is closed and it is answered 503 (default 15).")
+    @Option(
+        help:
+            "Seconds one request's database work may take before it is answered 503: PostgreSQL's connection is closed, SQLite's read interrupted (default 15)."
+    )
     var statementDeadline: Int?
     @Option(help: "Seconds one sweep may run before the timer cancels it and goes on (default 300).") var sweepTimeout: Int?
     @Option(help: "Realtime channels one socket may join (default 100).") var realtimeChannelsPerSocket: Int?

@@ -160,6 +160,62 @@ struct SQLiteReadConnectionTests {
         #expect(checkpoint?.values.first == .int(0))
     }
 
+    /// A read of minutes: counts to a billion. (Bounded, so that a broken deadline fails the
+    /// test on its time checks instead of hanging the suite.)
+    static let endless: SQL = "WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 1000000000) SELECT count(*) AS n FROM c"
+
+    @Test("a read past its deadline is interrupted and answered unavailable; the readers read on")
+    func readsPastTheirDeadlineAreInterrupted() async throws {
+        let database = try await SQLiteDatabase(path: Self.path())
+        defer { Task { try? await database.close() } }
+        try await database.query("CREATE TABLE notes (body text)")
+        database.readDeadline = .milliseconds(300)
+        let clock = ContinuousClock()
+        // As many at once as there are readers: each is stopped, none waits for another's end.
+        let started = clock.now
+        let outcomes = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<SQLiteReaders.count {
+                group.addTask {
+                    do {
+                        _ = try await database.readStatement(Self.endless)
+                        return false
+                    } catch let error as DatabaseError {
+                        return error.isUnavailable
+                    } catch {
+                        return false
+                    }
+                }
+            }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(outcomes == Array(repeating: true, count: SQLiteReaders.count))
+        // Within a second of the deadline (the watchdog's slowest check), with slack for a loaded machine.
+        #expect(clock.now - started < .seconds(5))
+        for _ in 0..<(SQLiteReaders.count * 2) {
+            #expect(try await database.readStatement("SELECT count(*) AS n FROM notes").first?.int("n") == 0)
+        }
+        // A snapshot's statements are stopped alike, and its transaction ended.
+        await #expect(throws: DatabaseError.self) { try await database.readSnapshot(["SELECT 1", Self.endless]) }
+        #expect(try await database.readSnapshot(["SELECT count(*) AS n FROM notes"])[0].first?.int("n") == 0)
+    }
+
+    @Test("a task's statement deadline overrides the database's, for its reads only")
+    func theTasksDeadlineOverrides() async throws {
+        let database = try await SQLiteDatabase(path: Self.path())
+        defer { Task { try? await database.close() } }
+        #expect(database.readDeadline == .seconds(600))
+        let clock = ContinuousClock()
+        let started = clock.now
+        await #expect(throws: DatabaseError.self) {
+            try await DatabasePatience.$statementDeadline.withValue(.milliseconds(200)) { try await database.readStatement(Self.endless) }
+        }
+        #expect(clock.now - started < .seconds(5))
+        // Outside the task-local, a read that ends on its own is not cut short.
+        let counted = try await database.readStatement(
+            "WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < 300000) SELECT count(*) AS n FROM c")
+        #expect(try counted.first?.int("n") == 300_000)
+    }
+
     @Test("many reads at once each get their own row; closing finishes those queued and refuses later ones")
     func concurrentReadsAndClose() async throws {
         let database = try await SQLiteDatabase(path: Self.path())
