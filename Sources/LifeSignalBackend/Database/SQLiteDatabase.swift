@@ -150,12 +150,12 @@ struct SQLiteTransactionConnection: SQLConnection {
 
     /// Gives SQLite's constraint failures the SQLSTATE PostgreSQL would report.
     static func map(_ error: SQLiteError) -> DatabaseError {
-        switch error.reason {
-        case .busy, .locked, .busyTimeout, .cantOpen, .ioError, .full, .readOnly:
-            return map(message: error.message, unavailable: true)
-        default:
-            return map(message: error.message, unavailable: false)
-        }
+        let unavailable =
+            switch error.reason {
+            case .busy, .locked, .busyTimeout, .cantOpen, .ioError, .full, .readOnly: true
+            default: false
+            }
+        return map(message: error.message, unavailable: unavailable)
     }
 
     /// A constraint's SQLSTATE by its message; otherwise ``DatabaseError/unavailable(_:)``

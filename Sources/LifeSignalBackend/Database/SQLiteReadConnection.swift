@@ -50,6 +50,32 @@ final class SQLiteReadConnection: @unchecked Sendable {
 
     /// The rows of one statement, in autocommit: the statement is its own snapshot.
     func rows(_ sql: SQL) throws -> [SQLRow] {
+        try leaveOpenTransaction()
+        return try statementRows(sql)
+    }
+
+    /// The rows of several statements read from one snapshot (`BEGIN DEFERRED` … `COMMIT`).
+    func snapshot(_ statements: [SQL]) throws -> [[SQLRow]] {
+        try leaveOpenTransaction()
+        try execute("BEGIN DEFERRED")
+        do {
+            let results = try statements.map(statementRows)
+            try execute("COMMIT")
+            return results
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Ends a transaction an earlier read left open, so no read runs on its old snapshot: a
+    /// `ROLLBACK` the watchdog's interrupt cut short, or a statement that began one.
+    private func leaveOpenTransaction() throws {
+        guard let handle, sqlite_nio_sqlite3_get_autocommit(handle) == 0 else { return }
+        try execute("ROLLBACK")
+    }
+
+    private func statementRows(_ sql: SQL) throws -> [SQLRow] {
         guard let handle else { throw DatabaseError.unavailable("the SQLite read connection is closed") }
         guard let statement = try prepared(sql.text, handle) else { return [] }
         // A statement left unreset would hold its snapshot open and keep the WAL from being
@@ -75,19 +101,6 @@ final class SQLiteReadConnection: @unchecked Sendable {
             values.reserveCapacity(Int(count))
             for column in 0..<count { values.append(Self.value(statement, column)) }
             rows.append(SQLRow(columns: names, values: values))
-        }
-    }
-
-    /// The rows of several statements read from one snapshot (`BEGIN DEFERRED` … `COMMIT`).
-    func snapshot(_ statements: [SQL]) throws -> [[SQLRow]] {
-        try execute("BEGIN DEFERRED")
-        do {
-            let results = try statements.map(rows)
-            try execute("COMMIT")
-            return results
-        } catch {
-            try? execute("ROLLBACK")
-            throw error
         }
     }
 

@@ -13,6 +13,16 @@ struct SQLiteReadConnectionTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("lifesignal-reader-\(UUID().uuidString).sqlite").path
     }
 
+    /// A database with `notes (id, body)` holding `bodies` (ids 1, 2, …), and its path for a
+    /// connection of the test's own.
+    static func notes(_ bodies: [String]) async throws -> (database: SQLiteDatabase, path: String) {
+        let path = Self.path()
+        let database = try await SQLiteDatabase(path: path)
+        try await database.query("CREATE TABLE notes (id integer PRIMARY KEY, body text)")
+        for body in bodies { try await database.query("INSERT INTO notes (body) VALUES (\(SQLValue.text(body)))") }
+        return (database, path)
+    }
+
     static let kindsRows: [SQL] = [
         "INSERT INTO kinds VALUES (42, 1.5, 'héllo ✓ \"quoted\" \\ back', x'00ff10', NULL)",
         "INSERT INTO kinds VALUES (-9223372036854775808, -1e300, '', x'', NULL)",
@@ -84,11 +94,8 @@ struct SQLiteReadConnectionTests {
 
     @Test("a kept statement answers for each binding; past the limit the kept ones are dropped, never more kept")
     func keptStatements() async throws {
-        let path = Self.path()
-        let database = try await SQLiteDatabase(path: path)
+        let (database, path) = try await Self.notes(["one", "two", "three"])
         defer { Task { try? await database.close() } }
-        try await database.query("CREATE TABLE notes (id integer PRIMARY KEY, body text)")
-        for body in ["one", "two", "three"] { try await database.query("INSERT INTO notes (body) VALUES (\(SQLValue.text(body)))") }
         let connection = try SQLiteReadConnection(path: path)
         defer { connection.close() }
         for (id, body) in [(2, "two"), (1, "one"), (3, "three"), (2, "two")] {
@@ -104,11 +111,8 @@ struct SQLiteReadConnectionTests {
 
     @Test("a kept statement is not prepared again for new values, unless its plan depends on one (a bound LIMIT)")
     func keptStatementsAreNotPreparedAgain() async throws {
-        let path = Self.path()
-        let database = try await SQLiteDatabase(path: path)
+        let (database, path) = try await Self.notes((1...30).map { "note \($0)" })
         defer { Task { try? await database.close() } }
-        try await database.query("CREATE TABLE notes (id integer PRIMARY KEY, body text)")
-        for index in 1...30 { try await database.query("INSERT INTO notes (body) VALUES (\(SQLValue.text("note \(index)")))") }
         let connection = try SQLiteReadConnection(path: path)
         defer { connection.close() }
         let literal = { (id: Int64) -> SQL in "SELECT body FROM notes WHERE id > \(SQLValue.int(id)) ORDER BY id LIMIT 5" }
@@ -125,11 +129,8 @@ struct SQLiteReadConnectionTests {
 
     @Test("a kept `SELECT *` shows a column added after it was prepared")
     func keptStatementFollowsTheSchema() async throws {
-        let path = Self.path()
-        let database = try await SQLiteDatabase(path: path)
+        let (database, path) = try await Self.notes(["one"])
         defer { Task { try? await database.close() } }
-        try await database.query("CREATE TABLE notes (id integer PRIMARY KEY, body text)")
-        try await database.query("INSERT INTO notes (body) VALUES ('one')")
         let connection = try SQLiteReadConnection(path: path)
         defer { connection.close() }
         #expect(try connection.rows("SELECT * FROM notes").first?.columns == ["id", "body"])
@@ -139,13 +140,24 @@ struct SQLiteReadConnectionTests {
         #expect(row?.values == [.int(1), .text("one"), .text("x")])
     }
 
+    @Test("a transaction left open on a connection is ended before its next read, which sees the last commit")
+    func openTransactionsAreLeft() async throws {
+        let (database, path) = try await Self.notes(["one"])
+        defer { Task { try? await database.close() } }
+        let connection = try SQLiteReadConnection(path: path)
+        defer { connection.close() }
+        _ = try connection.rows("BEGIN")
+        #expect(try connection.rows("SELECT count(*) AS n FROM notes").first?.int("n") == 1)
+        try await database.query("INSERT INTO notes (body) VALUES ('two')")
+        #expect(try connection.rows("SELECT count(*) AS n FROM notes").first?.int("n") == 2)
+        _ = try connection.rows("BEGIN")
+        #expect(try connection.snapshot(["SELECT count(*) AS n FROM notes"])[0].first?.int("n") == 2)
+    }
+
     @Test("kept statements hold no snapshot: after reads the writer checkpoints the whole log")
     func keptStatementsHoldNoSnapshot() async throws {
-        let path = Self.path()
-        let database = try await SQLiteDatabase(path: path)
+        let (database, path) = try await Self.notes((0..<20).map { "note \($0)" })
         defer { Task { try? await database.close() } }
-        try await database.query("CREATE TABLE notes (id integer PRIMARY KEY, body text)")
-        for index in 0..<20 { try await database.query("INSERT INTO notes (body) VALUES (\(SQLValue.text("note \(index)")))") }
         for _ in 0..<(SQLiteReaders.count * 3) {
             #expect(try await database.readStatement("SELECT body FROM notes ORDER BY id").count == 20)
             _ = try await database.readSnapshot(["SELECT count(*) FROM notes", "SELECT id FROM notes LIMIT 1"])
@@ -218,11 +230,7 @@ struct SQLiteReadConnectionTests {
 
     @Test("many reads at once each get their own row; closing finishes those queued and refuses later ones")
     func concurrentReadsAndClose() async throws {
-        let database = try await SQLiteDatabase(path: Self.path())
-        try await database.query("CREATE TABLE notes (id integer PRIMARY KEY, body text)")
-        for index in 1...200 {
-            try await database.query("INSERT INTO notes (id, body) VALUES (\(SQLValue.int(Int64(index))), \(SQLValue.text("note \(index)")))")
-        }
+        let (database, _) = try await Self.notes((1...200).map { "note \($0)" })
         let mismatches = try await withThrowingTaskGroup(of: Bool.self) { group in
             for index in 1...200 {
                 group.addTask {
