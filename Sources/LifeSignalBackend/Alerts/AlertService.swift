@@ -67,16 +67,16 @@ public struct AlertService: Sendable {
                 outbox.change("alerts", .insert, id, owner: me, at: now)
             }
             try await Incidents.record(responders, alert: id, now: now, in: connection)
-            let name = PersonName.display(person)
+            let name = PersonName.inMessage(person)
             var drafts = responders.map {
                 NotificationDraft(
                     recipient: $0.responder, type: .alertActivatedReceived, title: "ALERT: \(name) needs help!",
-                    body: "\(name) raised an emergency alert." + Incidents.describe(location), contactID: me)
+                    body: "\(name) raised an emergency alert." + Incidents.describe(location), contactID: me, incident: id)
             }
             drafts.append(
                 NotificationDraft(
                     recipient: me, type: .alertActivatedSent, title: "Alert sent",
-                    body: "Your responders were alerted (\(drafts.count))."))
+                    body: "Your responders were alerted (\(drafts.count)).", incident: id))
             outbox.append(try await NotificationStore.outbox(drafts, now: now, in: connection))
             guard let alert = try await Self.alert(id, in: connection) else { throw DomainError.notFound("Alert \(id)") }
             return (alert, outbox)
@@ -100,12 +100,12 @@ public struct AlertService: Sendable {
                 throw DomainError.notFound("Active alert")
             }
             var drafts = try await Incidents.resolve(
-                active.id, as: .cancelled, by: me, ownerName: PersonName.display(person),
+                active.id, as: .cancelled, by: me, ownerName: PersonName.inMessage(person),
                 now: now, in: connection)
             drafts.append(
                 NotificationDraft(
                     recipient: me, type: .alertCancelledSent, title: "Alert cancelled",
-                    body: "Your responders were told the alert is over."))
+                    body: "Your responders were told the alert is over.", incident: active.id))
             var outbox = try await NotificationStore.outbox(drafts, now: now, in: connection)
             outbox.change("alerts", .update, active.id, owner: me, at: now)
             guard let alert = try await Self.alert(active.id, in: connection) else { throw DomainError.notFound("Alert \(active.id)") }
@@ -151,12 +151,12 @@ public struct AlertService: Sendable {
             guard let responder = try await connection.first("SELECT first_name, last_name, phone FROM users WHERE id = \(me)"),
                 let person = try await connection.first("SELECT first_name, last_name, phone FROM users WHERE id = \(owner)")
             else { throw DomainError.notFound("User \(me)") }
-            let name = PersonName.display(responder)
-            let ownerName = PersonName.display(person)
+            let name = PersonName.inMessage(responder)
+            let ownerName = PersonName.inMessage(person)
             var drafts = [
                 NotificationDraft(
                     recipient: owner, type: .alertAcknowledged, title: "Help is coming",
-                    body: "\(name) is on it.", contactID: me)
+                    body: "\(name) is on it.", contactID: me, incident: alertID)
             ]
             if alert.optionalDate("acknowledged_at") == nil {
                 try await connection.query(
@@ -166,7 +166,7 @@ public struct AlertService: Sendable {
                 drafts += try await Incidents.recipients(of: alertID, in: connection).filter { $0.responder != me }.map {
                     NotificationDraft(
                         recipient: $0.responder, type: .alertAcknowledged, title: "\(name) is on it",
-                        body: "\(name) is on it: they answered \(ownerName)'s alert.", contactID: owner)
+                        body: "\(name) is on it: they answered \(ownerName)'s alert.", contactID: owner, incident: alertID)
                 }
             }
             // Whoever answers hears how it ends, told before or not.
@@ -205,7 +205,7 @@ public struct AlertService: Sendable {
             try await Incidents.record(
                 [TieredResponder(person: owner, responder: me, tier: try await Self.tier(of: me, for: owner, in: connection))],
                 alert: alertID, now: now, in: connection)
-            let ownerName = PersonName.display(person)
+            let ownerName = PersonName.inMessage(person)
             var drafts = try await Incidents.resolve(alertID, as: .markedSafe, by: me, ownerName: ownerName, now: now, in: connection)
             guard let responder = try await connection.first("SELECT first_name, last_name, phone FROM users WHERE id = \(me)") else {
                 throw DomainError.notFound("User \(me)")
@@ -230,8 +230,8 @@ public struct AlertService: Sendable {
             drafts.append(
                 NotificationDraft(
                     recipient: owner, type: .markedSafe, title: "Marked safe",
-                    body: "\(PersonName.display(responder)) confirmed you are safe; everyone told heard so.",
-                    contactID: me))
+                    body: "\(PersonName.inMessage(responder)) confirmed you are safe; everyone told heard so.",
+                    contactID: me, incident: alertID))
             outbox.append(try await NotificationStore.outbox(drafts, now: now, in: connection))
             outbox.change("alerts", .update, alertID, owner: owner, at: now)
             guard let record = try await Self.alert(alertID, in: connection) else { throw DomainError.notFound("Alert \(alertID)") }

@@ -96,13 +96,13 @@ enum Incidents {
             """)
         let byName: String?
         if let who, who != owner, let person = try await connection.first("SELECT first_name, last_name, phone FROM users WHERE id = \(who)") {
-            byName = PersonName.display(person)
+            byName = PersonName.inMessage(person)
         } else {
             byName = nil
         }
         let message = allClear(resolution, kind: kind, name: ownerName, by: byName)
         return try await recipients(of: alert, in: connection).filter { $0.responder != who }.map {
-            NotificationDraft(recipient: $0.responder, type: message.type, title: message.title, body: message.body, contactID: owner)
+            NotificationDraft(recipient: $0.responder, type: message.type, title: message.title, body: message.body, contactID: owner, incident: alert)
         }
     }
 

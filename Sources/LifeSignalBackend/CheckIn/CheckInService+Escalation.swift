@@ -97,7 +97,7 @@ extension CheckInService {
                     updated_at = \(now)
                 WHERE id = \(me)
                 """)
-            let name = PersonName.display(person)
+            let name = PersonName.inMessage(person)
             var drafts: [NotificationDraft] = []
             var outbox = Outbox()
             if let active = try await Incidents.active(of: me, in: connection), active.kind == .missedCheckIn {

@@ -44,7 +44,7 @@ public struct CheckInService: Sendable {
             var outbox = Outbox()
             if let active = try await Incidents.active(of: userID, in: connection), active.kind == .missedCheckIn {
                 let drafts = try await Incidents.resolve(
-                    active.id, as: .checkedIn, by: userID, ownerName: PersonName.display(row),
+                    active.id, as: .checkedIn, by: userID, ownerName: PersonName.inMessage(row),
                     now: now, in: connection)
                 outbox = try await NotificationStore.outbox(drafts, now: now, in: connection)
                 outbox.change("alerts", .update, active.id, owner: userID, at: now)

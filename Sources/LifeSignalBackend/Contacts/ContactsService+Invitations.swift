@@ -37,7 +37,9 @@ extension ContactsService {
             if try await ContactQueries.verifiedPhone(of: me, in: connection) == phone.e164 {
                 throw DomainError.invalidArgument("You cannot invite yourself")
             }
-            try await Self.checkInvitationCap(of: me, limit: limits.invitationsPerInviterPerDay, now: now, in: connection)
+            let email = try await connection.first("SELECT email FROM auth_users WHERE id = \(me)")?.optionalString("email")
+            let sender = PaidChannelGate.identity(me, phone: inviter.optionalString("phone"), email: email)
+            try await Self.checkInvitationCap(of: sender, limit: limits.invitationsPerInviterPerDay, now: now, in: connection)
             let invitee = try await connection.first("SELECT id FROM auth_users WHERE phone = \(phone.digits)")
                 .map { UserID(try $0.uuid("id")) }
             if let invitee, try await ContactPairs.roles(of: invitee, for: me, in: connection) != nil {
@@ -61,11 +63,11 @@ extension ContactsService {
                         [
                             NotificationDraft(
                                 recipient: invitee, type: .system, title: "Contact invitation",
-                                body: "\(PersonName.display(inviter)) invited you to be their \(Self.describe(roles)).", contactID: me)
+                                body: "\(PersonName.inMessage(inviter)) invited you to be their \(Self.describe(roles)).", contactID: me)
                         ], now: now, in: connection))
             } else if let sms = try await InvitationDelivery.enqueue(
-                invitation: id, phone: phone.e164, title: "Invitation", body: Self.invitationSMSBody(from: inviter, roles: roles),
-                perNumberLimit: limits.smsPerNumberPerDay, now: now, in: connection)
+                invitation: id, phone: phone.e164, roles: roles, sender: sender, perNumberLimit: limits.smsPerNumberPerDay,
+                now: now, in: connection)
             {
                 outbox.deliveries.append(sms)
             }
@@ -79,32 +81,11 @@ extension ContactsService {
     }
 
     /// Refuses an invitation past ``InvitationLimits/invitationsPerInviterPerDay``, telling the
-    /// caller when the oldest counted one leaves the window. Counts every invitation, SMS or
-    /// not, so the answer never says whether a number has an account.
-    static func checkInvitationCap(of inviter: UserID, limit: Int, now: Date, in connection: any SQLConnection) async throws {
-        let window = InvitationLimits.window
-        // No allowance at all (the backend's API takes any number; `serve` refuses 0).
-        guard limit > 0 else { throw DomainError.rateLimited(retryAfter: window) }
-        guard
-            let oldest = try await connection.first(
-                """
-                SELECT created_at FROM contact_invitations WHERE inviter_id = \(inviter) AND created_at > \(now.addingTimeInterval(-window))
-                ORDER BY created_at DESC LIMIT 1 OFFSET \(max(0, limit - 1))
-                """)
-        else { return }
-        let leaves = try oldest.date("created_at").addingTimeInterval(window)
-        throw DomainError.rateLimited(retryAfter: max(1, leaves.timeIntervalSince(now).rounded(.up)))
-    }
-
-    /// The SMS text (after "LifeSignal: Invitation."): the inviter's first name and the role,
-    /// nothing else about them (docs/security.md, "What leaves the server"). The name is the
-    /// inviter's own words sent to a stranger, so it is cut short and kept to one line; with
-    /// no first name it is "Someone", never their phone number.
-    static func invitationSMSBody(from inviter: SQLRow, roles: ContactRoles) -> String {
-        let scalars = (inviter.optionalString("first_name") ?? "").unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) }
-        let first = String(String.UnicodeScalarView(scalars)).trimmingCharacters(in: .whitespacesAndNewlines)
-        let name = first.isEmpty ? "Someone" : String(first.prefix(30))
-        return "\(name) invited you to be their \(describe(roles)). To answer, get the app and sign in with this number."
+    /// caller when the day's window ends. Counts every invitation, SMS or not, so the answer
+    /// never says whether a number has an account; counted by the inviter's verified phone
+    /// (``SendCounter``), so deleting the account and signing up again starts no new count.
+    static func checkInvitationCap(of sender: String, limit: Int, now: Date, in connection: any SQLConnection) async throws {
+        try await SendCounter.require("invitations:" + sender, limit: limit, window: InvitationLimits.window, now: now, in: connection)
     }
 
     /// Accepts an invitation addressed to the caller's phone: the inviter becomes a contact.
@@ -130,7 +111,7 @@ extension ContactsService {
                     [
                         NotificationDraft(
                             recipient: invitation.inviterID, type: .contactAdded, title: "Invitation accepted",
-                            body: "\(people[me].map(PersonName.display) ?? "Your contact") is now your \(Self.describe(invitation.roles)).",
+                            body: "\(people[me].map(PersonName.inMessage) ?? "Your contact") is now your \(Self.describe(invitation.roles)).",
                             contactID: me)
                     ], now: now, in: connection))
             return (try await ContactQueries.summary(of: invitation.inviterID, for: me, now: now, in: connection), outbox)

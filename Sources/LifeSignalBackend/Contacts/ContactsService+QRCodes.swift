@@ -73,7 +73,7 @@ extension ContactsService {
                     [
                         NotificationDraft(
                             recipient: contact, type: .contactAdded, title: "New contact",
-                            body: "\(people[me].map(PersonName.display) ?? "Someone") added you as their \(Self.describe(roles.reciprocal)).",
+                            body: "\(people[me].map(PersonName.inMessage) ?? "Someone") added you as their \(Self.describe(roles.reciprocal)).",
                             contactID: me)
                     ], now: now, in: connection))
             return (try await ContactQueries.summary(of: contact, for: me, now: now, in: connection), outbox)

@@ -21,7 +21,7 @@ extension ContactsService {
             let people = try await ContactPairs.lock(me, contact, in: connection)
             let before = try await ContactPairs.requireRoles(of: contact, for: me, in: connection)
             let asks = roles.isDependent && !before.isDependent
-            let applied = try Self.appliedRoles(roles, before: before, contactName: people[contact].map(PersonName.display) ?? "your contact")
+            let applied = try Self.appliedRoles(roles, before: before, contactName: people[contact].map(PersonName.inMessage) ?? "your contact")
             var outbox = Outbox()
             if applied != before {
                 outbox.append(try await ContactPairs.update(owner: me, contact: contact, roles: applied, now: now, in: connection))
@@ -35,7 +35,7 @@ extension ContactsService {
                         [
                             NotificationDraft(
                                 recipient: contact, type: .contactRoleChanged, title: "Roles changed",
-                                body: Self.change(by: people[me].map(PersonName.display) ?? "A contact", from: before, to: applied),
+                                body: Self.change(by: people[me].map(PersonName.inMessage) ?? "A contact", from: before, to: applied),
                                 contactID: me)
                         ], now: now, in: connection))
             }
@@ -81,7 +81,7 @@ extension ContactsService {
                     [
                         NotificationDraft(
                             recipient: requester, type: .contactRoleChanged, title: "Request accepted",
-                            body: "\(people[me].map(PersonName.display) ?? "Your contact") accepted: you are now their responder.",
+                            body: "\(people[me].map(PersonName.inMessage) ?? "Your contact") accepted: you are now their responder.",
                             contactID: me)
                     ], now: now, in: connection))
             return (try await ContactQueries.summary(of: requester, for: me, now: now, in: connection), outbox)
@@ -104,7 +104,7 @@ extension ContactsService {
                     [
                         NotificationDraft(
                             recipient: requester, type: .contactRoleChanged, title: "Request declined",
-                            body: "\(people[me].map(PersonName.display) ?? "Your contact") declined your request to become their responder.",
+                            body: "\(people[me].map(PersonName.inMessage) ?? "Your contact") declined your request to become their responder.",
                             contactID: me)
                     ], now: now, in: connection))
             return outbox

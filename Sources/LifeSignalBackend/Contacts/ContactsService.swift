@@ -37,7 +37,7 @@ public struct ContactsService: Sendable {
                     [
                         NotificationDraft(
                             recipient: contact, type: .contactRemoved, title: "Contact removed",
-                            body: "\(people[me].map(PersonName.display) ?? "A contact") removed you from their contacts.", contactID: me)
+                            body: "\(people[me].map(PersonName.inMessage) ?? "A contact") removed you from their contacts.", contactID: me)
                     ], now: now, in: connection))
             return outbox
         }

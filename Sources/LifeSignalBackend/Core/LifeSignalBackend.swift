@@ -42,6 +42,10 @@ public final class LifeSignalBackend: Sendable {
         public var invitationLink: @Sendable (_ invitation: UUID) -> URL? = { _ in nil }
         /// Invitations one person may send a day, invitation SMS one number receives a day.
         public var invitationLimits = InvitationLimits()
+        /// Caps on paid channels, the countries SMS may go to, and who hears of held messages.
+        public var deliveryRules = DeliveryRules()
+        /// Checks a captcha before a sign-in code is sent or an account made (`nil`: none asked).
+        public var captcha: (any CaptchaVerifier)?
         /// Told of every delivery attempt's outcome (the server counts them on `/metrics`).
         public var deliveryObserver: @Sendable (DeliveryChannel, DeliveryOutcome) -> Void = { _, _ in }
 
@@ -95,7 +99,8 @@ public final class LifeSignalBackend: Sendable {
         self.deliveries = ledger
         let notifier = Notifier(database: database, changes: changes, push: configuration.pushSender, ledger: ledger)
         // The rules' transactions queue ledger rows for exactly this server's channels.
-        let database: any Database = DeliveringDatabase(base: database, channels: configuration.deliveryChannels.configured)
+        let database: any Database = DeliveringDatabase(
+            base: database, channels: configuration.deliveryChannels.configured, rules: configuration.deliveryRules)
         self.checkIns = CheckInService(database: database, clock: configuration.clock, notifier: notifier)
         self.changes = changes
         self.contacts = ContactsService(

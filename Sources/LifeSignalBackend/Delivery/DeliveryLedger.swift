@@ -27,6 +27,8 @@ public struct DeliveryLedger: Sendable {
     /// transaction of the backend's services (``DeliveringDatabase``), so a rule writing a
     /// notification queues exactly the channels its server can send. Push only when unbound.
     @TaskLocal static var channelsInScope: Set<DeliveryChannel> = [.push]
+    /// The caps and SMS countries bound with ``channelsInScope``.
+    @TaskLocal static var rulesInScope = DeliveryRules()
 
     /// Sends the queued rows `ids` now (the rule that queued them has committed). Rows another
     /// worker took meanwhile are left to it.

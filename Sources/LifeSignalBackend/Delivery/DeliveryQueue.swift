@@ -8,32 +8,59 @@ import LifeSignalFunctions
 /// ``DeliveryPreferences`` let carry it: every device token for push (when the person has
 /// notifications enabled in the app), the verified phone for SMS, the confirmed email for
 /// email. Channels this server has no sender for get no rows (``DeliveryLedger/channelsInScope``).
+///
+/// **Paid channels** (SMS, email) carry only what the rules in scope allow
+/// (``DeliveryLedger/rulesInScope``, issue 31):
+/// - text a person wrote never (``NotificationDraft/freeChannelsOnly``);
+/// - SMS only to the allowed countries;
+/// - an *incident message* (``NotificationDraft/incident``): a round (the alert, a missed
+///   check-in, a repeat, a tier told) at most ``SendingCaps/alertRoundsPerHour`` times an hour
+///   per recipient and person, whatever the budget; anything after it in the incident
+///   (acknowledgements, the all-clear) only on the channels that recipient was told on;
+/// - anything else within the sender's, the destination's and the server's daily counts.
 enum DeliveryQueue {
     /// Notification kinds whose message to a responder links to the alert's page.
     static let alertKinds: Set<NotificationType> = [.alertActivatedReceived, .nonResponsiveDependent, .alertAcknowledged]
+    /// Incident messages that are a round of telling: counted against the hourly rounds.
+    static let roundKinds: Set<NotificationType> = [.alertActivatedReceived, .nonResponsiveDependent, .alertActivatedSent, .nonResponsiveSelf]
 
-    /// Queues `records` and returns the new rows' ids.
-    static func enqueue(_ records: [NotificationRecord], now: Date, in connection: any SQLConnection) async throws -> [UUID] {
-        let channels = DeliveryLedger.channelsInScope
-        guard !records.isEmpty, !channels.isEmpty else { return [] }
-        let recipients = Array(Set(records.map(\.userID)))
-        let addresses = try await Addresses.load(for: recipients, channels: channels, in: connection)
-        let alerts = try await activeAlerts(of: Set(records.filter { alertKinds.contains($0.type) }.compactMap(\.contactID)), in: connection)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        var rows: [SQL] = []
+    /// A stored notification with what its rule said about reaching the recipient.
+    struct Item: Sendable {
+        var record: NotificationRecord
+        var incident: UUID?
+        var freeChannelsOnly: Bool
+        var startsRound = false
+    }
+
+    /// The rows queued, and the people whose responders stopped hearing rounds on paid channels.
+    struct Queued: Sendable {
         var ids: [UUID] = []
-        for record in records {
+        var roundsHeldFor: Set<UserID> = []
+    }
+
+    /// Queues `items` and returns the new rows' ids.
+    static func enqueue(_ items: [Item], now: Date, in connection: any SQLConnection) async throws -> Queued {
+        let channels = DeliveryLedger.channelsInScope
+        guard !items.isEmpty, !channels.isEmpty else { return Queued() }
+        let addresses = try await Addresses.load(for: Array(Set(items.map(\.record.userID))), channels: channels, in: connection)
+        let linked = items.filter { $0.incident == nil && alertKinds.contains($0.record.type) }.compactMap(\.record.contactID)
+        let alerts = try await activeAlerts(of: Set(linked), in: connection)
+        var gate = try await PaidChannelGate.prepare(items, addresses: addresses, channels: channels, now: now, in: connection)
+        var rows: [SQL] = []
+        var queued = Queued()
+        for item in items {
+            let record = item.record
             let choices = addresses.preferences[record.userID] ?? .standard
             var data = ["type": record.type.rawValue, "notificationId": record.id.uuidString.lowercased()]
             if let contact = record.contactID { data["contactId"] = contact.description }
-            let alertID = alertKinds.contains(record.type) ? record.contactID.flatMap { alerts[$0] } : nil
+            let alertID = item.incident ?? (alertKinds.contains(record.type) ? record.contactID.flatMap { alerts[$0] } : nil)
             if let alertID { data["alertId"] = alertID.uuidString.lowercased() }
-            let json = String(decoding: try encoder.encode(data), as: UTF8.self)
+            let json = String(decoding: try JSONEncoder.sorted.encode(data), as: UTF8.self)
             for channel in DeliveryChannel.allCases where channels.contains(channel) && choices[channel].carries(record.type) {
                 for address in addresses.of(record.userID, on: channel) {
+                    if channel.isPaid, try await !gate.admits(item, channel: channel, address: address, in: connection) { continue }
                     let id = UUID()
-                    ids.append(id)
+                    queued.ids.append(id)
                     rows.append(
                         """
                         (\(id), \(record.id), \(record.userID), \(channel.rawValue), \(address), \(record.type.rawValue), \
@@ -42,6 +69,8 @@ enum DeliveryQueue {
                 }
             }
         }
+        try await gate.finish(in: connection)
+        queued.roundsHeldFor = gate.roundsHeldFor
         // Chunks keep the parameter count far below either engine's limit (15 a row).
         for start in stride(from: 0, to: rows.count, by: 200) {
             try await connection.query(
@@ -50,7 +79,7 @@ enum DeliveryQueue {
                 status, attempts, next_attempt_at, created_at, updated_at) VALUES
                 """ + SQL.join(Array(rows[start..<min(start + 200, rows.count)]), separator: ", "))
         }
-        return ids
+        return queued
     }
 
     /// The active alert of each of `people`: a responder's message about it links to its page.
@@ -108,14 +137,15 @@ struct Addresses {
                 }
             }
             if channels.contains(.sms) {
-                for row in try await connection.query("SELECT id, phone FROM users WHERE phone IS NOT NULL AND id IN (\(list))") {
+                // An account made by email keeps an empty phone until one is proven by a code.
+                for row in try await connection.query("SELECT id, phone FROM users WHERE phone IS NOT NULL AND phone <> '' AND id IN (\(list))") {
                     result.phones[UserID(try row.uuid("id"))] = try row.string("phone")
                 }
             }
             if channels.contains(.email) {
                 for row in try await connection.query(
                     """
-                    SELECT id, email FROM auth_users WHERE email IS NOT NULL AND email_confirmed_at IS NOT NULL AND id IN (\(list))
+                    SELECT id, email FROM auth_users WHERE email IS NOT NULL AND email <> '' AND email_confirmed_at IS NOT NULL AND id IN (\(list))
                     """)
                 {
                     result.emails[UserID(try row.uuid("id"))] = try row.string("email")

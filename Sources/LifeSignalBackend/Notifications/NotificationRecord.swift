@@ -10,13 +10,30 @@ public struct NotificationDraft: Sendable, Hashable {
     public var body: String
     /// The other person it is about (the dependent who missed a check-in, the pinging responder).
     public var contactID: UserID?
+    /// The incident (an `alerts` row) the message is part of: its paid-channel messages are
+    /// bounded per hour and its all-clear follows the channels each recipient was told on
+    /// (``DeliveryQueue``).
+    public var incident: UUID?
+    /// Push and in-app only: the text is a person's own words, which never leave by a paid
+    /// channel (docs/security.md, "What leaves the server").
+    public var freeChannelsOnly: Bool
+    /// Whether the message is a round of telling about its ``incident`` (the alert, a repeat,
+    /// a tier told for the first time), counted against ``SendingCaps/alertRoundsPerHour``,
+    /// rather than something that follows one (an acknowledgement, the all-clear).
+    public var startsRound: Bool
 
-    public init(recipient: UserID, type: NotificationType, title: String, body: String, contactID: UserID? = nil) {
+    public init(
+        recipient: UserID, type: NotificationType, title: String, body: String, contactID: UserID? = nil, incident: UUID? = nil,
+        freeChannelsOnly: Bool = false, startsRound: Bool? = nil
+    ) {
         self.recipient = recipient
         self.type = type
         self.title = title
         self.body = body
         self.contactID = contactID
+        self.incident = incident
+        self.freeChannelsOnly = freeChannelsOnly
+        self.startsRound = startsRound ?? DeliveryQueue.roundKinds.contains(type)
     }
 }
 

@@ -138,7 +138,7 @@ public struct NotificationService: Sendable {
             }
             return try await NotificationStore.outbox(
                 [
-                    NotificationDraft(recipient: recipient, type: .system, title: title, body: body, contactID: sender)
+                    NotificationDraft(recipient: recipient, type: .system, title: title, body: body, contactID: sender, freeChannelsOnly: true)
                 ], now: now, in: connection)
         }
         await notifier.deliver(outbox)

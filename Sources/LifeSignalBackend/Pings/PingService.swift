@@ -40,8 +40,8 @@ public struct PingService: Sendable {
             } catch let error as DatabaseError where error.isUniqueViolation {
                 throw DomainError.alreadyExists("A pending ping to this contact")
             }
-            let sender = people[me].map(PersonName.display) ?? "A responder"
-            let recipient = people[dependent].map(PersonName.display) ?? "your dependent"
+            let sender = people[me].map(PersonName.inMessage) ?? "A responder"
+            let recipient = people[dependent].map(PersonName.inMessage) ?? "your dependent"
             var outbox = try await NotificationStore.outbox(
                 [
                     NotificationDraft(
@@ -80,7 +80,7 @@ public struct PingService: Sendable {
             guard !rows.isEmpty else { return (0, Outbox()) }
             let name =
                 try await connection.first("SELECT first_name, last_name, phone FROM users WHERE id = \(me)")
-                .map(PersonName.display) ?? "Your dependent"
+                .map(PersonName.inMessage) ?? "Your dependent"
             var drafts = try rows.map { row in
                 NotificationDraft(
                     recipient: UserID(try row.uuid("sender_id")), type: .pingResponded, title: "Ping answered",
@@ -123,7 +123,7 @@ public struct PingService: Sendable {
             else { throw DomainError.notFound("Pending ping") }
             let name =
                 try await connection.first("SELECT first_name, last_name, phone FROM users WHERE id = \(caller)")
-                .map(PersonName.display) ?? "Your contact"
+                .map(PersonName.inMessage) ?? "Your contact"
             let draft =
                 status == .responded
                 ? NotificationDraft(

@@ -109,7 +109,7 @@ public struct ProfileService: Sendable {
             if let phone = try await ContactQueries.verifiedPhone(of: me, in: connection) {
                 try await connection.query("DELETE FROM contact_invitations WHERE invitee_phone = \(phone)")
             }
-            let name = PersonName.display(person)
+            let name = PersonName.inMessage(person)
             var outbox = try await NotificationStore.outbox(
                 contacts.map {
                     NotificationDraft(

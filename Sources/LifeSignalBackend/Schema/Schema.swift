@@ -7,6 +7,7 @@ public enum Schema {
             AuthService.throttleMigration, AuthService.sendingCapsMigration, sqliteLowSelectivityIndexes, ChangeCapture.changeLogMigration,
             peopleSeeOnlyTheirOwn, ChangeCapture.deletedRowsMigration, AuthService.sessionsByUserMigration, contentPrivacy, consentMigration,
             DeliveryLedger.migration, escalationMigration, AuthService.identityLinksMigration,
+            SendCounter.migration,
         ]
 
     /// Every exposed table's policy; tables without one are not reachable through `/rest/v1`.

@@ -17,7 +17,7 @@ extension CheckInSweep {
 
         init(row: SQLRow) throws {
             id = UserID(try row.uuid("id"))
-            name = PersonName.display(row)
+            name = PersonName.inMessage(row)
             deadline = try row.date("check_in_deadline")
             tierDelay = TimeInterval(try row.int("escalation_tier_delay_seconds"))
             repeatInterval = row.optionalInt("escalation_repeat_seconds").map { TimeInterval($0) }
@@ -143,7 +143,7 @@ extension CheckInSweep {
                 drafts.append(
                     NotificationDraft(
                         recipient: responder.responder, type: .nonResponsiveDependent, title: "Emergency Alert — \(person.name)",
-                        body: "\(person.name)'s check-in has expired.", contactID: person.id))
+                        body: "\(person.name)'s check-in has expired.", contactID: person.id, incident: id))
             }
         }
         for start in stride(from: 0, to: inserts.count, by: 200) {
@@ -195,22 +195,23 @@ extension CheckInSweep {
                 let already = Set(try await Incidents.recipients(of: id, in: connection).map(\.responder))
                 let tier = responders.filter { $0.tier == next && !already.contains($0.responder) }
                 try await Incidents.record(tier.map { (id, $0) }, now: now, in: connection)
-                let name = PersonName.display(person)
+                let name = PersonName.inMessage(person)
                 var acknowledger: String?
                 if let by = row.optionalUUID("acknowledged_by"),
                     let who = try await connection.first("SELECT first_name, last_name, phone FROM users WHERE id = \(by)")
                 {
-                    acknowledger = PersonName.display(who)
+                    acknowledger = PersonName.inMessage(who)
                 }
                 drafts += tier.map {
                     if let acknowledger {
                         NotificationDraft(
                             recipient: $0.responder, type: .alertAcknowledged, title: "\(name) missed a check-in",
-                            body: "\(name)'s check-in has expired. \(acknowledger) is on it.", contactID: owner)
+                            body: "\(name)'s check-in has expired. \(acknowledger) is on it.", contactID: owner, incident: id,
+                            startsRound: true)
                     } else {
                         NotificationDraft(
                             recipient: $0.responder, type: .nonResponsiveDependent, title: "Emergency Alert — \(name)",
-                            body: "\(name)'s check-in has expired and nobody has answered yet.", contactID: owner)
+                            body: "\(name)'s check-in has expired and nobody has answered yet.", contactID: owner, incident: id)
                     }
                 }
                 outbox.change("alerts", .update, id, owner: owner, at: now)
@@ -255,7 +256,7 @@ extension CheckInSweep {
                         UPDATE alerts SET next_repeat_at = \(now.addingTimeInterval(TimeInterval(interval))) WHERE id = \(id)
                         """)
                 }
-                let name = PersonName.display(person)
+                let name = PersonName.inMessage(person)
                 let tier = try row.int("tier")
                 let told = try await Incidents.recipients(of: id, in: connection).filter { kind == .sos || $0.tier == tier }
                 switch kind {
@@ -263,17 +264,18 @@ extension CheckInSweep {
                     drafts.append(
                         NotificationDraft(
                             recipient: owner, type: .nonResponsiveSelf, title: "Check in now",
-                            body: "You missed your check-in and your responders were told. Check in to let them know you are OK."))
+                            body: "You missed your check-in and your responders were told. Check in to let them know you are OK.",
+                            incident: id))
                     drafts += told.map {
                         NotificationDraft(
                             recipient: $0.responder, type: .nonResponsiveDependent, title: "Reminder: \(name) missed a check-in",
-                            body: "\(name)'s check-in is still overdue and nobody has answered yet.", contactID: owner)
+                            body: "\(name)'s check-in is still overdue and nobody has answered yet.", contactID: owner, incident: id)
                     }
                 case .sos:
                     drafts += told.map {
                         NotificationDraft(
                             recipient: $0.responder, type: .alertActivatedReceived, title: "ALERT: \(name) still needs help",
-                            body: "\(name)'s emergency alert is still active and nobody has answered yet.", contactID: owner)
+                            body: "\(name)'s emergency alert is still active and nobody has answered yet.", contactID: owner, incident: id)
                     }
                 }
                 repeated += 1

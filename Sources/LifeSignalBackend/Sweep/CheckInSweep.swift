@@ -91,7 +91,7 @@ public struct CheckInSweep: Sendable {
                 }
                 drafts += try await Incidents.resolve(
                     active.id, as: checkedIn ? .checkedIn : .cancelled, by: nil,
-                    ownerName: PersonName.display(row), now: now, in: connection)
+                    ownerName: PersonName.inMessage(row), now: now, in: connection)
                 outbox.change("alerts", .update, active.id, owner: id, at: now)
                 if checkedIn { resumed += 1 }
             }
