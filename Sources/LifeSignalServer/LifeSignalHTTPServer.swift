@@ -53,6 +53,14 @@ public struct ServerConfiguration: Sendable {
     /// invitation links are `<publicURL>/r/…` and `/i/…`, and their forms may post from it.
     /// `nil`: links name `http://127.0.0.1`, fit only for tests and a server on one machine.
     public var publicURL: URL?
+    /// A listener of its own for `/metrics` (`serve`: 127.0.0.1, the port after the server's),
+    /// so the operator's numbers never show on the public port (`nil`: none).
+    public var metricsListener: MetricsListener?
+    /// A bearer token that opens `/metrics` on the public port as well (`nil`: that port
+    /// answers 404 there).
+    public var metricsToken: String?
+    /// Told the metrics listener's bound port once it listens (port 0 picks one).
+    public var onMetricsListening: @Sendable (Int) async -> Void = { _ in }
 
     public init(host: String = "127.0.0.1", port: Int = 54321, bodyLimit: Int = 1 << 20, sweepInterval: Duration? = .seconds(60)) {
         self.host = host
@@ -122,15 +130,13 @@ public enum LifeSignalHTTPServer {
             addresses: ClientAddressResolver(trustedProxies: configuration.clientLimits.trustedProxies))
         realtime.register(on: router)
         TwilioStatusRoutes<LifeSignalRequestContext>(backend: backend, callback: configuration.twilioStatusCallback).register(on: router)
-        // Scrapers carry no API key (the gateway middleware lets this path through).
         let deliverySummary = DeliverySummaryCache(backend: backend, maximumAge: configuration.deliveryMetricsMaximumAge)
-        router.get("metrics") { _, _ in
-            metrics.setRealtime(connections: await hub.connectionCount, channels: await hub.channelCount)
-            if let summary = await deliverySummary.current() { metrics.setDeliveries(summary) }
-            return Response(
-                status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-                body: .init(byteBuffer: ByteBuffer(string: metrics.render())))
+        let scrape = MetricsScrape(metrics: metrics, backend: backend, summary: deliverySummary) {
+            (await hub.connectionCount, await hub.channelCount)
         }
+        // Scrapers carry no API key (the gateway middleware lets this path through); the public
+        // port answers only a bearer of the operator's token.
+        router.get("metrics") { request, _ in try await scrape.answer(request, token: configuration.metricsToken) }
         var services: [any Service] = [
             RealtimeDispatcher(hub: hub, backend: backend, schema: schema, pollInterval: configuration.realtimePollInterval, logger: logger)
         ]
@@ -143,6 +149,9 @@ public enum LifeSignalHTTPServer {
         }
         if let interval = configuration.deliveryInterval {
             services.append(DeliveryWorker(backend: backend, interval: interval, logger: logger))
+        }
+        if let listener = configuration.metricsListener {
+            services.append(scrape.application(listener, logger: logger, onRunning: configuration.onMetricsListening))
         }
         return Application(
             router: router,

@@ -25,6 +25,9 @@ struct SMSCountriesTests {
             #expect(!us.allows(try PhoneNumber(foreign)), "\(foreign)")
         }
         #expect(try SMSCountries.parse("US,PR").allows(try PhoneNumber("+17875550100")))
+        // Premium-rate lines under +1 belong to no country, so no list allows them.
+        #expect(try country("+19005550100") == nil)
+        #expect(!us.allows(try PhoneNumber("+19765550100")))
     }
 
     @Test("other countries by the longest calling code; +7 split between Russia and Kazakhstan")

@@ -141,7 +141,7 @@ struct DatabaseOutageTests {
             if escalated > 0 { break }
             try await Task.sleep(for: .milliseconds(100))
         }
-        let sweepMetrics = try await server.request("GET", "/metrics").text.split(separator: "\n").filter { $0.hasPrefix("sweep_") }
+        let sweepMetrics = try await server.scrapeMetrics().text.split(separator: "\n").filter { $0.hasPrefix("sweep_") }
         #expect(escalated == 1, "no escalation; \(sweepMetrics)")
     }
 

@@ -68,7 +68,7 @@ struct RealtimeLimitTests {
         #expect(bad.status == "error")
         #expect(bad.reason?.contains("is not of the form column=operator.value") == true)
 
-        let metrics = try await server.request("GET", "/metrics", apiKey: .some(nil)).text
+        let metrics = try await server.scrapeMetrics().text
         #expect(metrics.contains("realtime_refusals_total{limit=\"channels_per_socket\"} 1"))
         #expect(metrics.contains("realtime_refusals_total{limit=\"bindings_per_join\"} 1"))
         await socket.close()
@@ -147,7 +147,7 @@ struct RealtimeLimitTests {
             }
         }
         #expect(admitted)
-        let metrics = try await server.request("GET", "/metrics", apiKey: .some(nil)).text
+        let metrics = try await server.scrapeMetrics().text
         #expect(metrics.contains("realtime_refusals_total{limit=\"sockets_per_address\"}"))
         for socket in open { await socket.close() }
     }

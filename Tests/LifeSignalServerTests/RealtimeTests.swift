@@ -260,7 +260,7 @@ struct RealtimeTests {
 
     /// The server's `realtime_row_reads_total`.
     static func rowReads(_ server: TestServer) async throws -> Int {
-        let text = try await server.request("GET", "/metrics", apiKey: .some(nil)).text
+        let text = try await server.scrapeMetrics().text
         let line = text.split(separator: "\n").first { $0.hasPrefix("realtime_row_reads_total ") }
         return Int(Double(line?.split(separator: " ").last ?? "") ?? -1)
     }

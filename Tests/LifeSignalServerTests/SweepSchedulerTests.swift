@@ -58,7 +58,7 @@ struct SweepSchedulerTests {
     }
 
     private func count(_ server: TestServer, _ outcome: String) async throws -> Int {
-        let text = try await server.request("GET", "/metrics").text
+        let text = try await server.scrapeMetrics().text
         let prefix = "sweep_runs_total{outcome=\"\(outcome)\"} "
         guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) else { return 0 }
         return Int(Double(line.dropFirst(prefix.count)) ?? 0)

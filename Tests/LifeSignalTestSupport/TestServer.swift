@@ -42,6 +42,7 @@ public final class TestServer: Sendable {
         // test servers polling their databases each second would load the parallel suite.
         configuration.deliveryInterval = nil
         configuration.reloadSignal = reloadSignal
+        configuration.metricsToken = Self.metricsToken
         // Every test talks from 127.0.0.1, many anonymously and fast: the anonymous limit per
         // address is out of the way unless a test sets it (`ClientAddressLimitTests`).
         configuration.clientLimits.anonymousPerMinute = 1_000_000
@@ -107,6 +108,14 @@ public final class TestServer: Sendable {
         public var json: [String: any Sendable]? { (try? JSONSerialization.jsonObject(with: body)) as? [String: any Sendable] }
         public var jsonArray: [[String: any Sendable]]? { (try? JSONSerialization.jsonObject(with: body)) as? [[String: any Sendable]] }
         public func header(_ name: String) -> String? { headers[name.lowercased()] }
+    }
+
+    /// The operator's token that opens `/metrics` on a test server's public port.
+    public static let metricsToken = "test-metrics-token"
+
+    /// `GET /metrics` as the operator's scraper sends it: no API key, the metrics token.
+    public func scrapeMetrics() async throws -> Reply {
+        try await request("GET", "/metrics", apiKey: .some(nil), bearer: Self.metricsToken)
     }
 
     /// Sends a request over the socket. `apiKey` defaults to the anon key; pass `nil` to omit it.

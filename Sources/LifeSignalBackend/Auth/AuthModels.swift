@@ -8,6 +8,10 @@ public struct AuthUser: Sendable, Hashable {
     public var phone: PhoneNumber?
     public var email: String?
     public var phoneConfirmedAt: Date?
+    /// When the email address was proven (at sign-up without mail, or by its code).
+    public var emailConfirmedAt: Date?
+    /// An address the account asked to move to, waiting for its code.
+    public var newEmail: String?
     public var lastSignInAt: Date?
     public var createdAt: Date
     public var updatedAt: Date
@@ -51,6 +55,8 @@ extension AuthUser {
         phone = row.optionalString("phone").flatMap { try? PhoneNumber("+" + $0) }
         email = row.optionalString("email")
         phoneConfirmedAt = row.optionalDate("phone_confirmed_at")
+        emailConfirmedAt = row.optionalDate("email_confirmed_at")
+        newEmail = row.optionalString("email_change")
         lastSignInAt = row.optionalDate("last_sign_in_at")
         createdAt = try row.date("created_at")
         updatedAt = try row.date("updated_at")

@@ -20,23 +20,38 @@ public enum AuthRefusal: Error, Sendable, Equatable {
     /// A reauthentication code has nowhere to go: the account has no phone (and no mail is sent).
     case reauthenticationUnavailable
     case phoneNotConfirmed
+    /// Password sign-in to an account whose email was never confirmed by its code.
+    case emailNotConfirmed
+    /// The operator demands a captcha and none, or an unsolved one, came (GoTrue's `captcha_failed`).
+    case captchaFailed(String)
+}
+
+/// What signing up gave: a session at once (no mail: the address is taken as confirmed), or an
+/// account waiting for the code mailed to its address.
+public enum SignUpOutcome: Sendable, Hashable {
+    case session(IssuedSession)
+    case confirmationSent(AuthUser)
 }
 
 /// Email and password accounts, beside phone sign-in: GoTrue's `signup`,
 /// `token?grant_type=password` and `PUT /user`.
 ///
-/// Sign-up confirms at once (this server sends no mail: GoTrue's "autoconfirm"), and email
-/// changes apply directly for the same reason. A phone change is proven by an SMS code first
-/// (`AuthService+PhoneChange.swift`). A person who signs up by email has no phone yet; their
-/// `users` row carries an empty phone until they add one.
+/// Without mail, sign-up confirms at once (GoTrue's "autoconfirm") and email changes apply
+/// directly; with it, both wait for a mailed code (`AuthService+EmailConfirmation.swift`). A
+/// phone change is proven by an SMS code first (`AuthService+PhoneChange.swift`). A person who
+/// signs up by email has no phone yet; their `users` row carries an empty phone until they add one.
 extension AuthService {
-    public func signUp(email text: String, password: String, metadataJSON: String = "{}") async throws -> IssuedSession {
+    public func signUp(
+        email text: String, password: String, metadataJSON: String = "{}", clientAddress: String? = nil, captchaToken: String? = nil
+    ) async throws -> SignUpOutcome {
         let email = try Self.normalizedEmail(text)
         guard password.count >= policy.minimumPasswordLength else { throw AuthRefusal.weakPassword }
+        try await checkCaptcha(captchaToken, clientAddress: clientAddress)
         let hash = try await hashPassword(password)
         let now = clock.now()
+        let confirmed: SQLValue = confirmsEmail ? .null : SQLValue(now)
         do {
-            return try await database.transaction { connection in
+            let (outcome, mail): (SignUpOutcome, OutboundMessage?) = try await database.transaction { connection in
                 if try await connection.first("SELECT 1 AS taken FROM auth_users WHERE email = \(email)") != nil {
                     throw AuthRefusal.userAlreadyExists
                 }
@@ -45,7 +60,7 @@ extension AuthService {
                     let row = try await connection.first(
                         """
                         INSERT INTO auth_users (id, email, encrypted_password, email_confirmed_at, last_sign_in_at, user_metadata, created_at, updated_at)
-                        VALUES (\(SQLValue(id)), \(email), \(hash), \(SQLValue(now)), \(SQLValue(now)), \(metadataJSON), \(SQLValue(now)), \(SQLValue(now)))
+                        VALUES (\(SQLValue(id)), \(email), \(hash), \(confirmed), \(confirmed), \(metadataJSON), \(SQLValue(now)), \(SQLValue(now)))
                         RETURNING *
                         """)
                 else { throw DomainError.internal("account was not created") }
@@ -54,8 +69,15 @@ extension AuthService {
                     INSERT INTO users (id, phone, qr_code_id, created_at, updated_at)
                     VALUES (\(SQLValue(id)), '', \(SQLValue(UUID())), \(SQLValue(now)), \(SQLValue(now)))
                     """)
-                return try await issueSession(for: try AuthUser(row: row), method: "password", isNewUser: true, now: now, in: connection)
+                let user = try AuthUser(row: row)
+                guard confirmsEmail else {
+                    return (.session(try await issueSession(for: user, method: "password", isNewUser: true, now: now, in: connection)), nil)
+                }
+                let mail = try await emailCode(to: email, purpose: "signup", user: user.id, clientAddress: clientAddress, now: now, in: connection)
+                return (.confirmationSent(user), mail)
             }
+            if let mail { try await self.mail(mail) }
+            return outcome
         } catch DatabaseError.statement(sqlState: "23505", _, _, _) {
             throw AuthRefusal.userAlreadyExists  // a concurrent sign-up won the race
         }
@@ -98,6 +120,8 @@ extension AuthService {
             throw error
         }
         guard let row, matches else { throw AuthRefusal.invalidCredentials }
+        // GoTrue answers a right password to an unconfirmed address so, not as a wrong one.
+        if email != nil, row.optionalDate("email_confirmed_at") == nil { throw AuthRefusal.emailNotConfirmed }
         // A hash made with fewer rounds than configured is replaced now, while the password
         // is at hand: raising ``PasswordHasher/defaultIterations`` reaches every account that
         // signs in. A failure here must not refuse a correct password: the old hash stays.
@@ -128,14 +152,21 @@ extension AuthService {
     /// the change at all is ``ensureReauthenticated(user:session:nonce:)``'s to say, first.
     public func updateUser(
         id: UserID, email: String?, password: String?, metadata: [String: Any]?,
-        keepingSession session: UUID? = nil
+        keepingSession session: UUID? = nil, clientAddress: String? = nil
     ) async throws -> AuthUser {
-        let newEmail = try email.map(Self.normalizedEmail)
+        var newEmail = try email.map(Self.normalizedEmail)
+        // With mail, a new address is proven by its code before the account moves there.
+        var pendingEmail: String?
+        if confirmsEmail, let wanted = newEmail {
+            let current = try await self.user(id: id)
+            if current?.email != wanted { pendingEmail = wanted }
+            newEmail = nil
+        }
         if let password, password.count < policy.minimumPasswordLength { throw AuthRefusal.weakPassword }
         let hash: String? = if let password { try await hashPassword(password) } else { nil }
         let now = clock.now()
         let mergeJSON = metadata.flatMap { try? JSONSerialization.data(withJSONObject: $0) }.map { String(decoding: $0, as: UTF8.self) }
-        let user: AuthUser = try await database.transaction { connection in
+        let user: AuthUser = try await database.transaction { [newEmail] connection in
             let lock = connection.dialect == .postgres ? " FOR UPDATE" : ""
             guard let current = try await connection.first(SQL("SELECT * FROM auth_users WHERE id = $1" + lock, bindings: [SQLValue(id.rawValue)]))
             else { throw AuthRefusal.userNotFound }
@@ -159,6 +190,7 @@ extension AuthService {
             return try AuthUser(row: row)
         }
         if password != nil { sessionCache.forgetActive() }
+        if let pendingEmail { return try await requestEmailChange(user: id, to: pendingEmail, clientAddress: clientAddress) }
         return user
     }
 

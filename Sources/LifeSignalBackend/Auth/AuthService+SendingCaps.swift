@@ -7,8 +7,13 @@ import LifeSignalFunctions
 /// The resend interval alone still allows one code a minute to every number in the world.
 ///
 /// - at most ``SignInLimits/codesPerNumberPerDay`` codes to one number in a day;
+/// - at most ``SignInLimits/codesPerNumberPerAddressPerDay`` codes to one number at the request
+///   of one client address in a day, counted first: a stranger asking for someone's codes from
+///   one address stops there, leaving the number's own day to its owner;
 /// - at most ``SignInLimits/codesPerAddressPerHour`` codes at the request of one client
-///   address in an hour (only where the caller has an address: requests over HTTP).
+///   address in an hour (only where the caller has an address: requests over HTTP);
+/// - only to the countries SMS may go to (``DeliveryRules/smsCountries``), and within the
+///   server's daily SMS budget (``SendingCaps/smsPerDay``), which codes count against too.
 ///
 /// Each count is a fixed window that opens with its first code, kept in the database so every
 /// server on one PostgreSQL shares it. A refused request counts nothing and sends nothing;
@@ -29,6 +34,15 @@ extension AuthService {
     /// Counts one code for `phone` and for `clientAddress`, throwing when either cap is passed.
     /// Called inside the transaction that stores the code, so a throw rolls both counts back.
     func countCodeSent(to phone: PhoneNumber, from clientAddress: String?, now: Date, in connection: any SQLConnection) async throws {
+        guard rules.smsAllowed(to: phone.e164) else {
+            let country = SMSCountries.country(of: phone) ?? "an unknown country"
+            throw DomainError.invalidArgument("LifeSignal does not send SMS to numbers in \(country) on this server")
+        }
+        if let clientAddress {
+            try await count(
+                key: "number-address:" + phone.digits + "|" + clientAddress, limit: limits.codesPerNumberPerAddressPerDay,
+                window: SignInLimits.codeNumberWindow, now: now, in: connection)
+        }
         try await count(
             key: "number:" + phone.digits, limit: limits.codesPerNumberPerDay,
             window: SignInLimits.codeNumberWindow, now: now, in: connection)
@@ -37,6 +51,13 @@ extension AuthService {
                 key: "address:" + clientAddress, limit: limits.codesPerAddressPerHour,
                 window: SignInLimits.codeAddressWindow, now: now, in: connection)
         }
+        let spent = try await SendCounter.lockBudgets([.sms], now: now, in: connection)
+        guard (spent[.sms] ?? 0) < rules.caps.smsPerDay else {
+            rules.report(HeldMessage(channel: .sms, reason: .budget, kind: "sign_in_code"))
+            let end = try await SendCounter.windowEnd(of: SendCounter.budgetKey(.sms), window: SendingCaps.day, now: now, in: connection)
+            throw DomainError.rateLimited(retryAfter: max(1, ((end ?? now + SendingCaps.day).timeIntervalSince(now)).rounded(.up)))
+        }
+        try await SendCounter.spend(1, of: .sms, in: connection)
     }
 
     private func count(key: String, limit: Int, window: TimeInterval, now: Date, in connection: any SQLConnection) async throws {

@@ -24,12 +24,23 @@ public struct AuthService: Sendable {
     /// Checks Firebase ID tokens when a Firebase project is configured (`AuthService+Firebase.swift`).
     public let firebase: FirebaseIDTokenVerifier?
     let identityLinks: IdentityLinkCache
+    /// Mails confirmation codes; with it, email addresses are confirmed before use
+    /// (`AuthService+EmailConfirmation.swift`).
+    let email: (any ChannelSender)?
+    /// The daily counts and SMS countries codes are sent within.
+    let rules: DeliveryRules
+    /// Asked before a code is sent or an account made, when the operator demands a captcha.
+    let captcha: (any CaptchaVerifier)?
 
     init(
         database: any Database, clock: BackendClock, secret: String, sms: any SMSSender, testOTPs: TestOTPs, issuer: String,
         passwords: PasswordHasher = PasswordHasher(), limits: SignInLimits = SignInLimits(), policy: AuthPolicy = AuthPolicy(),
-        firebase: FirebaseAuthSettings? = nil
+        firebase: FirebaseAuthSettings? = nil, email: (any ChannelSender)? = nil, rules: DeliveryRules = DeliveryRules(),
+        captcha: (any CaptchaVerifier)? = nil
     ) {
+        self.email = email
+        self.rules = rules
+        self.captcha = captcha
         self.database = database
         self.clock = clock
         self.signer = JWTSigner(secret: secret)
@@ -51,8 +62,25 @@ public struct AuthService: Sendable {
     /// Issues a fresh code for `phone` (replacing any earlier one) and sends it by SMS.
     /// `clientAddress` is where the request came from, when it came over the network: codes are
     /// capped per address as well as per number (`AuthService+SendingCaps.swift`).
-    public func requestCode(phone text: String, clientAddress: String? = nil) async throws {
-        try await sendCode(to: try PhoneNumber(text), purpose: "sms", user: nil, clientAddress: clientAddress)
+    public func requestCode(phone text: String, clientAddress: String? = nil, captchaToken: String? = nil) async throws {
+        let phone = try PhoneNumber(text)
+        try await checkCaptcha(captchaToken, clientAddress: clientAddress)
+        try await sendCode(to: phone, purpose: "sms", user: nil, clientAddress: clientAddress)
+    }
+
+    /// Refuses a request without a solved captcha when the operator demands one
+    /// (``AuthRefusal/captchaFailed``); a provider that cannot be reached refuses too, since
+    /// the captcha is what stands between a script and the operator's SMS bill.
+    func checkCaptcha(_ token: String?, clientAddress: String?) async throws {
+        guard let captcha else { return }
+        guard let token, !token.isEmpty else { throw AuthRefusal.captchaFailed("no captcha_token was sent") }
+        let solved: Bool
+        do {
+            solved = try await captcha.verify(token: token, remoteIP: clientAddress)
+        } catch {
+            throw AuthRefusal.captchaFailed("the captcha could not be checked")
+        }
+        guard solved else { throw AuthRefusal.captchaFailed("the captcha was not solved or was used before") }
     }
 
     /// Issues a fresh code of `purpose` for `phone`, replacing any earlier one (whatever its

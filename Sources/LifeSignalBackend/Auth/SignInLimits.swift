@@ -17,6 +17,10 @@ public struct SignInLimits: Sendable, Equatable {
     public var codesPerNumberPerDay: Int
     /// Sign-in codes sent at the request of one client address in an hour. Default: 20.
     public var codesPerAddressPerHour: Int
+    /// Sign-in codes one client address may have sent to one number in a day: a stranger
+    /// asking for someone's codes uses up this, not the number's own day (the owner, asking from
+    /// another address, still gets codes). Default: 3.
+    public var codesPerNumberPerAddressPerDay: Int
 
     public static let codeNumberWindow: TimeInterval = 24 * 60 * 60
     public static let codeAddressWindow: TimeInterval = 60 * 60
@@ -25,8 +29,10 @@ public struct SignInLimits: Sendable, Equatable {
         passwordHashConcurrency: Int = ProcessInfo.processInfo.activeProcessorCount,
         passwordHashWaiting: Int = 64,
         codesPerNumberPerDay: Int = 10,
-        codesPerAddressPerHour: Int = 20
+        codesPerAddressPerHour: Int = 20,
+        codesPerNumberPerAddressPerDay: Int = 3
     ) {
+        self.codesPerNumberPerAddressPerDay = codesPerNumberPerAddressPerDay
         self.passwordHashConcurrency = passwordHashConcurrency
         self.passwordHashWaiting = passwordHashWaiting
         self.codesPerNumberPerDay = codesPerNumberPerDay

@@ -89,7 +89,8 @@ public final class LifeSignalBackend: Sendable {
             database: database, clock: configuration.clock, secret: configuration.jwtSecret,
             sms: configuration.smsSender, testOTPs: configuration.testOTPs, issuer: configuration.issuer,
             passwords: PasswordHasher(iterations: configuration.passwordIterations), limits: configuration.signInLimits,
-            policy: configuration.authPolicy, firebase: configuration.firebase)
+            policy: configuration.authPolicy, firebase: configuration.firebase, email: configuration.deliveryChannels.email,
+            rules: configuration.deliveryRules, captcha: configuration.captcha)
         let changes = ChangeFeed()
         let senders = DeliverySenders(
             database: database, clock: configuration.clock, changes: changes, push: configuration.pushSender,

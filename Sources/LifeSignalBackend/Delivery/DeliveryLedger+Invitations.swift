@@ -42,7 +42,7 @@ enum InvitationDelivery {
         guard DeliveryLedger.channelsInScope.contains(.sms) else { return nil }
         let rules = DeliveryLedger.rulesInScope
         let held = { (reason: HeldMessage.Reason) -> UUID? in
-            rules.observe(HeldMessage(channel: .sms, reason: reason, kind: kind))
+            rules.report(HeldMessage(channel: .sms, reason: reason, kind: kind))
             return nil
         }
         guard rules.smsAllowed(to: phone) else { return held(.country) }

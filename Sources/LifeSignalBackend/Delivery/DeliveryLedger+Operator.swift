@@ -60,6 +60,7 @@ extension DeliveryLedger {
             {
                 summary.oldestWaiting = max(0, now.timeIntervalSince(oldest))
             }
+            summary.budgetSpent = try await SendCounter.budgets(now: now, in: connection)
             return summary
         }
     }
@@ -108,6 +109,8 @@ extension DeliveryLedger {
 public struct DeliverySummary: Sendable, Hashable {
     public var counts: [DeliveryChannel: [DeliveryStatus: Int]] = [:]
     public var oldestWaiting: TimeInterval?
+    /// What the daily budget of each paid channel has counted in its current window.
+    public var budgetSpent: [DeliveryChannel: Int] = [:]
 }
 
 /// What a provider later says became of a message it took.

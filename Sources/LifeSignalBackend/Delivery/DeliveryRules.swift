@@ -11,8 +11,16 @@ public struct DeliveryRules: Sendable {
     /// message sent past a spent budget (the server counts both on `/metrics` and logs the
     /// latter as a warning for the operator).
     public var observe: @Sendable (HeldMessage) -> Void = { _ in }
+    /// Every held message counted by channel and reason since the server started (`/metrics`).
+    public let held = HeldMessageCounts()
 
     public init() {}
+
+    /// Counts `message` and tells ``observe``.
+    func report(_ message: HeldMessage) {
+        held.add(message)
+        observe(message)
+    }
 
     /// Whether `phone` (E.164) may receive SMS under ``smsCountries``.
     public func smsAllowed(to phone: String) -> Bool {
@@ -20,6 +28,20 @@ public struct DeliveryRules: Sendable {
         guard let number = try? PhoneNumber(phone) else { return false }
         return smsCountries.allows(number)
     }
+}
+
+/// Held messages by channel and reason; shared by every copy of the rules that made it.
+public final class HeldMessageCounts: @unchecked Sendable {
+    // `counts` is read and written only under `lock` (Mutex needs macOS 15; the package runs on 14).
+    private let lock = NSLock()
+    private var counts: [HeldMessage.Key: Int] = [:]
+
+    public init() {}
+
+    func add(_ message: HeldMessage) { lock.withLock { counts[message.key, default: 0] += 1 } }
+
+    /// The counts so far.
+    public func snapshot() -> [HeldMessage.Key: Int] { lock.withLock { counts } }
 }
 
 /// A message on a paid channel that a rule held back, or let through past a spent budget.
@@ -42,6 +64,19 @@ public struct HeldMessage: Sendable, Hashable {
     public var channel: DeliveryChannel
     public var reason: Reason
     public var kind: String
+
+    /// What `/metrics` labels a count with.
+    public struct Key: Sendable, Hashable {
+        public var channel: DeliveryChannel
+        public var reason: Reason
+
+        public init(channel: DeliveryChannel, reason: Reason) {
+            self.channel = channel
+            self.reason = reason
+        }
+    }
+
+    var key: Key { Key(channel: channel, reason: reason) }
 
     public init(channel: DeliveryChannel, reason: Reason, kind: String) {
         self.channel = channel

@@ -115,7 +115,7 @@ struct PaidChannelGate {
     }
 
     private func hold(_ channel: DeliveryChannel, _ reason: HeldMessage.Reason, _ record: NotificationRecord) -> Bool {
-        rules.observe(HeldMessage(channel: channel, reason: reason, kind: record.type.rawValue))
+        rules.report(HeldMessage(channel: channel, reason: reason, kind: record.type.rawValue))
         return false
     }
 

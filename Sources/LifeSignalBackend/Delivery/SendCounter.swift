@@ -105,9 +105,9 @@ enum SendCounter {
     }
 
     /// What has been counted under every budget key, for `/metrics`.
-    static func budgets(now: Date, in database: any Database) async throws -> [DeliveryChannel: Int] {
+    static func budgets(now: Date, in connection: any SQLConnection) async throws -> [DeliveryChannel: Int] {
         var spent: [DeliveryChannel: Int] = [:]
-        for row in try await database.query("SELECT key, sent, window_started_at FROM delivery_counts WHERE key LIKE 'budget:%'") {
+        for row in try await connection.query("SELECT key, sent, window_started_at FROM delivery_counts WHERE key LIKE 'budget:%'") {
             guard let channel = DeliveryChannel(rawValue: String(try row.string("key").dropFirst("budget:".count))) else { continue }
             spent[channel] = try row.date("window_started_at") > now - SendingCaps.day ? try row.int("sent") : 0
         }

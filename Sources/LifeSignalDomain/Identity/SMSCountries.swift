@@ -78,6 +78,8 @@ public struct SMSCountries: Sendable, Hashable, CustomStringConvertible {
     /// `+1`, the area code), or `nil` when no prefix is known.
     public static func country(of number: PhoneNumber) -> String? {
         let digits = number.digits
+        // +1 900 and +1 976 are premium-rate lines, the pumpers' own: no country allows them.
+        if digits.hasPrefix("1900") || digits.hasPrefix("1976") { return nil }
         for length in stride(from: min(4, digits.count), through: 1, by: -1) {
             if let country = prefixes[String(digits.prefix(length))] { return country }
         }

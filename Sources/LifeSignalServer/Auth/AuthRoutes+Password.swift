@@ -6,7 +6,7 @@ import LifeSignalDomain
 /// `/auth/v1` email and password: `signup`, `token?grant_type=password`, `PUT /user`
 /// (GoTrue's email and password endpoints), with GoTrue's error codes and both error shapes.
 extension AuthRoutes {
-    func signUp(_ request: Request) async throws -> Response {
+    func signUp(_ request: Request, context: Context) async throws -> Response {
         let body: PasswordRequest = try await decode(request)
         guard let email = body.email, body.phone == nil else {
             throw GoTrueError(
@@ -18,7 +18,14 @@ extension AuthRoutes {
         }
         let metadata = try Self.metadataObject(body.data)
         return try await Self.hashingThrottle {
-            JSONResponse.make(.ok, GoTrueSession(try await backend.auth.signUp(email: email, password: password, metadataJSON: metadata?.jsonText ?? "{}")))
+            // GoTrue answers the session when the address needs no confirming, else the user alone.
+            switch try await backend.auth.signUp(
+                email: email, password: password, metadataJSON: metadata?.jsonText ?? "{}",
+                clientAddress: clientAddress(request, context), captchaToken: body.security?.captchaToken)
+            {
+            case .session(let session): JSONResponse.make(.ok, GoTrueSession(session))
+            case .confirmationSent(let user): JSONResponse.make(.ok, GoTrueUser(user))
+            }
         }
     }
 
@@ -85,7 +92,7 @@ extension AuthRoutes {
         let user = try await Self.hashingThrottle {
             try await backend.auth.updateUser(
                 id: caller.user, email: body.email, password: body.password, metadata: merge,
-                keepingSession: caller.session)
+                keepingSession: caller.session, clientAddress: clientAddress(request, context))
         }
         return JSONResponse.make(.ok, GoTrueUser(user))
     }

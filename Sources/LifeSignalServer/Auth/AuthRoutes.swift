@@ -18,7 +18,7 @@ struct AuthRoutes<Context: AuthenticatedRequestContext> {
         group.post("verify") { request, _ in try await self.verify(request) }
         group.get("user") { _, context in try await self.user(context) }
         group.put("user") { request, context in try await self.updateUser(request, context: context) }
-        group.post("signup") { request, _ in try await self.signUp(request) }
+        group.post("signup") { request, context in try await self.signUp(request, context: context) }
         group.post("token") { request, _ in try await self.token(request) }
         group.post("logout") { request, context in try await self.logout(request, context: context) }
         group.get("reauthenticate") { request, context in try await self.reauthenticate(request, context: context) }
@@ -34,16 +34,26 @@ struct AuthRoutes<Context: AuthenticatedRequestContext> {
         }
         try await backend.auth.requestCode(
             phone: phone.hasPrefix("+") ? phone : "+" + phone,
-            clientAddress: clientAddress(request, context))
+            clientAddress: clientAddress(request, context), captchaToken: body.security?.captchaToken)
         return JSONResponse.make(.ok, [String: String]())
     }
 
     private func verify(_ request: Request) async throws -> Response {
         let body: VerifyRequest = try await decode(request)
+        if let email = body.email, body.phone == nil {
+            switch body.type {
+            case "signup", "email":
+                return JSONResponse.make(.ok, GoTrueSession(try await backend.auth.verifySignUp(email: email, code: body.token)))
+            case "email_change":
+                return JSONResponse.make(.ok, GoTrueSession(try await backend.auth.verifyEmailChange(email: email, code: body.token)))
+            default: break
+            }
+        }
         guard body.type == "sms" || body.type == "phone_change", let phone = body.phone else {
             throw GoTrueError(
                 status: .badRequest, code: "validation_failed",
-                message: "Verify takes {\"type\": \"sms\" or \"phone_change\", \"phone\": …, \"token\": …}")
+                message: "Verify takes {\"type\": \"sms\" or \"phone_change\", \"phone\": …, \"token\": …} "
+                    + "or {\"type\": \"signup\" or \"email_change\", \"email\": …, \"token\": …}")
         }
         let number = phone.hasPrefix("+") ? phone : "+" + phone
         let session =

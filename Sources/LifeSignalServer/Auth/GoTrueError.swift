@@ -122,6 +122,9 @@ struct GoTrueMiddleware<Context: AuthenticatedRequestContext>: RouterMiddleware 
                 status: .unprocessableContent, code: "reauthentication_not_valid",
                 message: "Reauthentication needs a confirmed phone number (this server sends no mail): sign in again with your password instead")
         case .phoneNotConfirmed: GoTrueError(status: .unprocessableContent, code: "phone_not_confirmed", message: "Please verify your phone first.")
+        case .emailNotConfirmed: GoTrueError(status: .badRequest, code: "email_not_confirmed", message: "Email not confirmed")
+        case .captchaFailed(let reason):
+            GoTrueError(status: .badRequest, code: "captcha_failed", message: "captcha protection: request disallowed (\(reason))")
         }
     }
 }

@@ -17,7 +17,10 @@ struct GoTrueUser: Encodable {
     var email: String
     var phone: String
     var phoneConfirmedAt: String?
+    var emailConfirmedAt: String?
     var confirmedAt: String?
+    /// An address waiting for its `email_change` code.
+    var newEmail: String?
     var lastSignInAt: String?
     var appMetadata: AppMetadata
     var userMetadata: JSONValue = .object([:])
@@ -29,6 +32,8 @@ struct GoTrueUser: Encodable {
     enum CodingKeys: String, CodingKey {
         case id, aud, role, email, phone, identities
         case phoneConfirmedAt = "phone_confirmed_at"
+        case emailConfirmedAt = "email_confirmed_at"
+        case newEmail = "new_email"
         case confirmedAt = "confirmed_at"
         case lastSignInAt = "last_sign_in_at"
         case appMetadata = "app_metadata"
@@ -43,7 +48,9 @@ struct GoTrueUser: Encodable {
         email = user.email ?? ""
         phone = user.phone?.digits ?? ""
         phoneConfirmedAt = user.phoneConfirmedAt.map(Self.format)
-        confirmedAt = phoneConfirmedAt
+        emailConfirmedAt = user.emailConfirmedAt.map(Self.format)
+        confirmedAt = phoneConfirmedAt ?? emailConfirmedAt
+        newEmail = user.newEmail
         lastSignInAt = user.lastSignInAt.map(Self.format)
         userMetadata = (try? JSONDecoder().decode(JSONValue.self, from: Data(user.userMetadata.utf8))) ?? .object([:])
         let provider = user.phone != nil ? "phone" : "email"
@@ -88,11 +95,21 @@ struct GoTrueSession: Encodable {
 struct OTPRequest: Decodable {
     var phone: String?
     var email: String?
+    var security: GoTrueMetaSecurity?
+    enum CodingKeys: String, CodingKey { case phone, email, security = "gotrue_meta_security" }
+}
+
+/// GoTrue's `gotrue_meta_security`: the captcha a client solved (supabase-js and supabase-py
+/// send it from `options.captchaToken`).
+struct GoTrueMetaSecurity: Decodable {
+    var captchaToken: String?
+    enum CodingKeys: String, CodingKey { case captchaToken = "captcha_token" }
 }
 
 struct VerifyRequest: Decodable {
     var type: String
     var phone: String?
+    var email: String?
     var token: String
 }
 
@@ -107,6 +124,8 @@ struct PasswordRequest: Decodable {
     var phone: String?
     var password: String?
     var data: JSONValue?
+    var security: GoTrueMetaSecurity?
+    enum CodingKeys: String, CodingKey { case email, phone, password, data, security = "gotrue_meta_security" }
 }
 
 /// `PUT /user`; `nonce` is a code from `GET /reauthenticate`.

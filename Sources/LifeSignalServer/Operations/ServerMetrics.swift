@@ -74,6 +74,35 @@ public final class ServerMetrics: Sendable {
             helpText: "Age of the oldest queued or sending row of the delivery ledger; 0 when none waits.")
     }
 
+    private static var held: MetricNameDescriptor {
+        MetricNameDescriptor(
+            metricName: "deliveries_held", unitName: "",
+            helpText: "Messages kept off a paid channel since the server started, by channel and reason (over_budget: incident messages sent past a spent budget).")
+    }
+    private static var budgetSpent: MetricNameDescriptor {
+        MetricNameDescriptor(
+            metricName: "delivery_budget_spent", unitName: "",
+            helpText: "Messages counted against the daily budget of a paid channel in its current window.")
+    }
+    private static var budgetLimit: MetricNameDescriptor {
+        MetricNameDescriptor(metricName: "delivery_budget_limit", unitName: "", helpText: "The daily budget of a paid channel.")
+    }
+
+    func setDeliveries(_ summary: DeliverySummary, rules: DeliveryRules) {
+        setDeliveries(summary)
+        for channel in DeliveryChannel.allCases where channel.isPaid {
+            registry.makeGauge(descriptor: Self.budgetSpent, labels: [("channel", channel.rawValue)]).set(Double(summary.budgetSpent[channel] ?? 0))
+            registry.makeGauge(descriptor: Self.budgetLimit, labels: [("channel", channel.rawValue)]).set(Double(rules.caps.budget(of: channel) ?? 0))
+        }
+        let held = rules.held.snapshot()
+        for channel in DeliveryChannel.allCases where channel.isPaid {
+            for reason in HeldMessage.Reason.allCases {
+                registry.makeGauge(descriptor: Self.held, labels: [("channel", channel.rawValue), ("reason", reason.rawValue)])
+                    .set(Double(held[HeldMessage.Key(channel: channel, reason: reason)] ?? 0))
+            }
+        }
+    }
+
     func setDeliveries(_ summary: DeliverySummary) {
         for channel in DeliveryChannel.allCases {
             for status in DeliveryStatus.allCases {

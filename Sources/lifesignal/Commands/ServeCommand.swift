@@ -25,6 +25,7 @@ struct ServeCommand: AsyncParsableCommand {
     var showServiceRoleKey = false
     @OptionGroup var limits: ServeLimitOptions
     @OptionGroup var firebase: ServeFirebaseOptions
+    @OptionGroup var sending: ServeSendingOptions
 
     func run() async throws {
         LoggingSystem.bootstrap { ServerLogHandler(label: $0) }
@@ -39,6 +40,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.smsSender = TwilioSMSSender(client: TwilioClient(configuration: codes))
         }
         configuration.deliveryChannels = delivery.channels
+        try sending.apply(to: &configuration, values: try LifeSignalEnvironment.values(), twilio: delivery.twilio)
         guard let linkBase = delivery.publicURL ?? URL(string: "http://\(host):\(port)") else {
             throw ValidationError("--host \(host) does not make a URL; set LIFESIGNAL_PUBLIC_URL")
         }
@@ -52,6 +54,7 @@ struct ServeCommand: AsyncParsableCommand {
         let backend = try await LifeSignalBackend.open(databaseURL: local.databaseURL, configuration: configuration, engines: DatabaseEngine.all)
         let pushDescription = push
         let signInSummary = ServeLimitOptions.summary(of: configuration)
+        let sendingSummary = ServeSendingOptions.summary(of: configuration)
         let firebaseSummary = ServeFirebaseOptions.summary(configuration.firebase)
         // A terminal's scrollback and a service's captured stdout are logs too: the key that
         // bypasses every policy appears only when asked for.
@@ -64,6 +67,10 @@ struct ServeCommand: AsyncParsableCommand {
             serverConfiguration.twilioStatusCallback = TwilioStatusCallback(authToken: twilio.authToken, url: callback)
         }
         limits.apply(to: &serverConfiguration)
+        sending.apply(to: &serverConfiguration, values: try LifeSignalEnvironment.values())
+        let metricsLine =
+            (serverConfiguration.metricsListener.map { "http://\($0.host):\($0.port)/metrics" } ?? "no listener (--metrics-port 0)")
+            + (serverConfiguration.metricsToken != nil ? "; on this port with LIFESIGNAL_METRICS_TOKEN" : "")
         let app = try await LifeSignalHTTPServer.makeApplication(
             backend: backend, configuration: serverConfiguration,
             onRunning: { bound in
@@ -81,6 +88,8 @@ struct ServeCommand: AsyncParsableCommand {
                           anon key:         \(anonKey)
                           service_role key: \(serviceRoleKey)
                           sign-in:          \(signInSummary)
+                          paid messages:    \(sendingSummary)
+                          metrics:          \(metricsLine)
                           firebase:         \(firebaseSummary)
                           tasks:            \(EventLoopConcurrencyExecutor.isInstalled ? "on NIO's event loops" : "on Swift's thread pool")
                         Numbers in LIFESIGNAL_TEST_OTP get their fixed codes and no SMS. Ctrl-C stops the server.

@@ -33,7 +33,7 @@ struct DeliveryMetricsTests {
         let server = try await TestServer.start(test.backend) { $0.deliveryMetricsMaximumAge = .seconds(600) }
         defer { Task { await server.stop() } }
 
-        let first = try await server.request("GET", "/metrics", apiKey: nil)
+        let first = try await server.scrapeMetrics()
         #expect(first.status == 200)
         #expect(Self.value(#"deliveries{channel="sms",status="queued"}"#, in: first.text) == 1, "\(first.text)")
         #expect(Self.value(#"deliveries{channel="sms",status="sent"}"#, in: first.text) == 1)
@@ -44,11 +44,11 @@ struct DeliveryMetricsTests {
         // A new row is not counted by a scrape within the maximum age; a server whose counts
         // are never reused (another over the same database) counts it.
         try await Self.insert(test, status: "queued", channel: "sms", createdSecondsAgo: 5)
-        let cached = try await server.request("GET", "/metrics", apiKey: nil)
+        let cached = try await server.scrapeMetrics()
         #expect(Self.value(#"deliveries{channel="sms",status="queued"}"#, in: cached.text) == 1)
         let uncached = try await TestServer.start(test.backend) { $0.deliveryMetricsMaximumAge = .zero }
         defer { Task { await uncached.stop() } }
-        let fresh = try await uncached.request("GET", "/metrics", apiKey: nil)
+        let fresh = try await uncached.scrapeMetrics()
         #expect(Self.value(#"deliveries{channel="sms",status="queued"}"#, in: fresh.text) == 2)
     }
 }

@@ -58,7 +58,7 @@ struct ResponderPageTests {
         // Cat's link is hers: the same page.
         #expect(try await f.send("GET", f.path(f.cat)).status == 200)
         // The metrics count the route's template, never a token.
-        let metrics = try await f.server.request("GET", "/metrics", apiKey: .some(nil))
+        let metrics = try await f.server.scrapeMetrics()
         #expect(!metrics.text.contains(String(path.dropFirst(3))))
     }
 
