@@ -71,7 +71,7 @@ public struct AlertService: Sendable {
             var drafts = responders.map {
                 NotificationDraft(
                     recipient: $0.responder, type: .alertActivatedReceived, title: "ALERT: \(name) needs help!",
-                    body: "\(name) raised an emergency alert." + Incidents.describe(location), contactID: me, incident: id)
+                    body: "\(name) raised an emergency alert." + Incidents.sharedPlace(location), contactID: me, incident: id)
             }
             drafts.append(
                 NotificationDraft(

@@ -147,10 +147,10 @@ enum Incidents {
         return clockTime(date) + String(format: " on %04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
     }
 
-    /// " Location: 51.50070, -0.12460 (±20 m)." for a shared SOS location.
-    static func describe(_ location: AlertLocation?) -> String {
-        guard let location else { return "" }
-        let accuracy = location.accuracyMeters.map { " (±\(Int($0.rounded())) m)" } ?? ""
-        return String(format: " Location: %.5f, %.5f", location.latitude, location.longitude) + accuracy + "."
+    /// Whether the person shared where they are, never the place itself: a message can leave
+    /// by SMS, email or push, and the place is for the alert's page and the app, which only the
+    /// person's responders reach (docs/security.md, "What leaves the server").
+    static func sharedPlace(_ location: AlertLocation?) -> String {
+        location == nil ? "" : " They shared where they are: the alert shows it."
     }
 }

@@ -181,6 +181,7 @@ extension AuthService {
                     """
                     UPDATE auth_users SET
                         email = coalesce(CAST(\(newEmail.map(SQLValue.text) ?? .null) AS text), email),
+                        email_confirmed_at = \(newEmail == nil ? SQL.raw("email_confirmed_at") : ("\(SQLValue(now))" as SQL)),
                         encrypted_password = coalesce(CAST(\(hash.map(SQLValue.text) ?? .null) AS text), encrypted_password),
                         user_metadata = \(metadataText), updated_at = \(SQLValue(now))
                     WHERE id = \(SQLValue(id.rawValue)) RETURNING *

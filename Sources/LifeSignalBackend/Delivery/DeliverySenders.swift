@@ -35,7 +35,11 @@ struct DeliverySenders: Sendable {
         var message = OutboundMessage(
             id: delivery.id, channel: delivery.channel, address: delivery.address, recipient: delivery.recipient,
             kind: delivery.kind, title: delivery.title, body: delivery.body, data: delivery.data)
-        if let alert = delivery.alertID, let responder = delivery.recipient, let url = link(alert, responder) {
+        // Rows of every incident message name the alert; only a responder's message about it
+        // carries the page a responder acts on.
+        if DeliveryQueue.alertKinds.contains(delivery.kind), let alert = delivery.alertID, let responder = delivery.recipient,
+            let url = link(alert, responder)
+        {
             message.link = url
             message.data["link"] = url.absoluteString
         } else if let invitation = InvitationDelivery.invitationID(of: delivery), let url = invitationLink(invitation) {

@@ -12,11 +12,14 @@ struct LedgerFixture {
     let sms: RecordingChannelSender
     let email: RecordingChannelSender
 
-    static func make(_ engine: Engine, retry: DeliveryRetryPolicy = DeliveryRetryPolicy()) async throws -> LedgerFixture {
+    static func make(
+        _ engine: Engine, retry: DeliveryRetryPolicy = DeliveryRetryPolicy(), rules: DeliveryRules = DeliveryRules()
+    ) async throws -> LedgerFixture {
         let sms = RecordingChannelSender()
         let email = RecordingChannelSender()
         let test = try await TestDatabases.backend(engine) { configuration in
             configuration.deliveryChannels = DeliveryChannels(sms: sms, email: email)
+            configuration.deliveryRules = rules
             // The test's own bounds, but still waiting for the sends (TestDatabases.afterCommitWait).
             let wait = configuration.deliveryRetry.afterCommitWait
             configuration.deliveryRetry = retry
@@ -82,11 +85,13 @@ struct DeliveryLedgerTests {
             // The recording SMS and email senders give ids, as Twilio and SMTP do.
             if try row.string("channel") != "push" { #expect(row.optionalString("provider_message_id")?.hasPrefix("rec-") == true) }
         }
-        // Ann's own "Alert sent" is not a responder's message: push only would carry it, and she
-        // has no device; SMS and email carry it as urgent.
+        // Ann's own "Alert sent" is part of the incident (its row names it, so the all-clear
+        // follows the channels she was told on) but not a responder's message: no link.
         let anns = try await fixture.rows("user_id = '\(try ann.requireUser())'")
         #expect(Set(try anns.map { try $0.string("channel") }) == ["sms"])
-        #expect(anns.allSatisfy { $0.optionalUUID("alert_id") == nil })
+        #expect(anns.allSatisfy { $0.optionalUUID("alert_id") == alert.id })
+        let annTexts = await fixture.sms.messages(to: "+15550000001")
+        #expect(annTexts.count == 1 && annTexts.first?.link == nil && annTexts.first?.text.contains("/r/") == false)
     }
 
     @Test("each channel carries what the person chose: all, urgent or off", arguments: Engine.allCases)

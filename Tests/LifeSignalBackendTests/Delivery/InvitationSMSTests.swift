@@ -76,7 +76,8 @@ struct InvitationSMSTests {
         let texts = await fixture.sms.messages(to: Self.stranger)
         #expect(texts.count == 1)
         let text = try #require(texts.first?.text)
-        #expect(text.hasPrefix("LifeSignal: Invitation. Ann invited you to be their responder."), "\(text)")
+        #expect(text.hasPrefix("LifeSignal: Invitation. Someone who has this number invited you to be their responder."), "\(text)")
+        #expect(!text.contains("Ann"), "a stranger's SMS carries no word the inviter chose: \(text)")
         // Only the first name and the role: not her last name, not her number.
         #expect(!text.contains("Tester") && !text.contains("5550000001"), "\(text)")
         let link = try #require(texts.first?.link)
@@ -187,7 +188,10 @@ struct InvitationSMSTests {
         _ = try await noLinks.invite(ann, Self.stranger, .dependent)
         let texts = await noLinks.sms.messages(to: Self.stranger)
         #expect(texts.count == 1 && texts.first?.link == nil)
-        #expect(texts.first?.text == "LifeSignal: Invitation. Ann invited you to be their dependent. To answer, get the app and sign in with this number.")
+        #expect(
+            texts.first?.text
+                == "LifeSignal: Invitation. Someone who has this number invited you to be their dependent. To see who and answer, get the app and sign in with this number."
+        )
 
         let noSender = try await InvitationSMSFixture.make(engine, smsChannel: false)
         let bea = try await noSender.test.person("+15550000001", "Bea")
@@ -196,7 +200,7 @@ struct InvitationSMSTests {
         #expect(try await noSender.test.count("contact_invitations") == 1)
     }
 
-    @Test("the SMS never names the inviter by number, and a long first name is cut short", arguments: Engine.allCases)
+    @Test("the SMS never carries the inviter's name or number, whatever they call themselves", arguments: Engine.allCases)
     func inviterNameIsBounded(engine: Engine) async throws {
         let fixture = try await InvitationSMSFixture.make(engine)
         let nameless = Caller.user(try await fixture.test.signIn("+15550000001").user.id)
@@ -205,8 +209,9 @@ struct InvitationSMSTests {
         _ = try await fixture.invite(wordy, "+15550009002")
 
         let first = try #require(await fixture.sms.messages(to: Self.stranger).first?.text)
-        #expect(first.hasPrefix("LifeSignal: Invitation. Someone invited you") && !first.contains("5550000001"), "\(first)")
+        #expect(first.hasPrefix("LifeSignal: Invitation. Someone who has this number invited you") && !first.contains("5550000001"), "\(first)")
         let second = try #require(await fixture.sms.messages(to: "+15550009002").first?.text)
-        #expect(second.hasPrefix("LifeSignal: Invitation. Annabelle Your bank account is invited you"), "\(second)")
+        #expect(second.hasPrefix("LifeSignal: Invitation. Someone who has this number invited you"), "\(second)")
+        for word in ["Annabelle", "bank", "locked", "call now"] { #expect(!second.contains(word), "\(second)") }
     }
 }
