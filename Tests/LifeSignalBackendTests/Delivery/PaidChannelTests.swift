@@ -105,6 +105,26 @@ struct PaidChannelTests {
         #expect(try await fixture.rows("channel = 'sms' AND address = ''").isEmpty)
     }
 
+    @Test("a responder who signed up with someone else's address gets no alert email until it is confirmed", arguments: Engine.allCases)
+    func unconfirmedMailboxes(engine: Engine) async throws {
+        let fixture = try await LedgerFixture.make(engine)
+        let ann = try await fixture.test.person("+15550000001", "Ann")
+        let mallory = try await fixture.test.person("+15550000002", "Mallory")
+        try await fixture.test.link(responder: mallory, dependent: ann)
+        try await Self.everything(fixture, mallory)
+        // Claimed, never confirmed: the address someone typed in is not theirs yet.
+        try await fixture.backend.database.query(
+            SQL(
+                "UPDATE auth_users SET email = 'victim@example.com', email_confirmed_at = NULL WHERE id = $1",
+                bindings: [.uuid(try mallory.requireUser().rawValue)]))
+        _ = try await fixture.backend.alerts.trigger(caller: ann, location: AlertLocation(latitude: 51.5, longitude: -0.12, time: fixture.test.clock.now))
+        #expect(await fixture.email.messages(to: "victim@example.com").isEmpty)
+        #expect(try await fixture.rows("channel = 'email'").isEmpty)
+        // Her SMS names no place: the page behind the link shows it.
+        let text = try #require(await fixture.sms.messages(to: "+15550000002").first?.body)
+        #expect(!text.contains("51.5") && text.contains("shared where they are"), "\(text)")
+    }
+
     @Test("the daily SMS budget: an invitation past it sends nothing, an alert to a responder still goes and the operator hears", arguments: Engine.allCases)
     func budget(engine: Engine) async throws {
         var rules = DeliveryRules()
