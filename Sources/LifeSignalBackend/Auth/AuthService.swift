@@ -141,6 +141,8 @@ public struct AuthService: Sendable {
             let check = try await consumeCode(phone: phone, code: code, purpose: "sms", now: now, in: connection)
             guard case .accepted = check else { return check }
             let (user, isNew) = try await Self.findOrCreateUser(phone: phone, now: now, in: connection)
+            // A code came back from this number: it takes SMS again.
+            try await SMSUnreachable.forget(phone.e164, in: connection)
             return .issued(try await issueSession(for: user, isNewUser: isNew, now: now, in: connection))
         }
         return try outcome.session()

@@ -46,6 +46,7 @@ enum InvitationDelivery {
             return nil
         }
         guard rules.smsAllowed(to: phone) else { return held(.country) }
+        guard try await !SMSUnreachable.contains(phone, in: connection) else { return nil }
         let spent = try await SendCounter.lockBudgets(DeliveryLedger.channelsInScope.filter(\.isPaid), now: now, in: connection)
         let caps = rules.caps
         guard try await SendCounter.reserve("sender:" + sender, limit: caps.perSenderPerDay, window: SendingCaps.day, now: now, in: connection)

@@ -151,6 +151,9 @@ public struct DeliveryLedger: Sendable {
                     if delivery.channel == .push, let user = delivery.recipient {
                         // A dead token would fail every later push too.
                         try await connection.query("DELETE FROM push_tokens WHERE token = \(delivery.address) AND user_id = \(user)")
+                    } else if delivery.channel == .sms {
+                        // An invalid or opted-out number: nothing more is queued for it.
+                        try await SMSUnreachable.record(delivery.address, reason: error, now: now, in: connection)
                     }
                 }
             }

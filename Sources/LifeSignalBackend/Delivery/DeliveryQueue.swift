@@ -138,7 +138,12 @@ struct Addresses {
             }
             if channels.contains(.sms) {
                 // An account made by email keeps an empty phone until one is proven by a code.
-                for row in try await connection.query("SELECT id, phone FROM users WHERE phone IS NOT NULL AND phone <> '' AND id IN (\(list))") {
+                for row in try await connection.query(
+                    """
+                    SELECT id, phone FROM users WHERE phone IS NOT NULL AND phone <> '' AND id IN (\(list))
+                    AND phone NOT IN (SELECT phone FROM sms_unreachable)
+                    """)
+                {
                     result.phones[UserID(try row.uuid("id"))] = try row.string("phone")
                 }
             }

@@ -37,10 +37,12 @@ enum SendCounter {
                 created_at timestamptz NOT NULL)
             """,
             "ALTER TABLE auth_users ADD COLUMN email_change text",
+            "CREATE TABLE sms_unreachable (phone text PRIMARY KEY, reason text NOT NULL, recorded_at timestamptz NOT NULL)",
         ],
         postgresOnly: [
             "ALTER TABLE delivery_counts ENABLE ROW LEVEL SECURITY", "GRANT ALL ON delivery_counts TO service_role",
             "ALTER TABLE auth_email_codes ENABLE ROW LEVEL SECURITY",
+            "ALTER TABLE sms_unreachable ENABLE ROW LEVEL SECURITY", "GRANT ALL ON sms_unreachable TO service_role",
         ])
 
     /// Counts one message under `key` if fewer than `limit` were counted in the current

@@ -20,6 +20,13 @@ public enum SMSError: Error, Sendable, Hashable, CustomStringConvertible {
     case transport(String)
     case invalidRequest(String)
 
+    /// Whether the number itself cannot take SMS: invalid (21211), not a mobile (21614), or
+    /// its owner replied STOP (21610). Nothing more should be sent to it, not only this message.
+    public var isUnreachableNumber: Bool {
+        guard case .refused(_, let code?, _) = self else { return false }
+        return [21211, 21610, 21614].contains(code)
+    }
+
     /// Whether sending again later may succeed: rate limits, server errors, lost connections.
     /// A refusal such as an invalid or unsubscribed number is final.
     public var isTransient: Bool {

@@ -14,6 +14,7 @@ public struct TwilioChannelSender: ChannelSender {
             let receipt = try await client.send(to: message.address, body: String(message.text.prefix(1600)))
             return .sent(providerMessageID: receipt.sid)
         } catch let error as SMSError {
+            if error.isUnreachableNumber { return .addressGone(error.description) }
             return error.isTransient ? .transient(error.description) : .permanent(error.description)
         } catch {
             return .transient("\(error)")
