@@ -1,13 +1,14 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import LifeSignalBackend
 import LifeSignalDomain
 import LifeSignalFunctions
 import LifeSignalServer
 import LifeSignalTestSupport
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// `GET /metrics`: Prometheus text, no API key, routes labelled by template; only for the
 /// operator — on a listener of its own, or on the public port with the operator's token.

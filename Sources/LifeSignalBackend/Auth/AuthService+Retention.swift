@@ -44,6 +44,20 @@ extension AuthService {
             DELETE FROM auth_code_send_counts WHERE key IN (SELECT key FROM auth_code_send_counts
                 WHERE window_started_at < \(SQLValue(now - codeWindow)) LIMIT \(batch)) RETURNING key
             """)
+        // Sending counts (`SendCounter`): no window is longer than a day.
+        pruned.throttleCounts += try await deleteAll(
+            batch: batch,
+            """
+            DELETE FROM delivery_counts WHERE key IN (SELECT key FROM delivery_counts
+                WHERE window_started_at < \(SQLValue(now - SendingCaps.day)) LIMIT \(batch)) RETURNING key
+            """)
+        pruned.oneTimeCodes += try await deleteAll(
+            batch: batch,
+            """
+            DELETE FROM auth_email_codes WHERE email IN (SELECT email FROM auth_email_codes
+                WHERE expires_at < \(SQLValue(now)) AND created_at < \(SQLValue(now - OneTimeCode.resendInterval)) LIMIT \(batch))
+            RETURNING email
+            """)
         pruned.oneTimeCodes += try await deleteAll(
             batch: batch,
             """

@@ -96,7 +96,10 @@ struct OTPRequest: Decodable {
     var phone: String?
     var email: String?
     var security: GoTrueMetaSecurity?
-    enum CodingKeys: String, CodingKey { case phone, email, security = "gotrue_meta_security" }
+    enum CodingKeys: String, CodingKey {
+        case phone, email
+        case security = "gotrue_meta_security"
+    }
 }
 
 /// GoTrue's `gotrue_meta_security`: the captcha a client solved (supabase-js and supabase-py
@@ -125,7 +128,10 @@ struct PasswordRequest: Decodable {
     var password: String?
     var data: JSONValue?
     var security: GoTrueMetaSecurity?
-    enum CodingKeys: String, CodingKey { case email, phone, password, data, security = "gotrue_meta_security" }
+    enum CodingKeys: String, CodingKey {
+        case email, phone, password, data
+        case security = "gotrue_meta_security"
+    }
 }
 
 /// `PUT /user`; `nonce` is a code from `GET /reauthenticate`.

@@ -77,7 +77,8 @@ public final class ServerMetrics: Sendable {
     private static var held: MetricNameDescriptor {
         MetricNameDescriptor(
             metricName: "deliveries_held", unitName: "",
-            helpText: "Messages kept off a paid channel since the server started, by channel and reason (over_budget: incident messages sent past a spent budget).")
+            helpText:
+                "Messages kept off a paid channel since the server started, by channel and reason (over_budget: incident messages sent past a spent budget).")
     }
     private static var budgetSpent: MetricNameDescriptor {
         MetricNameDescriptor(

@@ -115,4 +115,3 @@ struct SiteverifyCaptchaVerifier: CaptchaVerifier {
 
     func verify(token: String, remoteIP: String?) async throws -> Bool { try await client.verify(token: token, remoteIP: remoteIP) }
 }
-

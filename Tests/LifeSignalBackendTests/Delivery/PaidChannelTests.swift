@@ -54,7 +54,8 @@ struct PaidChannelTests {
         #expect(title.hasPrefix("ALERT: WIN A PRIZE call at evil"), "\(title)")
     }
 
-    @Test("ten SOS/cancel pairs: the responder gets 3 rounds and their all-clears by SMS, the rest by push; the person is told once", arguments: Engine.allCases)
+    @Test(
+        "ten SOS/cancel pairs: the responder gets 3 rounds and their all-clears by SMS, the rest by push; the person is told once", arguments: Engine.allCases)
     func alertRoundsAreBounded(engine: Engine) async throws {
         let fixture = try await LedgerFixture.make(engine)
         let (ann, _) = try await fixture.annAndBob()
@@ -192,7 +193,9 @@ struct PaidChannelTests {
 
         // One inviter's day: 20 invitations, then 429 — also after deleting the account.
         let busy = try await fixture.test.person("+15550000777", "Busy")
-        for index in 0..<20 { _ = try await fixture.backend.contacts.invite(caller: busy, phone: "+1555001\(String(format: "%04d", index))", roles: .responder) }
+        for index in 0..<20 {
+            _ = try await fixture.backend.contacts.invite(caller: busy, phone: "+1555001\(String(format: "%04d", index))", roles: .responder)
+        }
         try await fixture.backend.profiles.deleteAccount(caller: busy)
         let reborn = try await fixture.test.person("+15550000777", "Busy")
         await #expect(throws: DomainError.self) {

@@ -84,7 +84,8 @@ struct ServeSendingTests {
         defer { Task { await serve.stop() } }
         let script = PythonScript.check.deletingLastPathComponent().appendingPathComponent("email_confirmation_check.py")
         let common = ["--url", try #require(serve.baseURL), "--anon-key", try #require(serve.value("anon key:")), "--password", "correct horse"]
-        let email = "ada.\(engine)@example.org", moved = "ada.moved.\(engine)@example.org"
+        let email = "ada.\(engine)@example.org"
+        let moved = "ada.moved.\(engine)@example.org"
         func step(_ arguments: [String]) async throws -> PythonScript.Outcome {
             let run = try await PythonScript.run(python, script, arguments: arguments + common, timeout: .seconds(120))
             #expect(run.status == 0 && !run.timedOut, "\(arguments.first ?? "")\n\(run.transcript)")
