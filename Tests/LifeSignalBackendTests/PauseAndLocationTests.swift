@@ -101,7 +101,10 @@ struct PauseAndLocationTests {
         let shared: [String: any Sendable] = ["latitude": 51.5007, "longitude": -0.1246, "accuracy": 20, "time": fix]
         let reply = try await test.call("trigger-alert", ann, ["location": shared])
         #expect(reply["status"] as? String == "active")
-        #expect(try await test.received(bob, .alertActivatedReceived) == ["Ann Tester raised an emergency alert. Location: 51.50070, -0.12460 (±20 m)."])
+        // The message says a place was shared, not where: it may leave by SMS, email or push;
+        // the place is for the app and the responder page (docs/security.md, "What leaves the server").
+        #expect(
+            try await test.received(bob, .alertActivatedReceived) == ["Ann Tester raised an emergency alert. They shared where they are: the alert shows it."])
         for reader in [(ann, [String: any Sendable]()), (bob, ["userId": ann.userID.description])] {
             let seen = try await test.call("get-active-alert", reader.0, reader.1)
             let location = try #require(seen["location"] as? [String: Any])

@@ -26,6 +26,8 @@ struct SignInRetentionTests {
         #expect(try await test.count("auth_code_send_counts") == 2)
         #expect(try await test.count("auth_one_time_codes") == 1)
         #expect(try await test.count("auth_refresh_tokens") == 2)
+        // The codes counted against the SMS budget too.
+        #expect(try await test.count("lifesignal_send_counts") == 1)
 
         // Nothing has served its purpose a minute later.
         test.clock.advance(by: 60)
@@ -37,8 +39,9 @@ struct SignInRetentionTests {
         // Two days on: the windows ended, the code expired, the revoked token is past its day.
         test.clock.advance(by: 2 * 24 * 3600)
         report = try await test.backend.sweep.run(caller: .service, batchSize: 1)
-        #expect(report.deletedSignInRows == 5)
+        #expect(report.deletedSignInRows == 6)
         #expect(try await test.count("auth_password_failures") == 0)
+        #expect(try await test.count("lifesignal_send_counts") == 0)
         #expect(try await test.count("auth_code_send_counts") == 0)
         #expect(try await test.count("auth_one_time_codes") == 0)
         #expect(try await test.count("auth_refresh_tokens") == 1)

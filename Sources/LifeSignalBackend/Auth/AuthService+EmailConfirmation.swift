@@ -108,6 +108,26 @@ extension AuthService {
         return .success(try row.uuid("user_id"))
     }
 
+    /// `POST /resend {"type": "signup", "email"}`: a fresh code for an address not proven yet —
+    /// one that signed up before the server could mail, or whose code went astray. Answers the
+    /// same whether or not an account has the address (nothing is mailed when none does or it
+    /// is proven already), so it tells no one which addresses have accounts.
+    public func resendSignUpCode(email text: String, clientAddress: String? = nil, captchaToken: String? = nil) async throws {
+        guard confirmsEmail else { return }
+        let address = try Self.normalizedEmail(text)
+        try await checkCaptcha(captchaToken, clientAddress: clientAddress)
+        let now = clock.now()
+        let mail: OutboundMessage? = try await database.transaction { connection in
+            guard
+                let row = try await connection.first(
+                    "SELECT id FROM auth_users WHERE email = \(address) AND email_verified_at IS NULL" + connection.forUpdate)
+            else { return nil }
+            let user = UserID(try row.uuid("id"))
+            return try await emailCode(to: address, purpose: "signup", user: user, clientAddress: clientAddress, now: now, in: connection)
+        }
+        if let mail { try await self.mail(mail) }
+    }
+
     /// `POST /verify {"type": "signup" | "email", "email", "token"}`: confirms the address and
     /// opens a session.
     public func verifySignUp(email text: String, code codeText: String) async throws -> IssuedSession {
@@ -123,7 +143,8 @@ extension AuthService {
             guard
                 let row = try await connection.first(
                     """
-                    UPDATE auth_users SET email_confirmed_at = \(SQLValue(now)), last_sign_in_at = \(SQLValue(now)), updated_at = \(SQLValue(now))
+                    UPDATE auth_users SET email_confirmed_at = \(SQLValue(now)), email_verified_at = \(SQLValue(now)),
+                        last_sign_in_at = \(SQLValue(now)), updated_at = \(SQLValue(now))
                     WHERE id = \(SQLValue(id)) AND email = \(address) RETURNING *
                     """)
             else { return .failure(.otpExpired) }
@@ -143,7 +164,7 @@ extension AuthService {
                 throw AuthRefusal.emailExists
             }
             var mails = [try await emailCode(to: address, purpose: "email_change", user: user, clientAddress: clientAddress, now: now, in: connection)]
-            if let old = current.optionalString("email"), !old.isEmpty, current.optionalDate("email_confirmed_at") != nil {
+            if let old = current.optionalString("email"), !old.isEmpty, current.optionalDate("email_verified_at") != nil {
                 try await reserveMail(to: old, clientAddress: nil, now: now, in: connection)
                 mails.append(
                     OutboundMessage(
@@ -184,7 +205,8 @@ extension AuthService {
             guard
                 let row = try await connection.first(
                     """
-                    UPDATE auth_users SET email = \(address), email_change = NULL, email_confirmed_at = \(SQLValue(now)), updated_at = \(SQLValue(now))
+                    UPDATE auth_users SET email = \(address), email_change = NULL, email_confirmed_at = \(SQLValue(now)),
+                        email_verified_at = \(SQLValue(now)), updated_at = \(SQLValue(now))
                     WHERE id = \(SQLValue(id)) AND email_change = \(address) RETURNING *
                     """)
             else { return .failure(.otpExpired) }

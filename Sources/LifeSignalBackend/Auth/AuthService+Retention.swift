@@ -48,7 +48,7 @@ extension AuthService {
         pruned.throttleCounts += try await deleteAll(
             batch: batch,
             """
-            DELETE FROM delivery_counts WHERE key IN (SELECT key FROM delivery_counts
+            DELETE FROM lifesignal_send_counts WHERE key IN (SELECT key FROM lifesignal_send_counts
                 WHERE window_started_at < \(SQLValue(now - SendingCaps.day)) LIMIT \(batch)) RETURNING key
             """)
         pruned.oneTimeCodes += try await deleteAll(

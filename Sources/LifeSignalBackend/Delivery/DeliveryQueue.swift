@@ -141,7 +141,7 @@ struct Addresses {
                 for row in try await connection.query(
                     """
                     SELECT id, phone FROM users WHERE phone IS NOT NULL AND phone <> '' AND id IN (\(list))
-                    AND phone NOT IN (SELECT phone FROM sms_unreachable)
+                    AND phone NOT IN (SELECT phone FROM lifesignal_sms_unreachable)
                     """)
                 {
                     result.phones[UserID(try row.uuid("id"))] = try row.string("phone")
@@ -150,7 +150,7 @@ struct Addresses {
             if channels.contains(.email) {
                 for row in try await connection.query(
                     """
-                    SELECT id, email FROM auth_users WHERE email IS NOT NULL AND email <> '' AND email_confirmed_at IS NOT NULL AND id IN (\(list))
+                    SELECT id, email FROM auth_users WHERE email IS NOT NULL AND email <> '' AND email_verified_at IS NOT NULL AND id IN (\(list))
                     """)
                 {
                     result.emails[UserID(try row.uuid("id"))] = try row.string("email")

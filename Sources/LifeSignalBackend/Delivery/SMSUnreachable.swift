@@ -11,16 +11,16 @@ enum SMSUnreachable {
     static func record(_ phone: String, reason: String, now: Date, in connection: any SQLConnection) async throws {
         try await connection.query(
             """
-            INSERT INTO sms_unreachable (phone, reason, recorded_at) VALUES (\(phone), \(reason), \(now))
+            INSERT INTO lifesignal_sms_unreachable (phone, reason, recorded_at) VALUES (\(phone), \(reason), \(now))
             ON CONFLICT (phone) DO UPDATE SET reason = excluded.reason, recorded_at = excluded.recorded_at
             """)
     }
 
     static func contains(_ phone: String, in connection: any SQLConnection) async throws -> Bool {
-        try await connection.first("SELECT 1 AS gone FROM sms_unreachable WHERE phone = \(phone)") != nil
+        try await connection.first("SELECT 1 AS gone FROM lifesignal_sms_unreachable WHERE phone = \(phone)") != nil
     }
 
     static func forget(_ phone: String, in connection: any SQLConnection) async throws {
-        try await connection.query("DELETE FROM sms_unreachable WHERE phone = \(phone)")
+        try await connection.query("DELETE FROM lifesignal_sms_unreachable WHERE phone = \(phone)")
     }
 }

@@ -20,7 +20,7 @@ enum SendCounter {
         version: 260, name: "sending caps counted apart from accounts, email confirmation codes",
         statements: [
             """
-            CREATE TABLE delivery_counts (
+            CREATE TABLE lifesignal_send_counts (
                 key text PRIMARY KEY,
                 sent integer NOT NULL,
                 window_started_at timestamptz NOT NULL)
@@ -37,12 +37,15 @@ enum SendCounter {
                 created_at timestamptz NOT NULL)
             """,
             "ALTER TABLE auth_users ADD COLUMN email_change text",
-            "CREATE TABLE sms_unreachable (phone text PRIMARY KEY, reason text NOT NULL, recorded_at timestamptz NOT NULL)",
+            // Proven by a mailed code: what mail may go to. `email_confirmed_at` alone may be
+            // sign-up's autoconfirm on a server without mail, which proves nothing.
+            "ALTER TABLE auth_users ADD COLUMN email_verified_at timestamptz",
+            "CREATE TABLE lifesignal_sms_unreachable (phone text PRIMARY KEY, reason text NOT NULL, recorded_at timestamptz NOT NULL)",
         ],
         postgresOnly: [
-            "ALTER TABLE delivery_counts ENABLE ROW LEVEL SECURITY", "GRANT ALL ON delivery_counts TO service_role",
+            "ALTER TABLE lifesignal_send_counts ENABLE ROW LEVEL SECURITY", "GRANT ALL ON lifesignal_send_counts TO service_role",
             "ALTER TABLE auth_email_codes ENABLE ROW LEVEL SECURITY",
-            "ALTER TABLE sms_unreachable ENABLE ROW LEVEL SECURITY", "GRANT ALL ON sms_unreachable TO service_role",
+            "ALTER TABLE lifesignal_sms_unreachable ENABLE ROW LEVEL SECURITY", "GRANT ALL ON lifesignal_sms_unreachable TO service_role",
         ])
 
     /// Counts one message under `key` if fewer than `limit` were counted in the current
@@ -52,19 +55,19 @@ enum SendCounter {
         let windowStart = SQLValue(now - window)
         return try await connection.first(
             """
-            INSERT INTO delivery_counts (key, sent, window_started_at) VALUES (\(key), 1, \(SQLValue(now)))
+            INSERT INTO lifesignal_send_counts (key, sent, window_started_at) VALUES (\(key), 1, \(SQLValue(now)))
             ON CONFLICT (key) DO UPDATE SET
-                sent = CASE WHEN delivery_counts.window_started_at <= \(windowStart) THEN 1 ELSE delivery_counts.sent + 1 END,
-                window_started_at = CASE WHEN delivery_counts.window_started_at <= \(windowStart) THEN excluded.window_started_at
-                                         ELSE delivery_counts.window_started_at END
-            WHERE delivery_counts.window_started_at <= \(windowStart) OR delivery_counts.sent < \(limit)
+                sent = CASE WHEN lifesignal_send_counts.window_started_at <= \(windowStart) THEN 1 ELSE lifesignal_send_counts.sent + 1 END,
+                window_started_at = CASE WHEN lifesignal_send_counts.window_started_at <= \(windowStart) THEN excluded.window_started_at
+                                         ELSE lifesignal_send_counts.window_started_at END
+            WHERE lifesignal_send_counts.window_started_at <= \(windowStart) OR lifesignal_send_counts.sent < \(limit)
             RETURNING sent
             """) != nil
     }
 
     /// When the window of `key` ends (for `Retry-After`), or `nil` when it has none open.
     static func windowEnd(of key: String, window: TimeInterval, now: Date, in connection: any SQLConnection) async throws -> Date? {
-        guard let row = try await connection.first("SELECT window_started_at FROM delivery_counts WHERE key = \(key)") else { return nil }
+        guard let row = try await connection.first("SELECT window_started_at FROM lifesignal_send_counts WHERE key = \(key)") else { return nil }
         let end = try row.date("window_started_at") + window
         return end > now ? end : nil
     }
@@ -88,11 +91,11 @@ enum SendCounter {
         for channel in DeliveryChannel.allCases where channel.isPaid && channels.contains(channel) {
             let row = try await connection.first(
                 """
-                INSERT INTO delivery_counts (key, sent, window_started_at) VALUES (\(budgetKey(channel)), 0, \(SQLValue(now)))
+                INSERT INTO lifesignal_send_counts (key, sent, window_started_at) VALUES (\(budgetKey(channel)), 0, \(SQLValue(now)))
                 ON CONFLICT (key) DO UPDATE SET
-                    sent = CASE WHEN delivery_counts.window_started_at <= \(windowStart) THEN 0 ELSE delivery_counts.sent END,
-                    window_started_at = CASE WHEN delivery_counts.window_started_at <= \(windowStart) THEN excluded.window_started_at
-                                             ELSE delivery_counts.window_started_at END
+                    sent = CASE WHEN lifesignal_send_counts.window_started_at <= \(windowStart) THEN 0 ELSE lifesignal_send_counts.sent END,
+                    window_started_at = CASE WHEN lifesignal_send_counts.window_started_at <= \(windowStart) THEN excluded.window_started_at
+                                             ELSE lifesignal_send_counts.window_started_at END
                 RETURNING sent
                 """)
             spent[channel] = try row?.int("sent") ?? 0
@@ -103,13 +106,13 @@ enum SendCounter {
     /// Adds `count` messages to a budget taken with ``lockBudgets(_:now:in:)``.
     static func spend(_ count: Int, of channel: DeliveryChannel, in connection: any SQLConnection) async throws {
         guard count > 0 else { return }
-        try await connection.query("UPDATE delivery_counts SET sent = sent + \(count) WHERE key = \(budgetKey(channel))")
+        try await connection.query("UPDATE lifesignal_send_counts SET sent = sent + \(count) WHERE key = \(budgetKey(channel))")
     }
 
     /// What has been counted under every budget key, for `/metrics`.
     static func budgets(now: Date, in connection: any SQLConnection) async throws -> [DeliveryChannel: Int] {
         var spent: [DeliveryChannel: Int] = [:]
-        for row in try await connection.query("SELECT key, sent, window_started_at FROM delivery_counts WHERE key LIKE 'budget:%'") {
+        for row in try await connection.query("SELECT key, sent, window_started_at FROM lifesignal_send_counts WHERE key LIKE 'budget:%'") {
             guard let channel = DeliveryChannel(rawValue: String(try row.string("key").dropFirst("budget:".count))) else { continue }
             spent[channel] = try row.date("window_started_at") > now - SendingCaps.day ? try row.int("sent") : 0
         }

@@ -29,6 +29,18 @@ extension AuthRoutes {
         }
     }
 
+    /// GoTrue's `resend` for `signup`: a fresh code for an address not proven yet; `{}` whether
+    /// or not an account has it.
+    func resend(_ request: Request, context: Context) async throws -> Response {
+        let body: ResendRequest = try await decode(request)
+        guard body.type == "signup", let email = body.email else {
+            throw GoTrueError(status: .badRequest, code: "validation_failed", message: "Resend takes {\"type\": \"signup\", \"email\": …}")
+        }
+        try await backend.auth.resendSignUpCode(
+            email: email, clientAddress: clientAddress(request, context), captchaToken: body.security?.captchaToken)
+        return JSONResponse.make(.ok, [String: String]())
+    }
+
     func passwordGrant(_ request: Request) async throws -> Response {
         let body: PasswordRequest = try await decode(request)
         if body.email != nil && body.phone != nil {

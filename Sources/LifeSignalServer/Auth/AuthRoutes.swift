@@ -19,6 +19,7 @@ struct AuthRoutes<Context: AuthenticatedRequestContext> {
         group.get("user") { _, context in try await self.user(context) }
         group.put("user") { request, context in try await self.updateUser(request, context: context) }
         group.post("signup") { request, context in try await self.signUp(request, context: context) }
+        group.post("resend") { request, context in try await self.resend(request, context: context) }
         group.post("token") { request, _ in try await self.token(request) }
         group.post("logout") { request, context in try await self.logout(request, context: context) }
         group.get("reauthenticate") { request, context in try await self.reauthenticate(request, context: context) }

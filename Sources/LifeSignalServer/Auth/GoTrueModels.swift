@@ -109,6 +109,18 @@ struct GoTrueMetaSecurity: Decodable {
     enum CodingKeys: String, CodingKey { case captchaToken = "captcha_token" }
 }
 
+/// `POST /resend`.
+struct ResendRequest: Decodable {
+    var type: String
+    var email: String?
+    var security: GoTrueMetaSecurity?
+    enum CodingKeys: String, CodingKey {
+        case type
+        case email
+        case security = "gotrue_meta_security"
+    }
+}
+
 struct VerifyRequest: Decodable {
     var type: String
     var phone: String?

@@ -14,7 +14,7 @@ extension DemoStory {
         try await backend.notifications.registerPushToken(caller: .user(bob), token: "bobs-phone-push-token")
         try await backend.database.query(
             """
-            UPDATE auth_users SET email = 'bob@example.com', email_confirmed_at = \(SQLValue.timestamp(clock.now)) WHERE id = \(SQLValue(bob.rawValue))
+            UPDATE auth_users SET email = 'bob@example.com', email_confirmed_at = \(SQLValue.timestamp(clock.now)), email_verified_at = \(SQLValue.timestamp(clock.now)) WHERE id = \(SQLValue(bob.rawValue))
             """)
         return bob
     }

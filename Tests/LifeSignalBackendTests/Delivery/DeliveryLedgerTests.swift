@@ -36,7 +36,8 @@ struct LedgerFixture {
         let id = try caller.requireUser()
         try await backend.database.query(
             """
-            UPDATE auth_users SET email = \(SQLValue(address)), email_confirmed_at = \(SQLValue.timestamp(test.clock.now)) \
+            UPDATE auth_users SET email = \(SQLValue(address)), email_confirmed_at = \(SQLValue.timestamp(test.clock.now)), \
+            email_verified_at = \(SQLValue.timestamp(test.clock.now)) \
             WHERE id = \(SQLValue(id.rawValue))
             """)
     }

@@ -126,6 +126,35 @@ struct PaidChannelTests {
         #expect(!text.contains("51.5") && text.contains("shared where they are"), "\(text)")
     }
 
+    @Test("an address confirmed without proof (sign-up before the server mailed) gets no mail until its code comes back", arguments: Engine.allCases)
+    func autoconfirmedAddressesProveThemselves(engine: Engine) async throws {
+        let fixture = try await LedgerFixture.make(engine)
+        let ann = try await fixture.test.person("+15550000001", "Ann")
+        let cat = try await fixture.test.person("+15550000003", "Cat")
+        try await fixture.test.link(responder: cat, dependent: ann)
+        // As a server without SMTP left it: confirmed at sign-up, never proven.
+        try await fixture.backend.database.query(
+            SQL(
+                "UPDATE auth_users SET email = 'cat@example.com', email_confirmed_at = $1 WHERE id = $2",
+                bindings: [.timestamp(fixture.test.clock.now), .uuid(try cat.requireUser().rawValue)]))
+        _ = try await fixture.backend.alerts.trigger(caller: ann)
+        #expect(await fixture.email.messages(to: "cat@example.com").isEmpty)
+        // A stranger asking for codes to an address with no account, or a proven one, mails nothing.
+        try await fixture.backend.auth.resendSignUpCode(email: "nobody@example.com")
+        #expect(await fixture.email.messages(to: "nobody@example.com").isEmpty)
+
+        try await fixture.backend.auth.resendSignUpCode(email: "cat@example.com")
+        let mail = try #require(await fixture.email.messages(to: "cat@example.com").first)
+        let code = try #require(mail.body.split(separator: " ").first { $0.count == 7 && $0.hasSuffix(".") }.map { String($0.dropLast()) })
+        _ = try await fixture.backend.auth.verifySignUp(email: "cat@example.com", code: code)
+        _ = try await fixture.backend.alerts.cancel(caller: ann)
+        _ = try await fixture.backend.alerts.trigger(caller: ann)
+        #expect(await fixture.email.messages(to: "cat@example.com").filter { $0.kind == .alertActivatedReceived }.count == 1)
+        fixture.test.clock.advance(by: 120)
+        try await fixture.backend.auth.resendSignUpCode(email: "cat@example.com")
+        #expect(await fixture.email.messages(to: "cat@example.com").filter { $0.kind == .system }.count == 1, "a proven address needs no code")
+    }
+
     @Test("the daily SMS budget: an invitation past it sends nothing, an alert to a responder still goes and the operator hears", arguments: Engine.allCases)
     func budget(engine: Engine) async throws {
         var rules = DeliveryRules()

@@ -76,7 +76,7 @@ struct DeliveryStoryTests {
         try await backend.notifications.registerPushToken(caller: bob, token: iphone, platform: .apns)
         try await backend.database.query(
             SQL(
-                "UPDATE auth_users SET email = 'bob@example.com', email_confirmed_at = $1 WHERE id = $2",
+                "UPDATE auth_users SET email = 'bob@example.com', email_confirmed_at = $1, email_verified_at = $1 WHERE id = $2",
                 bindings: [.timestamp(clock.now), .uuid(try bob.requireUser().rawValue)]))
         _ = try await backend.checkIns.checkIn(caller: ann)
 
