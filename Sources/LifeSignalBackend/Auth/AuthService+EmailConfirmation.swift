@@ -56,18 +56,13 @@ extension AuthService {
     /// Counts one mail to `address` against its daily count, the client address's hourly code
     /// count and the server's email budget, or refuses it.
     func reserveMail(to address: String, clientAddress: String?, now: Date, in connection: any SQLConnection) async throws {
-        let spent = try await SendCounter.lockBudgets([.email], now: now, in: connection)
-        guard (spent[.email] ?? 0) < rules.caps.emailPerDay else {
-            let end = try await SendCounter.windowEnd(of: SendCounter.budgetKey(.email), window: SendingCaps.day, now: now, in: connection)
-            throw DomainError.rateLimited(retryAfter: max(1, ((end ?? now + SendingCaps.day).timeIntervalSince(now)).rounded(.up)))
-        }
+        try await SendCounter.spendOrRefuse(.email, limit: rules.caps.emailPerDay, now: now, in: connection)
         try await SendCounter.require("dest:email:" + address, limit: rules.caps.perDestinationPerDay, window: SendingCaps.day, now: now, in: connection)
         if let clientAddress {
             try await SendCounter.require(
                 "email-codes:" + clientAddress, limit: limits.codesPerAddressPerHour, window: SignInLimits.codeAddressWindow, now: now,
                 in: connection)
         }
-        try await SendCounter.spend(1, of: .email, in: connection)
     }
 
     /// Mails what ``emailCode(to:purpose:user:clientAddress:now:in:)`` made. A mail the server

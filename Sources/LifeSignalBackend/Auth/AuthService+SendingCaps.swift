@@ -51,13 +51,12 @@ extension AuthService {
                 key: "address:" + clientAddress, limit: limits.codesPerAddressPerHour,
                 window: SignInLimits.codeAddressWindow, now: now, in: connection)
         }
-        let spent = try await SendCounter.lockBudgets([.sms], now: now, in: connection)
-        guard (spent[.sms] ?? 0) < rules.caps.smsPerDay else {
+        do {
+            try await SendCounter.spendOrRefuse(.sms, limit: rules.caps.smsPerDay, now: now, in: connection)
+        } catch let error as DomainError {
             rules.report(HeldMessage(channel: .sms, reason: .budget, kind: "sign_in_code"))
-            let end = try await SendCounter.windowEnd(of: SendCounter.budgetKey(.sms), window: SendingCaps.day, now: now, in: connection)
-            throw DomainError.rateLimited(retryAfter: max(1, ((end ?? now + SendingCaps.day).timeIntervalSince(now)).rounded(.up)))
+            throw error
         }
-        try await SendCounter.spend(1, of: .sms, in: connection)
     }
 
     private func count(key: String, limit: Int, window: TimeInterval, now: Date, in connection: any SQLConnection) async throws {

@@ -380,7 +380,8 @@ public struct AuthService: Sendable {
         return JWTSigner.base64URL(Data(bytes))
     }
 
-    static func constantTimeEqual(_ lhs: String, _ rhs: String) -> Bool {
+    /// Whether two secrets are equal, in time that does not depend on where they differ.
+    public static func constantTimeEqual(_ lhs: String, _ rhs: String) -> Bool {
         let a = Array(lhs.utf8)
         let b = Array(rhs.utf8)
         guard a.count == b.count else { return false }

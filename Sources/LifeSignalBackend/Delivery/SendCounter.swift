@@ -103,6 +103,18 @@ enum SendCounter {
         return spent
     }
 
+    /// Takes `channel`'s budget and counts one message on it, or throws
+    /// ``DomainError/rateLimited(retryAfter:)`` until the budget's window ends: for what the
+    /// server sends at someone's request (codes), which waits rather than spend past the budget.
+    static func spendOrRefuse(_ channel: DeliveryChannel, limit: Int, now: Date, in connection: any SQLConnection) async throws {
+        let spent = try await lockBudgets([channel], now: now, in: connection)
+        guard (spent[channel] ?? 0) < limit else {
+            let end = try await windowEnd(of: budgetKey(channel), window: SendingCaps.day, now: now, in: connection) ?? now + SendingCaps.day
+            throw DomainError.rateLimited(retryAfter: max(1, end.timeIntervalSince(now).rounded(.up)))
+        }
+        try await spend(1, of: channel, in: connection)
+    }
+
     /// Adds `count` messages to a budget taken with ``lockBudgets(_:now:in:)``.
     static func spend(_ count: Int, of channel: DeliveryChannel, in connection: any SQLConnection) async throws {
         guard count > 0 else { return }

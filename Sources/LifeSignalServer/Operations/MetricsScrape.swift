@@ -41,7 +41,7 @@ struct MetricsScrape: Sendable {
     func answer(_ request: Request, token: String?) async throws -> Response {
         guard let token else { throw HTTPError(.notFound) }
         let presented = request.headers[.authorization].flatMap { $0.hasPrefix("Bearer ") ? String($0.dropFirst(7)) : nil } ?? ""
-        guard Self.constantTimeEqual(presented, token) else {
+        guard AuthService.constantTimeEqual(presented, token) else {
             throw HTTPError(.unauthorized, headers: [.wwwAuthenticate: "Bearer realm=\"metrics\""], message: "A metrics token is required")
         }
         return await response()
@@ -54,12 +54,5 @@ struct MetricsScrape: Sendable {
         return Application(
             router: router, configuration: .init(address: .hostname(listener.host, port: listener.port), serverName: "LifeSignal metrics"),
             onServerRunning: { channel in await onRunning(channel.localAddress?.port ?? listener.port) }, logger: logger)
-    }
-
-    private static func constantTimeEqual(_ lhs: String, _ rhs: String) -> Bool {
-        let a = Array(lhs.utf8)
-        let b = Array(rhs.utf8)
-        guard a.count == b.count else { return false }
-        return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 }
