@@ -63,7 +63,10 @@ extension ContactsService {
                         [
                             NotificationDraft(
                                 recipient: invitee, type: .system, title: "Contact invitation",
-                                body: "\(PersonName.inMessage(inviter)) invited you to be their \(Self.describe(roles)).", contactID: me)
+                                // They never agreed to hear from the inviter: no word of the
+                                // inviter's here (it may go by SMS); the app's list names them.
+                                body: "Someone who has your number invited you to be their \(Self.describe(roles)). Open LifeSignal to see who.",
+                                contactID: me)
                         ], now: now, in: connection))
             } else if let sms = try await InvitationDelivery.enqueue(
                 invitation: id, phone: phone.e164, roles: roles, sender: sender, perNumberLimit: limits.smsPerNumberPerDay,

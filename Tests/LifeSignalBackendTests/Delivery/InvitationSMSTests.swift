@@ -127,7 +127,10 @@ struct InvitationSMSTests {
         #expect(try dans.first?.string("kind") == NotificationType.system.rawValue)
         let danID = try dan.requireUser().rawValue
         #expect(dans.first?.optionalUUID("user_id") == danID)
-        #expect(await fixture.sms.messages(to: "+15550000004").first?.text.contains("Ann Tester invited you") == true)
+        let text = try #require(await fixture.sms.messages(to: "+15550000004").first?.text)
+        #expect(text.contains("invited you to be their responder") && !text.contains("Ann"), "\(text)")
+        // The app's list of invitations names the inviter.
+        #expect(try await fixture.backend.contacts.contacts(caller: dan).receivedInvitations.first?.inviterName == "Ann Tester")
     }
 
     @Test("an inviter gets N invitations a day, then rate_limited until the oldest leaves the window; nothing written", arguments: Engine.allCases)
