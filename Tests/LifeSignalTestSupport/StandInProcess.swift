@@ -32,7 +32,15 @@ public final class StandInProcess: @unchecked Sendable {
             input: .pipe, error: .inherit)
         let lines = process.outputLines
         var iterator = lines.makeAsyncIterator()
-        guard let ready = await iterator.next(), ready.hasPrefix("READY "), let port = Int(ready.dropFirst(6)) else {
+        // A stand-in that never says READY is killed after a minute, which ends its output and
+        // so this wait: a bound against a hang, not a speed check.
+        let watchdog = Task {
+            try? await Task.sleep(for: .seconds(60))
+            if !Task.isCancelled { process.send(SIGKILL) }
+        }
+        let first = await iterator.next()
+        watchdog.cancel()
+        guard let ready = first, ready.hasPrefix("READY "), let port = Int(ready.dropFirst(6)) else {
             process.send(SIGTERM)
             throw TestEnvironmentError(description: "the stand-in \(script) did not start")
         }

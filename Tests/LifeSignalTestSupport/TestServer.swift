@@ -63,9 +63,23 @@ public final class TestServer: Sendable {
         let app = try await LifeSignalHTTPServer.makeApplication(
             backend: backend, configuration: configuration, logger: logger,
             onRunning: { continuation.yield($0) })
-        let task = Task { try await app.run() }
+        // A server that stops before it listens (a port it cannot bind) ends the wait at once,
+        // and one that never listens ends it after two minutes: a bound against a hang.
+        let task = Task {
+            defer { continuation.finish() }
+            try await app.run()
+        }
+        let watchdog = Task {
+            try? await Task.sleep(for: .seconds(120))
+            if !Task.isCancelled { continuation.finish() }
+        }
         var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw TestEnvironmentError(description: "server did not start") }
+        let bound = await iterator.next()
+        watchdog.cancel()
+        guard let port = bound else {
+            task.cancel()
+            throw TestEnvironmentError(description: "server did not start listening within 120 s")
+        }
         let server = TestServer(
             port: port, backend: backend, task: task,
             anonKey: await backend.auth.apiKey(role: .anon), serviceKey: await backend.auth.apiKey(role: .serviceRole))
