@@ -62,8 +62,9 @@ struct ServeSendingOptions: ParsableArguments {
 
     /// Where `/metrics` is served: its own listener, and the public port for a bearer token.
     func apply(to configuration: inout ServerConfiguration, values: ConfigurationValues) {
+        // The port after the server's, unless that is past the last port (then none unless asked).
         let port = metricsPort ?? (configuration.port == 0 ? 0 : configuration.port + 1)
-        configuration.metricsListener = metricsPort == 0 ? nil : MetricsListener(host: metricsHost, port: port)
+        configuration.metricsListener = metricsPort == 0 || port > 65535 ? nil : MetricsListener(host: metricsHost, port: port)
         configuration.metricsToken = values["LIFESIGNAL_METRICS_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
