@@ -2,7 +2,7 @@
 import PackageDescription
 
 /// LifeSignal: a personal-safety check-in system. The targets follow the layer table of
-/// `DESIGN.md`; an arrow only ever points down that table.
+/// `docs/architecture.md`; an arrow only ever points down that table.
 let package = Package(
     name: "LifeSignal",
     platforms: [.macOS(.v14), .iOS(.v17)],
@@ -101,6 +101,10 @@ let package = Package(
                 // Realtime's socket: URLSessionWebSocketTask fails at run time on Linux
                 // (Debian's libcurl has no WebSocket support).
                 .product(name: "WSClient", package: "swift-websocket"),
+                // What `WSClientTransport` imports itself, declared rather than borrowed from WSClient.
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         .testTarget(name: "SupabaseRESTTests", dependencies: ["SupabaseREST"]),
@@ -169,7 +173,7 @@ let package = Package(
         ),
 
         // MARK: Adapters: fill the clients from a backend. Client-side: never the backend, the
-        // server, PostgresNIO or Hummingbird (DependencyRulesTests checks).
+        // server, PostgresNIO or Hummingbird (scripts/check-dependencies checks).
         .target(
             name: "LifeSignalAdapters",
             dependencies: [
