@@ -75,12 +75,18 @@ public struct TriggerAlertResponse: Codable, Sendable, Hashable {
     public var alertId: String
     public var activatedAt: String
     public var status: String
+    /// `sos` (LifeSignal's; optional, so a client of the seed's reply decodes it unchanged).
+    public var kind: String?
+    /// The place the person shared with it, as stored.
+    public var location: LocationWire?
 
-    public init(success: Bool, alertId: String, activatedAt: String, status: String) {
+    public init(success: Bool, alertId: String, activatedAt: String, status: String, kind: String? = nil, location: LocationWire? = nil) {
         self.success = success
         self.alertId = alertId
         self.activatedAt = activatedAt
         self.status = status
+        self.kind = kind
+        self.location = location
     }
 }
 

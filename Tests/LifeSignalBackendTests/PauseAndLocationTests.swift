@@ -101,6 +101,10 @@ struct PauseAndLocationTests {
         let shared: [String: any Sendable] = ["latitude": 51.5007, "longitude": -0.1246, "accuracy": 20, "time": fix]
         let reply = try await test.call("trigger-alert", ann, ["location": shared])
         #expect(reply["status"] as? String == "active")
+        // The reply says what was raised and with which place, as get-active-alert would.
+        #expect(reply["kind"] as? String == "sos")
+        let answered = try #require(reply["location"] as? [String: Any])
+        #expect(answered["latitude"] as? Double == 51.5007 && answered["longitude"] as? Double == -0.1246 && answered["time"] as? String == fix)
         // The message says a place was shared, not where: it may leave by SMS, email or push;
         // the place is for the app and the responder page (docs/security.md, "What leaves the server").
         #expect(

@@ -8,7 +8,7 @@ extension BackendFunctions {
             let alert = try await backend.alerts.trigger(caller: caller, location: try request.location?.validated(now: backend.clock.now()))
             return TriggerAlertResponse(
                 success: true, alertId: alert.id.uuidString.lowercased(), activatedAt: Timestamp.format(alert.activatedAt),
-                status: alert.status.rawValue)
+                status: alert.status.rawValue, kind: alert.kind.rawValue, location: alert.location.map(LocationWire.init))
         },
         handle(CloudFunctions.cancelAlert) { backend, caller, request in
             let id = try request.alertId.map { (text) throws(DomainError) in try WireField.uuid(text, field: "alertId") }
