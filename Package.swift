@@ -198,7 +198,7 @@ let package = Package(
             name: "LifeSignalAdaptersTests",
             dependencies: [
                 "LifeSignalAdapters", "LifeSignalLocalAdapters", "LifeSignalTestSupport", "FirebaseREST", "LifeSignalBackend",
-                "LifeSignalFunctions",
+                "LifeSignalFunctions", "SupabaseREST",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]

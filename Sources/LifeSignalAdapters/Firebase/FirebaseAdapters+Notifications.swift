@@ -32,15 +32,15 @@ extension FirebaseAdapters {
     /// My newest notifications, newest first.
     func notifications() async throws -> [NotificationRecord] {
         let reply: GetNotificationsResponse = try await call(CloudFunctions.getNotifications, GetNotificationsRequest(limit: 100))
-        return try reply.notifications.map(NotificationRecord.init(wire:))
+        // A type this app does not know yet (a newer server's) is skipped, not an error.
+        return try reply.notifications.compactMap(NotificationRecord.init(wire:))
     }
 }
 
 extension NotificationRecord {
-    init(wire: NotificationResponse) throws {
-        guard let type = NotificationType(rawValue: wire.type) else {
-            throw DomainError.internal("The server sent the notification type \"\(wire.type)\"")
-        }
+    /// `nil` for a notification type this app does not know.
+    init?(wire: NotificationResponse) throws {
+        guard let type = NotificationType(rawValue: wire.type) else { return nil }
         self.init(
             id: try WireParse.uuid(wire.id), userID: try WireParse.userID(wire.userId), type: type, title: wire.title, body: wire.body,
             contactID: try wire.contactId.map(WireParse.userID), isRead: wire.isRead, createdAt: try WireParse.date(wire.createdAt))

@@ -15,10 +15,11 @@ extension SupabaseAdapters {
             notifications: {
                 try await Self.mapped {
                     let me = try await client.auth.session.user.id
-                    return try await client.from("notifications").select()
+                    let rows: [KnownNotification] = try await client.from("notifications").select()
                         .eq("user_id", value: me.uuidString.lowercased())
                         .order("created_at", ascending: false).order("id").limit(100)
                         .execute().value
+                    return rows.compactMap(\.record)
                 }
             },
             markRead: { try await adapters.markNotificationsRead($0) },
@@ -33,7 +34,8 @@ extension SupabaseAdapters {
                         let task = Task {
                             for await insert in inserts {
                                 do {
-                                    continuation.yield(try insert.decodeRecord(as: NotificationRecord.self, decoder: SupabaseJSON.makeDecoder()))
+                                    let known = try insert.decodeRecord(as: KnownNotification.self, decoder: SupabaseJSON.makeDecoder())
+                                    if let record = known.record { continuation.yield(record) }
                                 } catch {
                                     continuation.finish(throwing: DomainError.internal("A notification did not decode: \(error)"))
                                     return
