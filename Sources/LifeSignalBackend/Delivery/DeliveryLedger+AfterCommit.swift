@@ -10,6 +10,12 @@ extension DeliveryLedger {
     /// lease ending hands them to the next worker, so nothing waits on this task to be durable.
     func sendAfterCommit(ids: [UUID]) async {
         guard !ids.isEmpty else { return }
-        await TimeLimit.wait(for: Task { await send(ids: ids) }, atMost: policy.afterCommitWait)
+        await TimeLimit.wait(for: background.start { await send(ids: ids) }, atMost: policy.afterCommitWait)
     }
+
+    /// Gives the sends still running after their rules answered until `limit` to finish, for a
+    /// server that is stopping: what they took goes out now rather than after the lease, when
+    /// another server (or this one, restarted) would send it. Returns whether all finished.
+    @discardableResult
+    public func drain(atMost limit: Duration) async -> Bool { await background.drain(atMost: limit) }
 }

@@ -22,6 +22,8 @@ public struct DeliveryLedger: Sendable {
     let senders: DeliverySenders
     let policy: DeliveryRetryPolicy
     let logger = Logger(label: "lifesignal.deliveries")
+    /// Sends left running after their rule answered, for ``drain(atMost:)``.
+    let background = BackgroundSends()
 
     /// The channels whose rows ``DeliveryQueue`` writes in the current task: bound around every
     /// transaction of the backend's services (``DeliveringDatabase``), so a rule writing a

@@ -98,6 +98,8 @@ struct ServeCommand: AsyncParsableCommand {
             })
         try await app.runService()
         try await delivery.apns?.shutdown()
+        // Messages a rule left sending get a moment to go now, not after their lease.
+        await backend.deliveries.drain(atMost: .seconds(10))
         try await backend.close()
     }
 }
