@@ -6,6 +6,8 @@ import LifeSignalFunctions
 /// Phone sign-in with one-time codes, sessions and tokens: the rules behind `/auth/v1`.
 public struct AuthService: Sendable {
     public static let accessTokenLifetime = 3600
+    /// Longest `captcha_token` passed to the captcha provider, in bytes.
+    public static let maximumCaptchaTokenLength = 8192
 
     let database: any Database
     public let clock: BackendClock
@@ -74,6 +76,8 @@ public struct AuthService: Sendable {
     func checkCaptcha(_ token: String?, clientAddress: String?) async throws {
         guard let captcha else { return }
         guard let token, !token.isEmpty else { throw AuthRefusal.captchaFailed("no captcha_token was sent") }
+        // hCaptcha's and Turnstile's tokens are at most a few kilobytes: a longer one is not sent on.
+        guard token.utf8.count <= Self.maximumCaptchaTokenLength else { throw AuthRefusal.captchaFailed("the captcha_token is too long") }
         let solved: Bool
         do {
             solved = try await captcha.verify(token: token, remoteIP: clientAddress)

@@ -43,8 +43,6 @@ enum DeliveryQueue {
         let channels = DeliveryLedger.channelsInScope
         guard !items.isEmpty, !channels.isEmpty else { return Queued() }
         let addresses = try await Addresses.load(for: Array(Set(items.map(\.record.userID))), channels: channels, in: connection)
-        let linked = items.filter { $0.incident == nil && alertKinds.contains($0.record.type) }.compactMap(\.record.contactID)
-        let alerts = try await activeAlerts(of: Set(linked), in: connection)
         var gate = try await PaidChannelGate.prepare(items, addresses: addresses, channels: channels, now: now, in: connection)
         var rows: [SQL] = []
         var queued = Queued()
@@ -53,7 +51,8 @@ enum DeliveryQueue {
             let choices = addresses.preferences[record.userID] ?? .standard
             var data = ["type": record.type.rawValue, "notificationId": record.id.uuidString.lowercased()]
             if let contact = record.contactID { data["contactId"] = contact.description }
-            let alertID = item.incident ?? (alertKinds.contains(record.type) ? record.contactID.flatMap { alerts[$0] } : nil)
+            // Every incident message names its alert; a responder's message links to its page.
+            let alertID = item.incident
             if let alertID { data["alertId"] = alertID.uuidString.lowercased() }
             let json = String(decoding: try JSONEncoder.sorted.encode(data), as: UTF8.self)
             for channel in DeliveryChannel.allCases where channels.contains(channel) && choices[channel].carries(record.type) {
@@ -80,17 +79,6 @@ enum DeliveryQueue {
                 """ + SQL.join(Array(rows[start..<min(start + 200, rows.count)]), separator: ", "))
         }
         return queued
-    }
-
-    /// The active alert of each of `people`: a responder's message about it links to its page.
-    private static func activeAlerts(of people: Set<UserID>, in connection: any SQLConnection) async throws -> [UserID: UUID] {
-        var alerts: [UserID: UUID] = [:]
-        for chunk in Addresses.chunks(Array(people)) {
-            for row in try await connection.query("SELECT id, user_id FROM alerts WHERE status = 'active' AND user_id IN (\(chunk))") {
-                alerts[UserID(try row.uuid("user_id"))] = try row.uuid("id")
-            }
-        }
-        return alerts
     }
 }
 

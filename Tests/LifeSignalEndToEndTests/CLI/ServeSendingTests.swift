@@ -56,8 +56,13 @@ struct ServeSendingTests {
         #expect(jamaica.0 == 400, "+1 876 is Jamaica, not the US: \(jamaica)")
         #expect(try await Self.texts(twilio, to: "+447700900123").isEmpty)
         #expect(try await Self.texts(twilio, to: "+18765550100").isEmpty)
-        let seen = try await captcha.records(atLeast: 3) { _ in true }
+        // A token longer than any provider's is refused before it is sent on.
+        let long = try await serve.post(
+            "/auth/v1/otp", ["phone": "+15550002033", "gotrue_meta_security": ["captcha_token": "pass-" + String(repeating: "x", count: 9000)]])
+        #expect(long.0 == 400 && long.1["code"] as? String == "captcha_failed", "\(long)")
+        let seen = try await captcha.records(atLeast: 4) { _ in true }
         #expect(seen.allSatisfy { $0["secret"] as? String == "right" })
+        #expect(seen.count == 4, "pass-1 twice, pass-2 and pass-3; the long token never reached the provider")
 
         // /metrics: not on the public port, on the operator's own listener.
         let base = try #require(serve.baseURL)
