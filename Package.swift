@@ -17,7 +17,8 @@ let package = Package(
         .library(name: "LifeSignalAdapters", targets: ["LifeSignalAdapters"]),
         .library(name: "LifeSignalLocalAdapters", targets: ["LifeSignalLocalAdapters"]),
         .library(name: "LifeSignalBackend", targets: ["LifeSignalBackend"]),
-        .library(name: "LifeSignalBackendPostgres", targets: ["LifeSignalBackendPostgres"]),
+        .library(name: "LifeSignalSQLite", targets: ["LifeSignalSQLite"]),
+        .library(name: "LifeSignalPostgres", targets: ["LifeSignalPostgres"]),
         .library(name: "LifeSignalServer", targets: ["LifeSignalServer"]),
         .library(name: "LifeSignalDelivery", targets: ["LifeSignalDelivery"]),
     ],
@@ -139,12 +140,12 @@ let package = Package(
             ]
         ),
 
-        // MARK: Backend core: rules, storage, migrations; SQLite is its embedded engine.
+        // MARK: Backend core: rules, migrations and the `Database` protocol; the engines are
+        // targets of their own, and the rules know neither.
         .target(
             name: "LifeSignalBackend",
             dependencies: [
                 "LifeSignalDomain", "LifeSignalFunctions",
-                .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -154,9 +155,18 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
+        // The embedded engine: one SQLite file.
+        .target(
+            name: "LifeSignalSQLite",
+            dependencies: [
+                "LifeSignalBackend", "LifeSignalDomain",
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
         // The PostgreSQL engine, apart, so an app that embeds the backend links SQLite only.
         .target(
-            name: "LifeSignalBackendPostgres",
+            name: "LifeSignalPostgres",
             dependencies: [
                 "LifeSignalBackend", "LifeSignalDomain",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
@@ -168,7 +178,8 @@ let package = Package(
         .testTarget(
             name: "LifeSignalBackendTests",
             dependencies: [
-                "LifeSignalBackend", "LifeSignalBackendPostgres", "LifeSignalFunctions", "LifeSignalTestSupport", .product(name: "JWTKit", package: "jwt-kit"),
+                "LifeSignalBackend", "LifeSignalSQLite", "LifeSignalPostgres", "LifeSignalFunctions", "LifeSignalTestSupport",
+                .product(name: "JWTKit", package: "jwt-kit"),
             ]
         ),
 
@@ -188,7 +199,7 @@ let package = Package(
         .target(
             name: "LifeSignalLocalAdapters",
             dependencies: [
-                "LifeSignalAdapters", "LifeSignalBackend", "LifeSignalFunctions", "LifeSignalDomain", "LifeSignalClients",
+                "LifeSignalAdapters", "LifeSignalBackend", "LifeSignalSQLite", "LifeSignalFunctions", "LifeSignalDomain", "LifeSignalClients",
                 "FirebaseREST",
                 .product(name: "Dependencies", package: "swift-dependencies"),
                 .product(name: "Logging", package: "swift-log"),
@@ -208,7 +219,7 @@ let package = Package(
         .target(
             name: "LifeSignalServer",
             dependencies: [
-                "LifeSignalBackend", "LifeSignalBackendPostgres", "LifeSignalFunctions", "LifeSignalDomain", "LifeSignalDelivery",
+                "LifeSignalBackend", "LifeSignalFunctions", "LifeSignalDomain", "LifeSignalDelivery",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -224,7 +235,8 @@ let package = Package(
         .testTarget(
             name: "LifeSignalServerTests",
             dependencies: [
-                "LifeSignalServer", "LifeSignalTestSupport", "LifeSignalBackend", "LifeSignalBackendPostgres", "LifeSignalFunctions", "LifeSignalDelivery",
+                "LifeSignalServer", "LifeSignalTestSupport", "LifeSignalBackend", "LifeSignalSQLite", "LifeSignalPostgres", "LifeSignalFunctions",
+                "LifeSignalDelivery",
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -237,7 +249,8 @@ let package = Package(
             name: "lifesignal",
             dependencies: [
                 "LifeSignalDomain", "LifeSignalClients", "LifeSignalFeatures", "LifeSignalAdapters", "LifeSignalLocalAdapters",
-                "LifeSignalBackend", "LifeSignalBackendPostgres", "LifeSignalFunctions", "LifeSignalServer", "SupabaseREST", "LifeSignalDelivery",
+                "LifeSignalBackend", "LifeSignalSQLite", "LifeSignalPostgres", "LifeSignalFunctions", "LifeSignalServer", "SupabaseREST",
+                "LifeSignalDelivery",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -252,7 +265,7 @@ let package = Package(
         .target(
             name: "LifeSignalTestSupport",
             dependencies: [
-                "LifeSignalBackend", "LifeSignalBackendPostgres", "LifeSignalFunctions", "LifeSignalServer", "LifeSignalDomain",
+                "LifeSignalBackend", "LifeSignalSQLite", "LifeSignalPostgres", "LifeSignalFunctions", "LifeSignalServer", "LifeSignalDomain",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 // A Firebase stand-in's signing keys and ID tokens (FirebaseTokenIssuer).
                 .product(name: "JWTKit", package: "jwt-kit"),
@@ -268,7 +281,8 @@ let package = Package(
             name: "LifeSignalEndToEndTests",
             dependencies: [
                 "LifeSignalFeatures", "LifeSignalAdapters", "LifeSignalLocalAdapters", "LifeSignalServer", "LifeSignalTestSupport",
-                "SupabaseREST", "LifeSignalBackend", "LifeSignalBackendPostgres", "LifeSignalFunctions", "LifeSignalClients", "LifeSignalDomain",
+                "SupabaseREST", "LifeSignalBackend", "LifeSignalSQLite", "LifeSignalPostgres", "LifeSignalFunctions", "LifeSignalClients",
+                "LifeSignalDomain",
                 .product(name: "Dependencies", package: "swift-dependencies"),
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),

@@ -2,10 +2,11 @@ import Foundation
 import LifeSignalAdapters
 import LifeSignalBackend
 import LifeSignalFunctions
+import LifeSignalSQLite
 
 extension LocalAdapters: EmbeddedAdapters {
     /// How ``LiveClients`` opens the `local` provider: the settings' database with `engines`
-    /// (SQLite unless the app links `LifeSignalBackendPostgres` and passes it too), closed
+    /// (SQLite unless the app links `LifeSignalPostgres` and passes it too), closed
     /// with the clients.
     public static func embeddedBackend(engines: [DatabaseEngine] = [.sqlite]) -> EmbeddedBackend {
         EmbeddedBackend { settings in

@@ -3,6 +3,7 @@ import LifeSignalAdapters
 import LifeSignalBackend
 import LifeSignalDomain
 import LifeSignalFunctions
+import LifeSignalSQLite
 
 extension LocalSettings {
     /// The backend's configuration: the secret, the codes, and FCM pushes when configured.

@@ -2,7 +2,6 @@ import Foundation
 import Hummingbird
 import HummingbirdWebSocket
 import LifeSignalBackend
-import LifeSignalBackendPostgres
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -101,15 +100,13 @@ public enum LifeSignalHTTPServer {
         // before then are refused), and while PostgreSQL cannot be reached (a check of at most a
         // second old, or a new one: 5 s to connect, 15 s more at most), so a load balancer sends
         // requests elsewhere or waits instead of failing.
-        let postgres = backend.database as? PostgresDatabase
-        postgres?.unavailableAfter = configuration.databaseUnavailableAfter
-        postgres?.statementDeadline = configuration.databaseStatementDeadline
-        (backend.database as? SQLiteDatabase)?.readDeadline = configuration.databaseStatementDeadline
+        let database = backend.database
+        database.apply(DatabaseLimits(statementDeadline: configuration.databaseStatementDeadline, unavailableAfter: configuration.databaseUnavailableAfter))
         router.get("ready") { _, _ in
             guard await hub.isReady else {
                 return JSONResponse.make(.serviceUnavailable, ["status": "starting", "message": "Realtime is not receiving database changes yet"])
             }
-            if let postgres, !(await postgres.isReachable()) {
+            if !(await database.isReachable()) {
                 return JSONResponse.make(
                     .serviceUnavailable, ["status": "unavailable", "message": "The database cannot be reached"],
                     headers: DatabaseError.retryAfterHeaders)

@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 
 @testable import LifeSignalBackend
-@testable import LifeSignalBackendPostgres
+@testable import LifeSignalPostgres
 
 /// The server's own view of whether PostgreSQL answers (`DatabaseAvailability`), with its
 /// check replaced by a scripted one: a unit test of that one type. The outage itself, with a

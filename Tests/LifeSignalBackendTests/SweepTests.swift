@@ -32,6 +32,7 @@ struct CrashingDatabase: Database {
     }
 
     func close() async throws {}
+    func makeChangeLogReader(pollInterval: Duration) -> any ChangeLogReader { base.makeChangeLogReader(pollInterval: pollInterval) }
 }
 
 @Suite("Missed check-in sweep")

@@ -5,6 +5,7 @@ import LifeSignalClients
 import LifeSignalDomain
 import LifeSignalFunctions
 import LifeSignalLocalAdapters
+import LifeSignalSQLite
 import LifeSignalTestSupport
 import SupabaseREST
 import Testing

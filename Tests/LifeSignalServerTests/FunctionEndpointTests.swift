@@ -2,6 +2,7 @@ import Foundation
 import LifeSignalBackend
 import LifeSignalDomain
 import LifeSignalFunctions
+import LifeSignalSQLite
 import LifeSignalTestSupport
 import Testing
 

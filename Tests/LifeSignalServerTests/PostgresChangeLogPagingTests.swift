@@ -3,7 +3,7 @@ import LifeSignalBackend
 import LifeSignalTestSupport
 import Testing
 
-@testable import LifeSignalBackendPostgres
+@testable import LifeSignalPostgres
 
 /// PostgreSQL's change log is read a page at a time, so a burst of changes (a bulk insert)
 /// never comes back as one result held whole in the server's memory.

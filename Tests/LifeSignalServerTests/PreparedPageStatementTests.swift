@@ -3,7 +3,7 @@ import LifeSignalBackend
 import LifeSignalTestSupport
 import Testing
 
-@testable import LifeSignalBackendPostgres
+@testable import LifeSignalPostgres
 
 /// Page reads on PostgreSQL run as named prepared statements, but a connection never holds
 /// more than ``PreparedStatements/limit`` of them, and a statement that cannot be prepared

@@ -1,8 +1,9 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalBackendPostgres
 import LifeSignalDomain
 import LifeSignalFunctions
+import LifeSignalPostgres
+import LifeSignalSQLite
 import Logging
 
 /// The two storage engines every backend and server test runs on.

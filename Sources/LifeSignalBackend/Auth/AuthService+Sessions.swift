@@ -32,14 +32,9 @@ extension AuthService {
         if session == Self.nilUUID { return true }
         if let known = sessionCache.lookup(session, user: user) { return known }
         let lookup: SQL = "SELECT user_id FROM auth_sessions WHERE id = \(SQLValue(session))"
-        // On SQLite a read-only connection answers, so checks never wait for the writer's turn;
-        // a session is committed before any token naming it is handed out.
-        let row: SQLRow? =
-            if let sqlite = database as? SQLiteDatabase {
-                try await sqlite.readStatement(lookup).first
-            } else {
-                try await database.query(lookup).first
-            }
+        // Checks never wait for a writer's turn; a session is committed before any token
+        // naming it is handed out.
+        let row = try await database.readOutsideWriter(lookup).first
         let owner = row?.optionalUUID("user_id")
         sessionCache.remember(session, user: owner)
         return owner == user

@@ -15,7 +15,7 @@ extension ContentValue {
         case .day(let day): dialect == .postgres ? .literal(day.description) : .text(day.description)
         case .instant(let date): .timestamp(date)
         case .texts(let texts):
-            dialect == .postgres ? .literal(PostgresArray.format(texts)) : .text(Self.jsonArray(texts))
+            dialect == .postgres ? .literal(ArrayLiteral.format(texts)) : .text(Self.jsonArray(texts))
         }
     }
 
@@ -37,8 +37,8 @@ extension SQLRow {
         return try CalendarDay(String(text.prefix(10)))
     }
 
-    /// A `text[]` column: JSON on both engines by the time it is read (PostgreSQL's binary
-    /// array is converted in ``PostgresDatabase``).
+    /// A `text[]` column: JSON on both engines by the time it is read (the PostgreSQL engine
+    /// converts its binary array).
     func texts(_ column: String) throws -> [String] {
         guard let text = optionalString(column) else { return [] }
         guard let elements = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [Any] else {

@@ -100,25 +100,25 @@ public final class LifeSignalBackend: Sendable {
         self.deliveries = ledger
         let notifier = Notifier(database: database, changes: changes, push: configuration.pushSender, ledger: ledger)
         // The rules' transactions queue ledger rows for exactly this server's channels.
-        let database: any Database = DeliveringDatabase(
+        let rulesDatabase = DeliveringDatabase(
             base: database, channels: configuration.deliveryChannels.configured, rules: configuration.deliveryRules)
-        self.checkIns = CheckInService(database: database, clock: configuration.clock, notifier: notifier)
+        self.checkIns = CheckInService(database: rulesDatabase, clock: configuration.clock, notifier: notifier)
         self.changes = changes
         self.contacts = ContactsService(
-            database: database, clock: configuration.clock, notifier: notifier, qrCodeLifetime: configuration.qrCodeLifetime,
+            database: rulesDatabase, clock: configuration.clock, notifier: notifier, qrCodeLifetime: configuration.qrCodeLifetime,
             invitationLimits: configuration.invitationLimits)
-        self.notifications = NotificationService(database: database, clock: configuration.clock, notifier: notifier)
-        self.alerts = AlertService(database: database, clock: configuration.clock, notifier: notifier)
-        self.pings = PingService(database: database, clock: configuration.clock, notifier: notifier)
-        self.profiles = ProfileService(database: database, clock: configuration.clock, notifier: notifier)
-        self.sweep = CheckInSweep(database: database, clock: configuration.clock, notifier: notifier, auth: auth)
-        self.content = ContentService(database: database, clock: configuration.clock)
+        self.notifications = NotificationService(database: rulesDatabase, clock: configuration.clock, notifier: notifier)
+        self.alerts = AlertService(database: rulesDatabase, clock: configuration.clock, notifier: notifier)
+        self.pings = PingService(database: rulesDatabase, clock: configuration.clock, notifier: notifier)
+        self.profiles = ProfileService(database: rulesDatabase, clock: configuration.clock, notifier: notifier)
+        self.sweep = CheckInSweep(database: rulesDatabase, clock: configuration.clock, notifier: notifier, auth: auth)
+        self.content = ContentService(database: rulesDatabase, clock: configuration.clock)
     }
 
-    /// Opens the database a URL names with one of `engines` (SQLite unless told more; a server
-    /// adds `.postgres` from `LifeSignalBackendPostgres`), applies pending migrations and
-    /// returns the backend.
-    public static func open(databaseURL: String, configuration: Configuration, engines: [DatabaseEngine] = [.sqlite]) async throws -> LifeSignalBackend {
+    /// Opens the database a URL names with one of `engines` (`.sqlite` from `LifeSignalSQLite`,
+    /// `.postgres` from `LifeSignalPostgres`), applies pending migrations and returns the
+    /// backend.
+    public static func open(databaseURL: String, configuration: Configuration, engines: [DatabaseEngine]) async throws -> LifeSignalBackend {
         let database = try await DatabaseFactory.open(url: databaseURL, engines: engines)
         return try await open(database: database, configuration: configuration)
     }
@@ -128,13 +128,7 @@ public final class LifeSignalBackend: Sendable {
         _ = BackendFunctions.registry
         // A migration may rewrite a big table: no request-sized deadline on it.
         try await DatabasePatience.$statementDeadline.withValue(.seconds(24 * 3600)) { try await Migrator.migrate(database) }
-        if database.dialect == .sqlite {
-            // SQLite plans without statistics unless asked; without them it prefers any
-            // equality index over an index in ORDER BY order. 0x10002 analyses what needs it
-            // (bounded by analysis_limit, so a large file opens quickly).
-            try await database.query("PRAGMA analysis_limit=1000")
-            try await database.query("PRAGMA optimize=0x10002")
-        }
+        try await database.afterMigrations()
         return LifeSignalBackend(database: database, configuration: configuration)
     }
 

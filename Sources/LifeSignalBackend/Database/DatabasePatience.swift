@@ -8,8 +8,7 @@
 public enum DatabasePatience {
     @TaskLocal public static var waitsForDatabase = false
 
-    /// The longest work on one leased PostgreSQL connection may take before the connection is
-    /// closed under it (`PostgresDatabase.statementDeadline`); `nil` keeps the database's
-    /// own. Migrations and the sweep, which may rightly take long, set a longer one.
+    /// The longest one statement may take before the engine stops it (``DatabaseLimits``
+    /// sets the default); `nil` keeps the database's own. Migrations and the sweep, which may rightly take long, set a longer one.
     @TaskLocal public static var statementDeadline: Duration?
 }

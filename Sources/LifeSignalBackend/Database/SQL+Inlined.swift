@@ -1,6 +1,6 @@
 extension SQL {
     /// The statement with every parameter written in as a literal, for statements that must
-    /// travel as text (PL/pgSQL's `EXECUTE`, see ``PostgresDatabase/readPageAsCaller(role:claims:statement:)``).
+    /// travel as text (PL/pgSQL's `EXECUTE`, as the PostgreSQL engine's caller reads do).
     ///
     /// Each literal keeps the type its binding would have had: text, integers, floats and
     /// uuids are cast to the type postgres-nio binds them as, and ``SQLValue/literal(_:)``

@@ -21,4 +21,23 @@ struct DeliveringDatabase: Database {
     }
 
     func close() async throws { try await base.close() }
+
+    // The engine's own ways, unchanged: only transactions need the rules in scope.
+    func makeChangeLogReader(pollInterval: Duration) -> any ChangeLogReader { base.makeChangeLogReader(pollInterval: pollInterval) }
+    func transaction<T: Sendable>(as caller: CallerSettings, _ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {
+        try await DeliveryLedger.$channelsInScope.withValue(channels) {
+            try await DeliveryLedger.$rulesInScope.withValue(rules) { try await base.transaction(as: caller, body) }
+        }
+    }
+    func preparePage(select: SQL, count: SQL?) -> PageQuery { base.preparePage(select: select, count: count) }
+    func readPage(_ page: PageQuery, as caller: CallerSettings, render: @escaping @Sendable ([SQLRow]) -> String) async throws -> PageResult? {
+        try await base.readPage(page, as: caller, render: render)
+    }
+    func readOutsideWriter(_ statement: SQL) async throws -> [SQLRow] { try await base.readOutsideWriter(statement) }
+    func apply(_ limits: DatabaseLimits) { base.apply(limits) }
+    func isReachable() async -> Bool { await base.isReachable() }
+    func notifications(on channel: String, onListening: @escaping @Sendable () -> Void) -> AsyncThrowingStream<String, any Error>? {
+        base.notifications(on: channel, onListening: onListening)
+    }
+    func afterMigrations() async throws { try await base.afterMigrations() }
 }

@@ -44,7 +44,7 @@ public struct BackendFunctions: Sendable {
             // and the rule did not check first: that is not found, for every adapter alike.
             throw DomainError.notFound("A row this request refers to")
         } catch let error as DatabaseError where error.sqlState == "22021" {
-            // Text holding a NUL, refused by both engines (``SQLiteDatabase``): the caller's input.
+            // Text holding a NUL, refused by both engines: the caller's input.
             throw DomainError.invalidArgument("Text must not contain the NUL character (\\u0000)")
         }
     }

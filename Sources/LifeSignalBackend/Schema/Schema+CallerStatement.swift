@@ -1,5 +1,6 @@
 extension Schema {
-    /// The function behind `PostgresDatabase.readPageAsCaller(role:claims:statement:)` (in `LifeSignalBackendPostgres`). Only the
+    /// The function behind the PostgreSQL engine's caller reads (`readPageAsCaller` in
+    /// `LifeSignalPostgres`). Only the
     /// server's own login may call it: it is revoked from PUBLIC, and the roles it switches to
     /// (`anon`, `authenticated`) hold no grant on it.
     static let callerStatementMigration = Migration(

@@ -1,5 +1,4 @@
 import LifeSignalBackend
-import LifeSignalBackendPostgres
 import Logging
 import ServiceLifecycle
 import UnixSignals
@@ -16,15 +15,14 @@ struct SchemaReloader: Service {
 
     func run() async throws {
         await withTaskGroup(of: Void.self) { group in
-            if let postgres = database as? PostgresDatabase {
-                // A NOTIFY sent while the LISTEN connection was down is lost, so each time the
-                // LISTEN is back in place (not the first time) the cache is re-read anyway.
-                let (relistened, listening) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+            // A NOTIFY sent while the LISTEN connection was down is lost, so each time the
+            // LISTEN is back in place (not the first time) the cache is re-read anyway.
+            let (relistened, listening) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+            if let notifications = database.notifications(on: "pgrst", onListening: { listening.yield() }) {
                 group.addTask {
                     do {
                         // An empty payload is PostgREST's "reload everything".
-                        for try await payload in postgres.listen(channel: "pgrst", onListening: { listening.yield() })
-                        where payload.isEmpty || payload == "reload schema" {
+                        for try await payload in notifications where payload.isEmpty || payload == "reload schema" {
                             await reload(because: "NOTIFY pgrst")
                         }
                     } catch {

@@ -15,7 +15,7 @@ import LifeSignalDomain
 /// timestamps are cut into PostgreSQL's form as bytes: per value, those were over half of
 /// the rendering's time. (Having SQLite write the page itself, `group_concat` of one `CASE`
 /// per column, was measured and dropped when sqlite-nio prepared every statement anew; it has
-/// not been measured since reads keep their statements, `SQLiteReadConnection`.)
+/// not been measured since SQLite's read connections keep their statements.)
 enum JSONRenderer {
     static func array(_ rows: [SQLRow], columns: [(name: String, column: ColumnSchema)]) -> String {
         var output = JSONBytes(capacity: 64 + rows.count * columns.count * 24)

@@ -1,27 +1,21 @@
 import Foundation
 import HTTPTypes
 import LifeSignalBackend
-import LifeSignalBackendPostgres
 
 /// A read as far as steps 1–3 take it: its SQL and what step 4 needs to shape the answer.
 /// Built once from a ``RESTReadPlan``; a repeated request takes it from ``RESTReadPlanCache``.
 struct PlannedRead: Sendable {
-    let select: SQL
-    /// The total's `SELECT count(*)`, when `Prefer: count=exact` asked for it.
-    let count: SQL?
-    /// On PostgreSQL, the page and its total as the one statement
-    /// ``CallerTransaction/readPage(caller:claims:select:count:columns:page:)`` runs.
-    let page: PostgresPage?
+    /// The `SELECT`, the total's `SELECT count(*)` when `Prefer: count=exact` asked for it, and
+    /// what the engine made of them once (``Database/preparePage(select:count:)``).
+    let page: PageQuery
     let columns: [(name: String, column: ColumnSchema)]
     let offset: Int
     let singular: Bool
 }
 
 extension PlannedRead {
-    init(_ plan: RESTReadPlan, dialect: SQLDialect) throws(RESTError) {
-        select = try plan.select()
-        count = try plan.count()
-        page = dialect == .postgres ? PostgresPage(CallerTransaction.pageStatement(select: select, count: count)) : nil
+    init(_ plan: RESTReadPlan, database: any Database) throws(RESTError) {
+        page = database.preparePage(select: try plan.select(), count: try plan.count())
         columns = plan.columns
         offset = plan.query.offset
         singular = plan.singular

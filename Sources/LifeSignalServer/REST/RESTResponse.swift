@@ -19,7 +19,7 @@ struct RESTReply: Sendable {
 }
 
 enum RESTReadResponse {
-    /// A page as ``CallerTransaction/readPage(caller:claims:select:count:columns:page:)`` reads it:
+    /// A page as ``CallerTransaction/readPage(caller:claims:page:columns:)`` reads it:
     /// the rows as one JSON array, how many, and the total when counted.
     typealias Page = (body: String, rows: Int, total: Int?)
 

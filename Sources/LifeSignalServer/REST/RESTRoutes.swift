@@ -58,10 +58,10 @@ struct RESTRoutes<Context: AuthenticatedRequestContext> {
             guard let table = snapshot.tables[name] else { throw RESTError.unknownTable(name) }
             let parsed = try RESTReadRequest(query: query, headers: request.headers, head: head, limits: limits)
             let plan = try RESTReadPlan(parsed, table: table, dialect: dialect, caller: caller, claims: claims, maxRows: limits.maxRows)
-            return try PlannedRead(plan, dialect: dialect)
+            return try PlannedRead(plan, database: backend.database)
         }
         let page = try await CallerTransaction(database: backend.database).readPage(
-            caller: caller, claims: claims, select: read.select, count: read.count, columns: read.columns, page: read.page)
+            caller: caller, claims: claims, page: read.page, columns: read.columns)
         return try RESTReadResponse.make(page, offset: read.offset, singular: read.singular, head: head).response
     }
 

@@ -20,8 +20,8 @@ extension RESTSQLBuilder {
                 status: .notFound, code: "42883", message: "operator does not exist: \(column.type) \(symbol) unknown",
                 hint: "No operator matches the given name and argument types. You might need to add explicit type casts.")
         }
-        guard let elements = PostgresArray.parse(text) else { throw PostgresArrayLiteral.malformed(text) }
-        let given = SQLValue.text(PostgresArrayLiteral.json(elements))
+        guard let elements = ArrayLiteral.parse(text) else { throw ArrayLiteralRefusal.malformed(text) }
+        let given = SQLValue.text(ArrayLiteralRefusal.json(elements))
         let stored = SQL.raw(name)
         let condition: SQL =
             switch op {

@@ -63,7 +63,7 @@ extension RESTSQLBuilder {
         let elements: [String?]
         switch value {
         case .string(let text):
-            guard let parsed = PostgresArray.parse(text) else { throw PostgresArrayLiteral.malformed(text) }
+            guard let parsed = ArrayLiteral.parse(text) else { throw ArrayLiteralRefusal.malformed(text) }
             elements = parsed
         case .array(let items):
             elements = try items.map { (item) throws(RESTError) -> String? in
@@ -72,13 +72,13 @@ extension RESTSQLBuilder {
                 case .string(let text): return text
                 case .number(let number): return number
                 case .bool(let flag): return flag ? "true" : "false"
-                case .array, .object: throw PostgresArrayLiteral.malformed(value.jsonText, detail: "Only one-dimensional arrays of scalars are supported.")
+                case .array, .object: throw ArrayLiteralRefusal.malformed(value.jsonText, detail: "Only one-dimensional arrays of scalars are supported.")
                 }
             }
         default:
-            throw PostgresArrayLiteral.malformed(value.jsonText)
+            throw ArrayLiteralRefusal.malformed(value.jsonText)
         }
-        return dialect == .postgres ? .literal(PostgresArray.format(elements)) : .text(PostgresArrayLiteral.json(elements))
+        return dialect == .postgres ? .literal(ArrayLiteral.format(elements)) : .text(ArrayLiteralRefusal.json(elements))
     }
 
     /// Refuses a write the role has no grant for (PostgreSQL's `permission denied`).

@@ -37,7 +37,7 @@ extension RealtimeDispatcher {
             else { return false }
             hub.counters.read()
             let page = try await CallerTransaction(database: backend.database)
-                .readPage(caller: caller, claims: claims, select: select, count: nil, columns: columns)
+                .readPage(caller: caller, claims: claims, select: select, columns: columns)
             return page.rows == 1
         } catch {
             // A column the log did not keep, or a filter value the column's type refuses:

@@ -34,7 +34,7 @@ extension RealtimeDispatcher {
     /// or already gone); for a delete, an empty string for each group that could have read
     /// the deleted row (``couldRead(deleted:in:as:claims:filter:)``). Each group is read once,
     /// as its first member, on the read path of `GET /rest/v1`
-    /// (``CallerTransaction/readPage(caller:claims:select:count:columns:page:)``): a read-only
+    /// (``CallerTransaction/readPage(caller:claims:page:columns:)``): a read-only
     /// connection on SQLite, never the writer's turn.
     func readRows(
         of change: CapturedChange, in table: TableSchema,
@@ -76,7 +76,7 @@ extension RealtimeDispatcher {
             let columns = try builder.outputColumns(plan)
             let select = try builder.select(plan, columns: columns)
             let page = try await CallerTransaction(database: backend.database)
-                .readPage(caller: caller, claims: claims, select: select, count: nil, columns: columns)
+                .readPage(caller: caller, claims: claims, select: select, columns: columns)
             return page.rows == 1 ? String(page.body.dropFirst().dropLast()) : nil
         } catch {
             // A role without a grant, or a filter value the column's type refuses: nothing

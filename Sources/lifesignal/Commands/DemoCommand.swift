@@ -34,7 +34,7 @@ struct DemoCommand: AsyncParsableCommand {
         let base = URL(string: "http://127.0.0.1:54321") ?? URL(fileURLWithPath: "/")
         let links = ResponderLinks(jwtSecret: configuration.jwtSecret, baseURL: base)
         configuration.responderLink = { alert, responder in links.url(alertID: alert, responder: responder, now: clock.now) }
-        let backend = try await LifeSignalBackend.open(databaseURL: path, configuration: configuration)
+        let backend = try await LifeSignalBackend.open(databaseURL: path, configuration: configuration, engines: [.sqlite])
         defer { if database == nil { try? FileManager.default.removeItem(atPath: path) } }
         try await DemoStory(backend: backend, clock: clock, sms: sms).run()
         try await backend.close()

@@ -69,10 +69,27 @@ struct DatabaseTests {
     @Test("a PostgreSQL URL without the PostgreSQL engine is refused by name, not opened as a SQLite path")
     func postgresNeedsItsEngine() async throws {
         await #expect {
-            _ = try await DatabaseFactory.open(url: "postgres://nobody@127.0.0.1:1/none")
+            _ = try await DatabaseFactory.open(url: "postgres://nobody@127.0.0.1:1/none", engines: [.sqlite])
         } throws: { error in
             guard case .configuration(let why)? = error as? DatabaseError else { return false }
-            return why.contains("LifeSignalBackendPostgres")
+            return why.contains("LifeSignalPostgres")
         }
+    }
+
+    @Test("the rules open nothing by themselves: a file path without the SQLite engine is refused, with it opened")
+    func plainPathsNeedAnEngine() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("engine-\(UUID().uuidString).sqlite").path
+        await #expect {
+            _ = try await DatabaseFactory.open(url: path, engines: [])
+        } throws: { error in
+            guard case .configuration(let why)? = error as? DatabaseError else { return false }
+            return why.contains(path)
+        }
+        #expect(!FileManager.default.fileExists(atPath: path), "nothing was created")
+        let database = try await DatabaseFactory.open(url: "sqlite://" + path, engines: [.sqlite])
+        #expect(database.dialect == .sqlite)
+        #expect(try await database.query("SELECT 1 AS one").first?.int("one") == 1)
+        try await database.close()
+        try? FileManager.default.removeItem(atPath: path)
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalBackendPostgres
 import LifeSignalDomain
 import LifeSignalFunctions
+import LifeSignalPostgres
 import LifeSignalTestSupport
 import Testing
 

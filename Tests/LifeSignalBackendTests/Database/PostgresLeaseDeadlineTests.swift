@@ -3,7 +3,7 @@ import LifeSignalBackend
 import LifeSignalTestSupport
 import Testing
 
-@testable import LifeSignalBackendPostgres
+@testable import LifeSignalPostgres
 
 /// The deadlines of a lease on a real PostgreSQL, all kept by the database's one
 /// ``LeaseClock``: no connection within the lease timeout, and work past the statement

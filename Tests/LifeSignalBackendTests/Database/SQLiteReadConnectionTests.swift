@@ -3,6 +3,7 @@ import LifeSignalDomain
 import Testing
 
 @testable import LifeSignalBackend
+@testable import LifeSignalSQLite
 
 /// The read-only connections on SQLite's C API (`SQLiteReadConnection`) against the writer's
 /// connection through sqlite-nio: the same values, the same errors, statements kept prepared

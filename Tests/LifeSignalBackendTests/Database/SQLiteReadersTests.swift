@@ -2,6 +2,7 @@ import Foundation
 import LifeSignalBackend
 import LifeSignalDomain
 import LifeSignalFunctions
+import LifeSignalSQLite
 import Testing
 
 /// `SQLiteDatabase.readStatement(_:)` and `readSnapshot(_:)`: read-only connections beside the

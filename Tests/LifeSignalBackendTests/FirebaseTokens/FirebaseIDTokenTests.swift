@@ -1,6 +1,7 @@
 import Foundation
 import LifeSignalBackend
 import LifeSignalDomain
+import LifeSignalSQLite
 import LifeSignalTestSupport
 import Testing
 

@@ -1,11 +1,12 @@
 import Foundation
 import LifeSignalAdapters
 import LifeSignalBackend
-import LifeSignalBackendPostgres
 import LifeSignalClients
 import LifeSignalDomain
 import LifeSignalFunctions
 import LifeSignalLocalAdapters
+import LifeSignalPostgres
+import LifeSignalSQLite
 import LifeSignalTestSupport
 import Testing
 
@@ -14,7 +15,7 @@ import Testing
 @Suite("Live clients")
 struct LiveClientsTests {
     /// The embedded backend, over either engine (some cases use PostgreSQL).
-    static let embedded = LocalAdapters.embeddedBackend(engines: DatabaseEngine.all)
+    static let embedded = LocalAdapters.embeddedBackend(engines: [.postgres, .sqlite])
 
     /// A fresh directory under the system's temporary one: tests never touch ~/.lifesignal.
     static func temporaryDirectory() throws -> URL {
@@ -136,7 +137,7 @@ struct LiveClientsTests {
         let database = directory.appendingPathComponent("shared.sqlite").path
         let secret = "live-mix-secret-with-at-least-32-characters"
         let backend = try await LifeSignalBackend.open(
-            databaseURL: database, configuration: .init(jwtSecret: secret, testOTPs: try TestOTPs(parsing: "\(phone)=700300")))
+            databaseURL: database, configuration: .init(jwtSecret: secret, testOTPs: try TestOTPs(parsing: "\(phone)=700300")), engines: [.sqlite])
         let server = try await TestServer.start(backend)
         defer {
             Task {

@@ -109,6 +109,6 @@ private final class Counter: @unchecked Sendable {
 
     func plan() -> PlannedRead {
         count += 1
-        return PlannedRead(select: SQL.raw("SELECT 1"), count: nil, page: nil, columns: [], offset: 0, singular: false)
+        return PlannedRead(page: PageQuery(select: SQL.raw("SELECT 1"), count: nil), columns: [], offset: 0, singular: false)
     }
 }

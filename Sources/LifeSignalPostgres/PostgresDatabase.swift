@@ -146,6 +146,13 @@ struct PostgresTransactionConnection: SQLConnection {
     let logger: Logger
     var dialect: SQLDialect { .postgres }
 
+    /// PostgreSQL writes the JSON itself (`json_agg`); `render` is not needed.
+    func renderedArray(_ select: SQL, render: @Sendable ([SQLRow]) -> String) async throws -> (body: String, count: Int) {
+        let wrapped = SQL.raw("SELECT coalesce(json_agg(_r), '[]')::text AS body, count(*) AS n FROM (") + select + SQL.raw(") _r")
+        let row = try await first(wrapped)
+        return (try row?.string("body") ?? "[]", try row?.int("n") ?? 0)
+    }
+
     func query(_ sql: SQL) async throws -> [SQLRow] {
         var bindings = PostgresBindings(capacity: sql.bindings.count)
         for value in sql.bindings { Self.bind(value, into: &bindings) }

@@ -1,9 +1,9 @@
 import Foundation
 import LifeSignalBackend
 
-/// The server's side of ``PostgresArray``: PostgreSQL's error for a malformed literal, and the
+/// The server's side of ``ArrayLiteral``: PostgreSQL's error for a malformed literal, and the
 /// JSON array SQLite stores.
-enum PostgresArrayLiteral {
+enum ArrayLiteralRefusal {
     /// PostgreSQL's refusal of a value that is not an array literal.
     static func malformed(_ text: String, detail: String? = nil) -> RESTError {
         let why =

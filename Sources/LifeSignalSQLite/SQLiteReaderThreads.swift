@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalBackend
 
 /// The threads that run reads on the SQLite file, each with a read-only connection of its own.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalBackend
 import LifeSignalDomain
 // sqlite-nio's own copy of SQLite, not a second one: two copies of SQLite in one process do
 // not see each other's POSIX locks on the same file, and closing a file in one drops the

@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalBackend
 
 extension SQLiteDatabase {
     /// Runs one statement on a read-only connection in autocommit: a snapshot of the last

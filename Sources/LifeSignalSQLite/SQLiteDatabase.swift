@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalBackend
 import LifeSignalDomain
 import NIOCore
 import SQLiteNIO

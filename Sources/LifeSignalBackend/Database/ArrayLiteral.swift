@@ -3,7 +3,7 @@ import Foundation
 /// PostgreSQL's array text form (`{a,"b,c",NULL}`), which PostgREST's `cs`/`cd`/`ov` filters
 /// take and array columns accept. On SQLite an array column holds a JSON array instead, so
 /// the layers above convert between the two; on PostgreSQL the text goes as it is.
-public enum PostgresArray {
+public enum ArrayLiteral {
     /// The elements of a one-dimensional literal, `nil` for `NULL`; `nil` when malformed.
     public static func parse(_ text: String) -> [String?]? {
         let characters = Array(text.trimmingCharacters(in: .whitespaces))
