@@ -74,7 +74,7 @@ cp "$FLOOR_BIN" "$work/FloorServer"
 FLOOR_BIN=$work/FloorServer
 . "$here/sqlite_baseline.sh"
 build_sqlite_baseline "$work/sqlite_read"
-READERS=${READERS:-$(sed -n 's/.*static let count = \([0-9]*\).*/\1/p' Sources/LifeSignalBackend/Database/SQLiteReaders.swift)}
+READERS=${READERS:-$(sed -n 's/.*static let count = \([0-9]*\).*/\1/p' Sources/LifeSignalSQLite/SQLiteReaders.swift)}
 
 if [ -n "$LOCK" ]; then
   exec 9>>"$LOCK"
