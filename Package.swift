@@ -47,7 +47,10 @@ let package = Package(
     ],
     targets: [
         // MARK: Domain — value types and pure rules.
-        .target(name: "LifeSignalDomain"),
+        // Instants as text (RFC 3339): one reader and writer for every layer, wire clients included.
+        .target(name: "RFC3339"),
+        .testTarget(name: "RFC3339Tests", dependencies: ["RFC3339"]),
+        .target(name: "LifeSignalDomain", dependencies: ["RFC3339"]),
         .testTarget(name: "LifeSignalDomainTests", dependencies: ["LifeSignalDomain"]),
 
         // MARK: The cloud functions' contract: every function's name, request and reply,
@@ -98,7 +101,7 @@ let package = Package(
         .target(
             name: "SupabaseREST",
             dependencies: [
-                "HTTPTransportCore",
+                "HTTPTransportCore", "RFC3339",
                 // Realtime's socket: URLSessionWebSocketTask fails at run time on Linux
                 // (Debian's libcurl has no WebSocket support).
                 .product(name: "WSClient", package: "swift-websocket"),
@@ -108,11 +111,11 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
-        .testTarget(name: "SupabaseRESTTests", dependencies: ["SupabaseREST"]),
+        .testTarget(name: "SupabaseRESTTests", dependencies: ["SupabaseREST", "RFC3339"]),
         // Seed 004's Swift snippets, compiled against SupabaseREST and run against the server.
         .testTarget(name: "Seed004SnippetTests", dependencies: ["SupabaseREST", "LifeSignalTestSupport"]),
-        .target(name: "FirebaseREST", dependencies: ["HTTPTransportCore"]),
-        .testTarget(name: "FirebaseRESTTests", dependencies: ["FirebaseREST"]),
+        .target(name: "FirebaseREST", dependencies: ["HTTPTransportCore", "RFC3339"]),
+        .testTarget(name: "FirebaseRESTTests", dependencies: ["FirebaseREST", "RFC3339"]),
 
         // MARK: Delivery channels: each provider's own wire protocol (issue 19), no LifeSignal types.
         .target(
@@ -190,8 +193,8 @@ let package = Package(
             dependencies: [
                 "LifeSignalDomain", "LifeSignalClients", "SupabaseREST", "FirebaseREST", "LifeSignalFunctions",
                 .product(name: "Dependencies", package: "swift-dependencies"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                // The service-account assertion (RS256), as every JWT goes through jwt-kit.
+                .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

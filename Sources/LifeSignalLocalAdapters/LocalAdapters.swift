@@ -33,7 +33,7 @@ public struct LocalAdapters: Sendable {
     /// its access token expires within a minute (as supabase-swift does before a request).
     func caller() async throws -> Caller {
         let session = try await validSession()
-        do { return try await backend.auth.caller(bearer: session.accessToken) } catch {
+        do { return try await backend.auth.tokens.caller(bearer: session.accessToken) } catch {
             throw DomainError.unauthenticated
         }
     }
@@ -51,7 +51,7 @@ public struct LocalAdapters: Sendable {
             }
             refreshed = owned
         } else {
-            let issued = try await backend.auth.refresh(refreshToken: session.refreshToken)
+            let issued = try await backend.auth.sessions.refresh(refreshToken: session.refreshToken)
             guard let session = issued.domainSession else { throw DomainError.unauthenticated }
             refreshed = session
         }

@@ -91,9 +91,19 @@ public enum LifeSignalHTTPServer {
         // CORS stays in front of every route rather than in the groups: a preflight matches no
         // route (Hummingbird runs a group's middleware only for the group's own routes).
         router.add(middleware: CORSMiddleware(rules: [("/rest/v1/", .echoOrigin), ("/auth/v1/", .echoOrigin), ("/functions/v1/", .edgeFunction)]))
-        router.add(middleware: APIKeyMiddleware(auth: backend.auth))
-        router.add(middleware: AuthenticationMiddleware(auth: backend.auth))
-        router.add(middleware: RateLimitMiddleware(clock: backend.clock, limits: configuration.clientLimits))
+        // Three route groups, each with the middleware its credential needs (a group's
+        // middleware runs only for its own routes, so no middleware keeps a list of paths):
+        // - probes and scrapers (health, ready, metrics, below): no key, no caller, no limit;
+        // - Supabase's API: an API key on every request, the caller found once, limits per
+        //   caller (one limiter for both limited groups, so a client has one budget);
+        // - links and provider callbacks: the signed token in the path, or the provider's
+        //   signature, is the credential; limits per client address.
+        let limits = RateLimitMiddleware<LifeSignalRequestContext>(clock: backend.clock, limits: configuration.clientLimits)
+        let api = router.group()
+            .add(middleware: APIKeyMiddleware(auth: backend.auth))
+            .add(middleware: AuthenticationMiddleware(auth: backend.auth))
+            .add(middleware: limits)
+        let open = router.group().add(middleware: limits)
         router.get("health") { _, _ in JSONResponse.make(.ok, ["status": "ok"]) }
         let hub = RealtimeHub(limits: configuration.realtimeLimits, counters: RealtimeCounters(registry: metrics.registry))
         // Readiness, apart from liveness: 503 until Realtime receives database changes (joins
@@ -116,22 +126,22 @@ public enum LifeSignalHTTPServer {
         AuthRoutes<LifeSignalRequestContext>(
             backend: backend, bodyLimit: configuration.bodyLimit,
             addresses: ClientAddressResolver(trustedProxies: configuration.clientLimits.trustedProxies)
-        ).register(on: router)
-        FunctionRoutes<LifeSignalRequestContext>(backend: backend, bodyLimit: configuration.bodyLimit).register(on: router)
-        StorageRoutes<LifeSignalRequestContext>(backend: backend).register(on: router)
-        ResponderPageRoutes<LifeSignalRequestContext>(backend: backend, publicURL: configuration.publicURL).register(on: router)
+        ).register(on: api)
+        FunctionRoutes<LifeSignalRequestContext>(backend: backend, bodyLimit: configuration.bodyLimit).register(on: api)
+        StorageRoutes<LifeSignalRequestContext>(backend: backend).register(on: api, publicObjects: open)
+        ResponderPageRoutes<LifeSignalRequestContext>(backend: backend, publicURL: configuration.publicURL).register(on: open)
         RESTRoutes<LifeSignalRequestContext>(backend: backend, schema: schema, bodyLimit: configuration.bodyLimit, limits: configuration.queryLimits)
-            .register(on: router)
+            .register(on: api)
         let realtime = RealtimeRoutes<LifeSignalRequestContext>(
             hub: hub, backend: backend, schema: schema, logger: logger,
             addresses: ClientAddressResolver(trustedProxies: configuration.clientLimits.trustedProxies))
-        realtime.register(on: router)
-        TwilioStatusRoutes<LifeSignalRequestContext>(backend: backend, callback: configuration.twilioStatusCallback).register(on: router)
+        realtime.register(on: api)
+        TwilioStatusRoutes<LifeSignalRequestContext>(backend: backend, callback: configuration.twilioStatusCallback).register(on: open)
         let deliverySummary = DeliverySummaryCache(backend: backend, maximumAge: configuration.deliveryMetricsMaximumAge)
         let scrape = MetricsScrape(metrics: metrics, backend: backend, summary: deliverySummary) {
             (await hub.connectionCount, await hub.channelCount)
         }
-        // Scrapers carry no API key (the gateway middleware lets this path through); the public
+        // Scrapers carry no API key (a route outside the API group); the public
         // port answers only a bearer of the operator's token.
         router.get("metrics") { request, _ in try await scrape.answer(request, token: configuration.metricsToken) }
         var services: [any Service] = [

@@ -1,4 +1,5 @@
 import Foundation
+import RFC3339
 import Testing
 
 @testable import FirebaseREST
@@ -14,7 +15,7 @@ import Testing
     }
 
     @Test func everyKindOnTheWire() throws {
-        let date = try #require(FirestoreTimestamp.date(from: "2024-05-01T12:30:00.123456Z"))
+        let date = try #require(RFC3339.parse("2024-05-01T12:30:00.123456Z", .strict))
         #expect(try wire(.null) == ["nullValue": nil])
         #expect(try wire(.boolean(true)) == ["booleanValue": true])
         #expect(try wire(.integer(42)) == ["integerValue": "42"])
@@ -35,7 +36,7 @@ import Testing
     }
 
     @Test func everyKindRoundTrips() throws {
-        let date = try #require(FirestoreTimestamp.date(from: "1969-12-31T23:59:59.999999Z"))
+        let date = try #require(RFC3339.parse("1969-12-31T23:59:59.999999Z", .strict))
         let values: [FirestoreValue] = [
             .null, .boolean(false), .integer(.max), .integer(.min), .double(-0.25), .double(.infinity), .timestamp(date),
             .string(""), .bytes(Data("hi".utf8)), .reference("projects/p/databases/(default)/documents/a/b"),
@@ -52,8 +53,8 @@ import Testing
             from: Data(
                 #"{"mapValue":{"fields":{"i":{"integerValue":"7"},"e":{"arrayValue":{}},"m":{"mapValue":{}},"g":{"geoPointValue":{"latitude":1}},"t":{"timestampValue":"2024-01-01T00:00:00Z"},"n":{"timestampValue":"2024-01-01T00:00:00.123456789Z"}}}}"#
                     .utf8))
-        let t = try #require(FirestoreTimestamp.date(from: "2024-01-01T00:00:00.000000Z"))
-        let n = try #require(FirestoreTimestamp.date(from: "2024-01-01T00:00:00.123456Z"))
+        let t = try #require(RFC3339.parse("2024-01-01T00:00:00.000000Z", .strict))
+        let n = try #require(RFC3339.parse("2024-01-01T00:00:00.123456Z", .strict))
         #expect(
             decoded
                 == .map([
@@ -73,14 +74,14 @@ import Testing
 
     @Test func timestampsKeepMicroseconds() throws {
         let date = Date(timeIntervalSince1970: 1_714_566_600.123456)
-        #expect(FirestoreTimestamp.string(from: date) == "2024-05-01T12:30:00.123456Z")
-        #expect(FirestoreTimestamp.date(from: "2024-05-01T12:30:00.123456Z") == date)
-        #expect(FirestoreTimestamp.string(from: Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00.000000Z")
-        #expect(FirestoreTimestamp.date(from: "2024-05-01T14:30:00.5+02:00") == Date(timeIntervalSince1970: 1_714_566_600.5))
-        #expect(FirestoreTimestamp.string(from: Date(timeIntervalSince1970: -0.5)) == "1969-12-31T23:59:59.500000Z")
-        #expect(FirestoreTimestamp.string(from: Date(timeIntervalSince1970: 951_782_400)) == "2000-02-29T00:00:00.000000Z")
-        #expect(FirestoreTimestamp.date(from: "2024-13-01T00:00:00Z") == nil)
-        #expect(FirestoreTimestamp.date(from: "2024-05-01T12:30:00") == nil)
+        #expect(RFC3339.format(date, zone: .z) == "2024-05-01T12:30:00.123456Z")
+        #expect(RFC3339.parse("2024-05-01T12:30:00.123456Z", .strict) == date)
+        #expect(RFC3339.format(Date(timeIntervalSince1970: 0), zone: .z) == "1970-01-01T00:00:00.000000Z")
+        #expect(RFC3339.parse("2024-05-01T14:30:00.5+02:00", .strict) == Date(timeIntervalSince1970: 1_714_566_600.5))
+        #expect(RFC3339.format(Date(timeIntervalSince1970: -0.5), zone: .z) == "1969-12-31T23:59:59.500000Z")
+        #expect(RFC3339.format(Date(timeIntervalSince1970: 951_782_400), zone: .z) == "2000-02-29T00:00:00.000000Z")
+        #expect(RFC3339.parse("2024-13-01T00:00:00Z", .strict) == nil)
+        #expect(RFC3339.parse("2024-05-01T12:30:00", .strict) == nil)
     }
 }
 

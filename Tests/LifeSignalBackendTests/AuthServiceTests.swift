@@ -15,7 +15,7 @@ struct AuthServiceTests {
         #expect(session.isNewUser)
         #expect(session.user.phone?.e164 == "+15550001111")
         #expect(try await test.count("users") == 1)
-        let claims = try await test.backend.auth.verify(session.accessToken)
+        let claims = try await test.backend.auth.tokens.verify(session.accessToken)
         #expect(claims.sub == session.user.id.description)
         #expect(claims.role == "authenticated")
         #expect(claims.exp == Int(test.clock.now.timeIntervalSince1970) + 3600)
@@ -65,17 +65,17 @@ struct AuthServiceTests {
     func tokens(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)
         let session = try await test.signIn("+15550005555")
-        #expect(try await test.backend.auth.caller(bearer: session.accessToken) == .user(session.user.id))
-        #expect(try await test.backend.auth.caller(bearer: nil) == .anonymous)
-        #expect(try await test.backend.auth.caller(bearer: test.backend.auth.apiKey(role: .serviceRole)) == .service)
+        #expect(try await test.backend.auth.tokens.caller(bearer: session.accessToken) == .user(session.user.id))
+        #expect(try await test.backend.auth.tokens.caller(bearer: nil) == .anonymous)
+        #expect(try await test.backend.auth.tokens.caller(bearer: test.backend.auth.tokens.apiKey(role: .serviceRole)) == .service)
         var parts = session.accessToken.split(separator: ".").map(String.init)
         parts[1] = String(parts[1].reversed())
-        await #expect(throws: TokenError.badSignature) { try await test.backend.auth.caller(bearer: parts.joined(separator: ".")) }
-        await #expect(throws: TokenError.malformed("Expected 3 parts in JWT; got 1")) { try await test.backend.auth.caller(bearer: "garbage") }
+        await #expect(throws: TokenError.badSignature) { try await test.backend.auth.tokens.caller(bearer: parts.joined(separator: ".")) }
+        await #expect(throws: TokenError.malformed("Expected 3 parts in JWT; got 1")) { try await test.backend.auth.tokens.caller(bearer: "garbage") }
         let other = await JWTSigner(secret: "another-secret-with-at-least-32-characters").sign(TokenClaims(role: "service_role"))
-        await #expect(throws: TokenError.badSignature) { try await test.backend.auth.caller(bearer: other) }
+        await #expect(throws: TokenError.badSignature) { try await test.backend.auth.tokens.caller(bearer: other) }
         test.clock.advance(by: 3600 + Double(JWTSigner.leeway) + 1)
-        await #expect(throws: TokenError.expired) { try await test.backend.auth.caller(bearer: session.accessToken) }
+        await #expect(throws: TokenError.expired) { try await test.backend.auth.tokens.caller(bearer: session.accessToken) }
     }
 
     @Test("fixed test codes are parsed, and bad entries are refused")

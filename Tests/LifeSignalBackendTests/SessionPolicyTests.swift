@@ -15,19 +15,19 @@ struct SessionPolicyTests {
         let test = try await TestDatabases.backend(engine) { $0.authPolicy.sessionCheckStaleness = 3600 }
         let auth = test.backend.auth
         let session = try await test.signIn("+15550001111")
-        let claims = try await auth.verify(session.accessToken)
-        #expect(AuthService.sessionID(of: claims) == session.sessionID)
-        #expect(try await auth.isSessionActive(claims))
-        #expect(try await auth.isSessionActive(claims), "answered again (from the cache)")
-        try await auth.signOut(user: session.user.id, session: session.sessionID, scope: .local)
-        #expect(try await auth.isSessionActive(claims) == false, "ending a session here forgets what was cached")
+        let claims = try await auth.tokens.verify(session.accessToken)
+        #expect(Sessions.id(of: claims) == session.sessionID)
+        #expect(try await auth.sessions.isActive(claims))
+        #expect(try await auth.sessions.isActive(claims), "answered again (from the cache)")
+        try await auth.sessions.signOut(user: session.user.id, session: session.sessionID, scope: .local)
+        #expect(try await auth.sessions.isActive(claims) == false, "ending a session here forgets what was cached")
 
         var foreign = claims
         foreign.sub = UUID().uuidString
-        #expect(try await auth.isSessionActive(foreign) == false, "a session belongs to one person")
+        #expect(try await auth.sessions.isActive(foreign) == false, "a session belongs to one person")
         var service = TokenClaims(role: "service_role")
         service.sessionID = UUID().uuidString
-        #expect(try await auth.isSessionActive(service), "API keys name no session")
+        #expect(try await auth.sessions.isActive(service), "API keys name no session")
     }
 
     @Test("the cache trusts an active session only for its staleness, an ended one for good")

@@ -33,14 +33,14 @@ struct SignInLeverTests {
             }
             return await group.reduce(into: [String: Int]()) { $0[$1, default: 0] += 1 }
         }
-        #expect(outcomes == ["wrong": AuthService.passwordFailureLimit, "refused": 30 - AuthService.passwordFailureLimit])
+        #expect(outcomes == ["wrong": PasswordAttempts.limit, "refused": 30 - PasswordAttempts.limit])
         #expect(
-            auth.passwordHashing.statistics.completed - hashedBefore == AuthService.passwordFailureLimit,
+            auth.passwordHashing.statistics.completed - hashedBefore == PasswordAttempts.limit,
             "only the attempts within the limit reach the hash")
-        await #expect(throws: DomainError.rateLimited(retryAfter: AuthService.passwordFailureWindow)) {
+        await #expect(throws: DomainError.rateLimited(retryAfter: PasswordAttempts.window)) {
             _ = try await auth.signIn(email: "ann@example.com", phone: nil, password: "correct horse")
         }
-        test.clock.advance(by: AuthService.passwordFailureWindow)
+        test.clock.advance(by: PasswordAttempts.window)
         _ = try await auth.signIn(email: "ann@example.com", phone: nil, password: "correct horse")
     }
 
@@ -55,7 +55,7 @@ struct SignInLeverTests {
         let gate = DispatchSemaphore(value: 0)
         let holder = Task { try await auth.passwordHashing.run { gate.wait() } }
         try await PasswordHashingPoolTests.eventually { auth.passwordHashing.statistics.inFlight == 1 }
-        for _ in 0..<(AuthService.passwordFailureLimit + 5) {
+        for _ in 0..<(PasswordAttempts.limit + 5) {
             await #expect(throws: DomainError.rateLimited(retryAfter: PasswordHashingPool.retryAfter)) {
                 _ = try await auth.signIn(email: "ann@example.com", phone: nil, password: "correct horse")
             }

@@ -21,7 +21,7 @@ struct SignInRetentionTests {
         }
         try await test.backend.auth.requestCode(phone: "+15550000002")
         // The refresh rotates the token: the first one stays, revoked, for reuse detection.
-        let refreshed = try await test.backend.auth.refresh(refreshToken: session.refreshToken)
+        let refreshed = try await test.backend.auth.sessions.refresh(refreshToken: session.refreshToken)
         #expect(try await test.count("auth_password_failures") == 1)
         #expect(try await test.count("auth_code_send_counts") == 2)
         #expect(try await test.count("auth_one_time_codes") == 1)
@@ -47,7 +47,7 @@ struct SignInRetentionTests {
         #expect(try await test.count("auth_refresh_tokens") == 1)
         #expect(try await test.count("auth_sessions") == 1)
         // The live token still refreshes.
-        let again = try await test.backend.auth.refresh(refreshToken: refreshed.refreshToken)
+        let again = try await test.backend.auth.sessions.refresh(refreshToken: refreshed.refreshToken)
 
         // Past the inactivity period the session is refused already; the sweep deletes it and
         // its tokens.
@@ -56,6 +56,6 @@ struct SignInRetentionTests {
         #expect(report.deletedSignInRows == 2, "the inactive session and the one revoked token left")
         #expect(try await test.count("auth_sessions") == 0)
         #expect(try await test.count("auth_refresh_tokens") == 0)
-        await #expect(throws: (any Error).self) { _ = try await test.backend.auth.refresh(refreshToken: again.refreshToken) }
+        await #expect(throws: (any Error).self) { _ = try await test.backend.auth.sessions.refresh(refreshToken: again.refreshToken) }
     }
 }

@@ -77,23 +77,23 @@ struct SignInThrottleTests {
         let auth = test.backend.auth
         _ = try await auth.signUp(email: "ann@example.com", password: "correct horse")
         for email in ["ann@example.com", "nobody@example.com"] {
-            for _ in 0..<AuthService.passwordFailureLimit {
+            for _ in 0..<PasswordAttempts.limit {
                 await #expect(throws: AuthRefusal.invalidCredentials) { _ = try await auth.signIn(email: email, phone: nil, password: "guess") }
             }
         }
         test.clock.advance(by: 60)
         // Even the right password waits: the limit is on the address, not on wrong answers.
-        await #expect(throws: DomainError.rateLimited(retryAfter: AuthService.passwordFailureWindow - 60)) {
+        await #expect(throws: DomainError.rateLimited(retryAfter: PasswordAttempts.window - 60)) {
             _ = try await auth.signIn(email: "ANN@example.com", phone: nil, password: "correct horse")
         }
-        await #expect(throws: DomainError.rateLimited(retryAfter: AuthService.passwordFailureWindow - 60)) {
+        await #expect(throws: DomainError.rateLimited(retryAfter: PasswordAttempts.window - 60)) {
             _ = try await auth.signIn(email: "nobody@example.com", phone: nil, password: "guess")
         }
         // Other addresses are not affected.
         _ = try await auth.signUp(email: "bob@example.com", password: "battery staple")
         _ = try await auth.signIn(email: "bob@example.com", phone: nil, password: "battery staple")
 
-        test.clock.advance(by: AuthService.passwordFailureWindow - 60)
+        test.clock.advance(by: PasswordAttempts.window - 60)
         _ = try await auth.signIn(email: "ann@example.com", phone: nil, password: "correct horse")
     }
 
@@ -107,11 +107,11 @@ struct SignInThrottleTests {
                 await #expect(throws: AuthRefusal.invalidCredentials) { _ = try await auth.signIn(email: "ann@example.com", phone: nil, password: "guess") }
             }
         }
-        await fail(AuthService.passwordFailureLimit - 1)
+        await fail(PasswordAttempts.limit - 1)
         _ = try await auth.signIn(email: "ann@example.com", phone: nil, password: "correct horse")
-        await fail(AuthService.passwordFailureLimit - 1)
+        await fail(PasswordAttempts.limit - 1)
         // Nine failures late in a window and one early in the next are not ten in a window.
-        test.clock.advance(by: AuthService.passwordFailureWindow)
+        test.clock.advance(by: PasswordAttempts.window)
         await fail(1)
         _ = try await auth.signIn(email: "ann@example.com", phone: nil, password: "correct horse")
         #expect(try await test.count("auth_password_failures") == 0)

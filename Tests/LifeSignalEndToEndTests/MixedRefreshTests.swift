@@ -47,7 +47,7 @@ struct MixedRefreshTests {
 
         // Almost an hour later the in-process owner refreshes before a check-in: the refresh
         // token the Supabase client holds is now used.
-        clock.advance(by: Double(AuthService.accessTokenLifetime) - 30)
+        clock.advance(by: Double(AccessTokens.lifetime) - 30)
         _ = try await clients.checkIn.checkIn()
         let owners = try #require(await local.sessions.session)
         #expect(owners.refreshToken != first.refreshToken)
@@ -80,7 +80,7 @@ struct MixedRefreshTests {
         let owners = try await supabase.client.auth.refreshSession()
         // The in-process adopter's session is about to expire by the backend's clock: it takes
         // the owner's session instead of presenting the used refresh token.
-        clock.advance(by: Double(AuthService.accessTokenLifetime) - 30)
+        clock.advance(by: Double(AccessTokens.lifetime) - 30)
         _ = try await clients.checkIn.checkIn()
         #expect(await local.sessions.session?.refreshToken == owners.refreshToken)
         _ = try await clients.contacts.contacts()

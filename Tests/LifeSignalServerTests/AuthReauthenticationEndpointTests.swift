@@ -15,7 +15,7 @@ struct AuthReauthenticationEndpointTests {
     /// A phone account signed in by SMS code, given a password so more sessions are at hand.
     static func phoneAccount(_ test: TestBackend, _ server: TestServer) async throws -> IssuedSession {
         let session = try await test.signIn(phone)
-        let set = try await server.json("PUT", "/auth/v1/user", bearer: session.accessToken, headers: Sessions.version, ["password": "first password"])
+        let set = try await server.json("PUT", "/auth/v1/user", bearer: session.accessToken, headers: SessionSteps.version, ["password": "first password"])
         #expect(set.status == 200, "a fresh sign-in may set a password")
         return session
     }
@@ -26,27 +26,27 @@ struct AuthReauthenticationEndpointTests {
         let server = try await TestServer.start(test.backend)
         defer { Task { await server.stop() } }
         let first = try await Self.phoneAccount(test, server)
-        let second = try await Sessions.signIn(server, phone: Self.phone, password: "first password")
-        let third = try await Sessions.signIn(server, phone: Self.phone, password: "first password")
-        let bob = try await Sessions.signUp(server, "bob@example.org")
-        #expect(try await Sessions.userStatus(server, first.accessToken) == 200)
+        let second = try await SessionSteps.signIn(server, phone: Self.phone, password: "first password")
+        let third = try await SessionSteps.signIn(server, phone: Self.phone, password: "first password")
+        let bob = try await SessionSteps.signUp(server, "bob@example.org")
+        #expect(try await SessionSteps.userStatus(server, first.accessToken) == 200)
 
-        let changed = try await server.json("PUT", "/auth/v1/user", bearer: third.access, headers: Sessions.version, ["password": "second password"])
+        let changed = try await server.json("PUT", "/auth/v1/user", bearer: third.access, headers: SessionSteps.version, ["password": "second password"])
         #expect(changed.status == 200)
         for ended in [first.accessToken, second.access] {
-            #expect(try await Sessions.userStatus(server, ended) == 403)
+            #expect(try await SessionSteps.userStatus(server, ended) == 403)
             #expect(try await server.request("POST", "/functions/v1/get-contacts", bearer: ended).status == 401)
         }
-        #expect(try await Sessions.refresh(server, second.refresh).json?["code"] as? String == "refresh_token_not_found")
-        #expect(try await Sessions.userStatus(server, third.access) == 200, "the session that changed it goes on")
-        #expect(try await Sessions.refresh(server, third.refresh).status == 200)
-        #expect(try await Sessions.userStatus(server, bob.access) == 200)
-        #expect(try await Sessions.sessionCount(test, user: third.userID) == 1)
+        #expect(try await SessionSteps.refresh(server, second.refresh).json?["code"] as? String == "refresh_token_not_found")
+        #expect(try await SessionSteps.userStatus(server, third.access) == 200, "the session that changed it goes on")
+        #expect(try await SessionSteps.refresh(server, third.refresh).status == 200)
+        #expect(try await SessionSteps.userStatus(server, bob.access) == 200)
+        #expect(try await SessionSteps.sessionCount(test, user: third.userID) == 1)
 
         // Metadata alone is no password change: nothing ends.
-        let fourth = try await Sessions.signIn(server, phone: Self.phone, password: "second password")
-        #expect(try await server.json("PUT", "/auth/v1/user", bearer: fourth.access, headers: Sessions.version, ["data": ["city": "Leeds"]]).status == 200)
-        #expect(try await Sessions.sessionCount(test, user: third.userID) == 2)
+        let fourth = try await SessionSteps.signIn(server, phone: Self.phone, password: "second password")
+        #expect(try await server.json("PUT", "/auth/v1/user", bearer: fourth.access, headers: SessionSteps.version, ["data": ["city": "Leeds"]]).status == 200)
+        #expect(try await SessionSteps.sessionCount(test, user: third.userID) == 2)
     }
 
     @Test("past the window, password, email and phone changes need a nonce (reauthentication_needed, _not_valid); data does not", arguments: Engine.allCases)
@@ -60,7 +60,7 @@ struct AuthReauthenticationEndpointTests {
 
         let changes: [[String: any Sendable]] = [["password": "a new password"], ["email": "ada@example.org"], ["phone": "+15550003333"]]
         for change in changes {
-            let refused = try await server.json("PUT", "/auth/v1/user", bearer: token, headers: Sessions.version, change)
+            let refused = try await server.json("PUT", "/auth/v1/user", bearer: token, headers: SessionSteps.version, change)
             #expect(refused.status == 400, "\(change)")
             #expect(refused.json?["code"] as? String == "reauthentication_needed", "\(change)")
             #expect(
@@ -72,40 +72,42 @@ struct AuthReauthenticationEndpointTests {
         #expect(legacy.json?["error_code"] as? String == "reauthentication_needed")
         #expect(legacy.header("x-sb-error-code") == "reauthentication_needed")
         #expect(await test.sms.lastCode(for: try PhoneNumber("+15550003333")) == nil, "no phone-change code went out")
-        #expect(try await server.json("PUT", "/auth/v1/user", bearer: token, headers: Sessions.version, ["data": ["city": "York"]]).status == 200)
+        #expect(try await server.json("PUT", "/auth/v1/user", bearer: token, headers: SessionSteps.version, ["data": ["city": "York"]]).status == 200)
         #expect(
             try await server.json(
-                "PUT", "/auth/v1/user", bearer: token, headers: Sessions.version,
+                "PUT", "/auth/v1/user", bearer: token, headers: SessionSteps.version,
                 ["phone": "15550001111"]
             ).status == 200, "the number it already has is no change")
 
-        let noCode = try await server.json("PUT", "/auth/v1/user", bearer: token, headers: Sessions.version, ["password": "a new password", "nonce": "123456"])
+        let noCode = try await server.json(
+            "PUT", "/auth/v1/user", bearer: token, headers: SessionSteps.version, ["password": "a new password", "nonce": "123456"])
         #expect(noCode.status == 422, "a nonce when none was sent")
         #expect(noCode.json?["code"] as? String == "reauthentication_not_valid")
 
-        let sent = try await server.request("GET", "/auth/v1/reauthenticate", bearer: token, headers: Sessions.version)
+        let sent = try await server.request("GET", "/auth/v1/reauthenticate", bearer: token, headers: SessionSteps.version)
         #expect(sent.status == 200)
         #expect(sent.json?.isEmpty == true)
         let code = try #require(await test.sms.lastCode(for: try PhoneNumber(Self.phone))).value
-        let soon = try await server.request("GET", "/auth/v1/reauthenticate", bearer: token, headers: Sessions.version)
+        let soon = try await server.request("GET", "/auth/v1/reauthenticate", bearer: token, headers: SessionSteps.version)
         #expect(soon.status == 429)
         #expect(soon.json?["code"] as? String == "over_sms_send_rate_limit")
 
         let wrong = code == "000000" ? "000001" : "000000"
-        let refused = try await server.json("PUT", "/auth/v1/user", bearer: token, headers: Sessions.version, ["password": "a new password", "nonce": wrong])
+        let refused = try await server.json(
+            "PUT", "/auth/v1/user", bearer: token, headers: SessionSteps.version, ["password": "a new password", "nonce": wrong])
         #expect(refused.status == 422)
         #expect(refused.json?["code"] as? String == "reauthentication_not_valid")
         #expect(refused.json?["message"] as? String == "Nonce has expired or is invalid")
-        let weak = try await server.json("PUT", "/auth/v1/user", bearer: token, headers: Sessions.version, ["password": "short", "nonce": code])
+        let weak = try await server.json("PUT", "/auth/v1/user", bearer: token, headers: SessionSteps.version, ["password": "short", "nonce": code])
         #expect(weak.json?["code"] as? String == "weak_password", "a weak password is refused before the nonce is spent")
 
         let accepted = try await server.json(
-            "PUT", "/auth/v1/user", bearer: token, headers: Sessions.version,
+            "PUT", "/auth/v1/user", bearer: token, headers: SessionSteps.version,
             ["password": "a new password", "email": "Ada@Example.org", "nonce": code])
         #expect(accepted.status == 200)
         #expect(accepted.json?["email"] as? String == "ada@example.org")
-        #expect(try await Sessions.signIn(server, email: "ada@example.org", password: "a new password").userID == session.user.id.description)
-        let reused = try await server.json("PUT", "/auth/v1/user", bearer: token, headers: Sessions.version, ["password": "third password", "nonce": code])
+        #expect(try await SessionSteps.signIn(server, email: "ada@example.org", password: "a new password").userID == session.user.id.description)
+        let reused = try await server.json("PUT", "/auth/v1/user", bearer: token, headers: SessionSteps.version, ["password": "third password", "nonce": code])
         #expect(reused.json?["code"] as? String == "reauthentication_not_valid", "a nonce works once")
 
         // Wrong guesses are counted even though each request fails: five burn the code.
@@ -114,9 +116,10 @@ struct AuthReauthenticationEndpointTests {
         let fresh = try #require(await test.sms.lastCode(for: try PhoneNumber(Self.phone))).value
         let guess = fresh == "000000" ? "000001" : "000000"
         for _ in 0..<OneTimeCode.maximumAttempts {
-            _ = try await server.json("PUT", "/auth/v1/user", bearer: token, headers: Sessions.version, ["password": "third password", "nonce": guess])
+            _ = try await server.json("PUT", "/auth/v1/user", bearer: token, headers: SessionSteps.version, ["password": "third password", "nonce": guess])
         }
-        let burned = try await server.json("PUT", "/auth/v1/user", bearer: token, headers: Sessions.version, ["password": "third password", "nonce": fresh])
+        let burned = try await server.json(
+            "PUT", "/auth/v1/user", bearer: token, headers: SessionSteps.version, ["password": "third password", "nonce": fresh])
         #expect(burned.json?["code"] as? String == "reauthentication_not_valid")
     }
 
@@ -125,16 +128,17 @@ struct AuthReauthenticationEndpointTests {
         let test = try await TestDatabases.backend(engine) { $0.authPolicy.reauthenticationWindow = 60 }
         let server = try await TestServer.start(test.backend)
         defer { Task { await server.stop() } }
-        let old = try await Sessions.signUp(server, "grace@example.org")
+        let old = try await SessionSteps.signUp(server, "grace@example.org")
         test.clock.advance(by: 120)
-        let unreachable = try await server.request("GET", "/auth/v1/reauthenticate", bearer: old.access, headers: Sessions.version)
+        let unreachable = try await server.request("GET", "/auth/v1/reauthenticate", bearer: old.access, headers: SessionSteps.version)
         #expect(unreachable.status == 422)
         #expect(unreachable.json?["code"] as? String == "reauthentication_not_valid")
         #expect(
-            try await server.json("PUT", "/auth/v1/user", bearer: old.access, headers: Sessions.version, ["password": "brand new one"])
+            try await server.json("PUT", "/auth/v1/user", bearer: old.access, headers: SessionSteps.version, ["password": "brand new one"])
                 .json?["code"] as? String == "reauthentication_needed")
-        let recent = try await Sessions.signIn(server, email: "grace@example.org")
-        #expect(try await server.json("PUT", "/auth/v1/user", bearer: recent.access, headers: Sessions.version, ["password": "brand new one"]).status == 200)
-        #expect(try await Sessions.userStatus(server, old.access) == 403, "and the old session ended with the password change")
+        let recent = try await SessionSteps.signIn(server, email: "grace@example.org")
+        #expect(
+            try await server.json("PUT", "/auth/v1/user", bearer: recent.access, headers: SessionSteps.version, ["password": "brand new one"]).status == 200)
+        #expect(try await SessionSteps.userStatus(server, old.access) == 403, "and the old session ended with the password change")
     }
 }

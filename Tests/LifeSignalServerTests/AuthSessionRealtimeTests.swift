@@ -29,9 +29,9 @@ struct AuthSessionRealtimeTests {
         let test = try await TestDatabases.backend(engine)
         let server = try await TestServer.start(test.backend)
         defer { Task { await server.stop() } }
-        let ended = try await Sessions.signUp(server, "ada@example.org")
-        let ada = try await Sessions.signIn(server, email: "ada@example.org")
-        let bob = try await Sessions.signUp(server, "bob@example.org")
+        let ended = try await SessionSteps.signUp(server, "ada@example.org")
+        let ada = try await SessionSteps.signIn(server, email: "ada@example.org")
+        let bob = try await SessionSteps.signUp(server, "bob@example.org")
         #expect(try await server.request("POST", "/auth/v1/logout?scope=local", bearer: ended.access).status == 204)
 
         let socket = try await RealtimeTestSocket.connect(server, query: "apikey=\(server.anonKey)&vsn=1.0.0")
@@ -76,8 +76,8 @@ struct AuthSessionRealtimeTests {
         let test = try await TestDatabases.backend(engine)
         let server = try await TestServer.start(test.backend)
         defer { Task { await server.stop() } }
-        let live = try await Sessions.signUp(server, "ada@example.org")
-        let ended = try await Sessions.signIn(server, email: "ada@example.org")
+        let live = try await SessionSteps.signUp(server, "ada@example.org")
+        let ended = try await SessionSteps.signIn(server, email: "ada@example.org")
         #expect(try await server.request("POST", "/auth/v1/logout?scope=local", bearer: ended.access).status == 204)
         let socket = try await RealtimeTestSocket.connect(server, query: "apikey=\(server.anonKey)&vsn=1.0.0")
         #expect(try await Self.join(socket, topic: "realtime:ada", token: live.access, ref: "1")["status"] as? String == "ok")

@@ -45,7 +45,7 @@ struct AuthThrottleEndpointTests {
         defer { Task { await server.stop() } }
         let credentials: [String: any Sendable] = ["email": "ada@example.org", "password": "lovelace1815"]
         #expect(try await server.json("POST", "/auth/v1/signup", headers: Self.version, credentials).status == 200)
-        for _ in 0..<AuthService.passwordFailureLimit {
+        for _ in 0..<PasswordAttempts.limit {
             let wrong = try await server.json(
                 "POST", "/auth/v1/token?grant_type=password", headers: Self.version,
                 ["email": "ada@example.org", "password": "babbage"])
@@ -54,10 +54,10 @@ struct AuthThrottleEndpointTests {
         let refused = try await server.json("POST", "/auth/v1/token?grant_type=password", headers: Self.version, credentials)
         #expect(refused.status == 429)
         #expect(refused.json?["code"] as? String == "over_request_rate_limit")
-        #expect(refused.header("Retry-After") == String(Int(AuthService.passwordFailureWindow)))
+        #expect(refused.header("Retry-After") == String(Int(PasswordAttempts.window)))
         #expect(try await test.count("auth_sessions") == 1, "only the sign-up's session exists")
 
-        test.clock.advance(by: AuthService.passwordFailureWindow)
+        test.clock.advance(by: PasswordAttempts.window)
         #expect(try await server.json("POST", "/auth/v1/token?grant_type=password", headers: Self.version, credentials).status == 200)
     }
 }
@@ -89,10 +89,10 @@ struct AuthPasswordLeverTests {
         }
         let wrong = replies.filter { $0.status == 400 && $0.json?["code"] as? String == "invalid_credentials" }
         let refused = replies.filter { $0.status == 429 && $0.json?["code"] as? String == "over_request_rate_limit" }
-        #expect(wrong.count == AuthService.passwordFailureLimit)
-        #expect(refused.count == 30 - AuthService.passwordFailureLimit)
-        #expect(refused.allSatisfy { $0.header("Retry-After") == String(Int(AuthService.passwordFailureWindow)) })
-        #expect(test.backend.auth.passwordHashing.statistics.completed - hashedBefore == AuthService.passwordFailureLimit)
+        #expect(wrong.count == PasswordAttempts.limit)
+        #expect(refused.count == 30 - PasswordAttempts.limit)
+        #expect(refused.allSatisfy { $0.header("Retry-After") == String(Int(PasswordAttempts.window)) })
+        #expect(test.backend.auth.passwordHashing.statistics.completed - hashedBefore == PasswordAttempts.limit)
 
         let right = try await server.json("POST", "/auth/v1/token?grant_type=password", headers: Self.version, credentials)
         #expect(right.status == 429 && right.json?["code"] as? String == "over_request_rate_limit")

@@ -27,7 +27,7 @@ struct AuthenticationContextTests {
         }
         #expect(caller == .user(session.user.id) && claims.sessionID != nil)
 
-        guard case .verified(_, let anonymous) = await middleware.authenticate(await test.backend.auth.apiKey(role: .anon)) else {
+        guard case .verified(_, let anonymous) = await middleware.authenticate(await test.backend.auth.tokens.apiKey(role: .anon)) else {
             Issue.record("the anon key must verify")
             return
         }
@@ -39,7 +39,7 @@ struct AuthenticationContextTests {
         }
         #expect(garbage is TokenError)
 
-        test.clock.advance(by: TimeInterval(AuthService.accessTokenLifetime + 60))
+        test.clock.advance(by: TimeInterval(AccessTokens.lifetime + 60))
         guard case .refused(let expired) = await middleware.authenticate(session.accessToken) else {
             Issue.record("an expired token must be refused")
             return
@@ -75,7 +75,7 @@ struct AuthenticationContextTests {
         let storage = StorageError.translating(refused)
         #expect(storage.status == .unauthorized && storage.error == "Unauthorized")
         let rest = RESTError.translating(refused, role: .anon)
-        #expect(rest.status == .unauthorized && rest.code == "PGRST303")
+        #expect(rest.status == .unauthorized && rest.code.rawValue == "PGRST303")
         #expect(rest.response.headers[.wwwAuthenticate]?.hasPrefix("Bearer error=\"invalid_token\"") == true)
         let gotrue = GoTrueMiddleware<LifeSignalRequestContext>(minimumPasswordLength: 8)
         #expect(gotrue.translating(refused).status == .forbidden && gotrue.translating(refused).code == "bad_jwt")

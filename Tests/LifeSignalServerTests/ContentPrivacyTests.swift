@@ -190,7 +190,7 @@ struct ContentPrivacyTests {
         try await server.makeEditor(person.user.id.description)
         let refreshed = try await server.json("POST", "/auth/v1/token?grant_type=refresh_token", ["refresh_token": person.refreshToken])
         let token = try #require(refreshed.json?["access_token"] as? String, "\(refreshed.text)")
-        let claims = try await test.backend.auth.verify(token)
+        let claims = try await test.backend.auth.tokens.verify(token)
         #expect(claims.appMetadata?.role == "editor" && claims.role == "authenticated")
         let user = try await server.request("GET", "/auth/v1/user", bearer: token)
         #expect((user.json?["app_metadata"] as? [String: any Sendable])?["role"] as? String == "editor", "\(user.text)")

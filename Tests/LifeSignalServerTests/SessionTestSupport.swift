@@ -7,7 +7,7 @@ import Testing
 
 /// Helpers for the session tests (`AuthSession…Tests`): sessions made over HTTP with email and
 /// password, which no SMS resend interval holds back, and the claims of their tokens.
-enum Sessions {
+enum SessionSteps {
     static let version = ["X-Supabase-Api-Version": "2024-01-01"]
 
     struct Tokens {

@@ -15,7 +15,7 @@ extension TestBackend {
         guard try await backend.auth.updateAppMetadata(of: session.user.id, merging: #"{"role":"editor"}"#) != nil else {
             throw TestEnvironmentError(description: "no account for \(phone)")
         }
-        return try await backend.auth.refresh(refreshToken: session.refreshToken)
+        return try await backend.auth.sessions.refresh(refreshToken: session.refreshToken)
     }
 }
 

@@ -37,7 +37,7 @@ public struct FirebaseSigningKey: Sendable {
     var jwk: [String: String] {
         get throws {
             let (modulus, exponent) = try Insecure.RSA.PublicKey(backing: privateKey.publicKey).getKeyPrimitives()
-            return ["kty": "RSA", "alg": "RS256", "use": "sig", "kid": kid, "n": Self.base64URL(modulus), "e": Self.base64URL(exponent)]
+            return ["kty": "RSA", "alg": "RS256", "use": "sig", "kid": kid, "n": Base64URL.encode(modulus), "e": Base64URL.encode(exponent)]
         }
     }
 
@@ -50,20 +50,15 @@ public struct FirebaseSigningKey: Sendable {
     public func sign(_ claims: [String: any Sendable], header: [String: String]? = nil, hmacSecret: String? = nil) throws -> String {
         let header = header ?? ["alg": "RS256", "kid": kid, "typ": "JWT"]
         let input =
-            Self.base64URL(try JSONSerialization.data(withJSONObject: header, options: .sortedKeys)) + "."
-            + Self.base64URL(try JSONSerialization.data(withJSONObject: claims, options: .sortedKeys))
+            Base64URL.encode(try JSONSerialization.data(withJSONObject: header, options: .sortedKeys)) + "."
+            + Base64URL.encode(try JSONSerialization.data(withJSONObject: claims, options: .sortedKeys))
         if header["alg"] == "none" { return input + "." }
         if let hmacSecret {
             let mac = HMAC<SHA256>.authenticationCode(for: Data(input.utf8), using: SymmetricKey(data: Data(hmacSecret.utf8)))
-            return input + "." + Self.base64URL(Data(mac))
+            return input + "." + Base64URL.encode(Data(mac))
         }
         let signature = try privateKey.signature(for: SHA256.hash(data: Data(input.utf8)), padding: .insecurePKCS1v1_5)
-        return input + "." + Self.base64URL(signature.rawRepresentation)
-    }
-
-    static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        return input + "." + Base64URL.encode(signature.rawRepresentation)
     }
 }
 

@@ -82,7 +82,7 @@ public final class TestServer: Sendable {
         }
         let server = TestServer(
             port: port, backend: backend, task: task,
-            anonKey: await backend.auth.apiKey(role: .anon), serviceKey: await backend.auth.apiKey(role: .serviceRole))
+            anonKey: await backend.auth.tokens.apiKey(role: .anon), serviceKey: await backend.auth.tokens.apiKey(role: .serviceRole))
         try await server.waitUntilReady()
         return server
     }

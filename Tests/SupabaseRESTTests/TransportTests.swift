@@ -1,4 +1,5 @@
 import Foundation
+import RFC3339
 import Testing
 
 @testable import SupabaseREST
@@ -144,17 +145,17 @@ import Testing
 
     @Test func iso8601Spellings() throws {
         let noon = Date(timeIntervalSince1970: 1_717_588_800)
-        #expect(ISO8601.parse("2024-06-05T12:00:00Z") == noon)
-        #expect(ISO8601.parse("2024-06-05T12:00:00+00:00") == noon)
-        #expect(ISO8601.parse("2024-06-05T14:00:00+02:00") == noon)
-        #expect(ISO8601.parse("2024-06-05T14:00:00+0200") == noon)
-        #expect(ISO8601.parse("2024-06-05 12:00:00") == noon)
-        let micro = try #require(ISO8601.parse("2024-06-05T12:00:00.123456Z"))
+        #expect(RFC3339.parse("2024-06-05T12:00:00Z") == noon)
+        #expect(RFC3339.parse("2024-06-05T12:00:00+00:00") == noon)
+        #expect(RFC3339.parse("2024-06-05T14:00:00+02:00") == noon)
+        #expect(RFC3339.parse("2024-06-05T14:00:00+0200") == noon)
+        #expect(RFC3339.parse("2024-06-05 12:00:00") == noon)
+        let micro = try #require(RFC3339.parse("2024-06-05T12:00:00.123456Z"))
         #expect(abs(micro.timeIntervalSince(noon) - 0.123456) < 0.000_001)
-        #expect(ISO8601.parse("2024-06-05") == Date(timeIntervalSince1970: 1_717_545_600))
-        #expect(ISO8601.parse("2024-13-05") == nil)
-        #expect(ISO8601.parse("yesterday") == nil)
-        #expect(ISO8601.parse("2024-06-05T12:00:00Zjunk") == nil)
-        #expect(ISO8601.format(noon) == "2024-06-05T12:00:00.000Z")
+        #expect(RFC3339.parse("2024-06-05", .lenient) == Date(timeIntervalSince1970: 1_717_545_600))
+        #expect(RFC3339.parse("2024-13-05") == nil)
+        #expect(RFC3339.parse("yesterday") == nil)
+        #expect(RFC3339.parse("2024-06-05T12:00:00Zjunk") == nil)
+        #expect(RFC3339.format(noon, fractionDigits: 3, zone: .z) == "2024-06-05T12:00:00.000Z")
     }
 }

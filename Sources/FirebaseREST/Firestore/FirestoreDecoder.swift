@@ -1,4 +1,5 @@
 import Foundation
+import RFC3339
 
 /// Turns ``FirestoreValue``s back into `Decodable` values; the inverse of
 /// ``FirestoreEncoder``.
@@ -48,7 +49,7 @@ struct _FirestoreDecoder: Decoder {
         if T.self == Date.self {
             switch value {
             case .timestamp(let date): if let date = date as? T { return date }
-            case .string(let text): if let date = FirestoreTimestamp.date(from: text) as? T { return date }
+            case .string(let text): if let date = RFC3339.parse(text, .strict) as? T { return date }
             default: break
             }
             throw mismatch(Date.self)
@@ -84,7 +85,7 @@ struct _FirestoreDecoder: Decoder {
     func string() throws -> String {
         switch value {
         case .string(let text), .reference(let text): return text
-        case .timestamp(let date): return FirestoreTimestamp.string(from: date)
+        case .timestamp(let date): return RFC3339.format(date, zone: .z)
         default: throw mismatch(String.self)
         }
     }

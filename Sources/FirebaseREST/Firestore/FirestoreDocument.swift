@@ -1,4 +1,5 @@
 import Foundation
+import RFC3339
 
 /// A document as the REST API returns it: its full resource name, its fields, and the
 /// server's timestamps.
@@ -39,7 +40,7 @@ public struct FirestoreDocument: Sendable, Equatable, Codable {
     }
 
     /// ``updateTime`` parsed (to microseconds).
-    public var updateDate: Date? { updateTime.flatMap(FirestoreTimestamp.date(from:)) }
+    public var updateDate: Date? { updateTime.flatMap { RFC3339.parse($0, .strict) } }
 
     /// Decodes the fields as `T`.
     public func decode<T: Decodable>(_ type: T.Type = T.self, decoder: FirestoreDecoder = FirestoreDecoder()) throws -> T {

@@ -1,4 +1,5 @@
 import Foundation
+import RFC3339
 
 /// A latitude/longitude pair, Firestore's `geoPointValue`.
 public struct FirestoreGeoPoint: Sendable, Hashable, Codable {
@@ -82,7 +83,7 @@ extension FirestoreValue: Codable {
             }
         case .timestampValue:
             let text = try container.decode(String.self, forKey: key)
-            guard let date = FirestoreTimestamp.date(from: text) else {
+            guard let date = RFC3339.parse(text, .strict) else {
                 throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "Bad timestamp: \(text)")
             }
             self = .timestamp(date)
@@ -118,7 +119,7 @@ extension FirestoreValue: Codable {
             } else {
                 try container.encode(value, forKey: .doubleValue)
             }
-        case .timestamp(let date): try container.encode(FirestoreTimestamp.string(from: date), forKey: .timestampValue)
+        case .timestamp(let date): try container.encode(RFC3339.format(date, zone: .z), forKey: .timestampValue)
         case .string(let value): try container.encode(value, forKey: .stringValue)
         case .bytes(let data): try container.encode(data.base64EncodedString(), forKey: .bytesValue)
         case .reference(let name): try container.encode(name, forKey: .referenceValue)

@@ -1,7 +1,6 @@
-import Crypto
 import FirebaseREST
 import Foundation
-import _CryptoExtras
+import JWTKit
 
 /// A Google service account's key file (the JSON the Firebase console downloads).
 public struct ServiceAccount: Decodable, Sendable, Hashable {
@@ -65,26 +64,22 @@ public actor ServiceAccountTokenProvider: AccessTokenProvider {
         return token
     }
 
-    /// The signed assertion: `{iss, scope, aud, iat, exp}` for one hour.
-    func assertion(issuedAt: Date) throws -> String {
-        guard let key = try? _RSA.Signing.PrivateKey(pemRepresentation: account.privateKey) else { throw Failure.invalidPrivateKey }
+    /// The signed assertion: `{iss, scope, aud, iat, exp}` for one hour, RS256 through jwt-kit
+    /// (Google's service-account keys are RSA; PKCS #1 v1.5 is what RS256 means).
+    func assertion(issuedAt: Date) async throws -> String {
+        guard let key = try? Insecure.RSA.PrivateKey(pem: account.privateKey) else { throw Failure.invalidPrivateKey }
+        let keys = await JWTKeyCollection().add(rsa: key, digestAlgorithm: .sha256)
         let iat = Int(issuedAt.timeIntervalSince1970)
-        let header = Self.base64URL(Data(#"{"alg":"RS256","typ":"JWT"}"#.utf8))
-        let claims: [String: String] = [
-            "iss": account.clientEmail, "scope": Self.messagingScope, "aud": account.tokenURI,
-        ]
-        var payloadText = "{" + claims.keys.sorted().map { "\"\($0)\":\"\(claims[$0] ?? "")\"" }.joined(separator: ",")
-        payloadText += ",\"iat\":\(iat),\"exp\":\(iat + 3600)}"
-        let input = header + "." + Self.base64URL(Data(payloadText.utf8))
-        let signature = try key.signature(for: Data(input.utf8), padding: .insecurePKCS1v1_5)
-        return input + "." + Self.base64URL(signature.rawRepresentation)
+        let claims = AssertionClaims(
+            iss: account.clientEmail, scope: Self.messagingScope, aud: account.tokenURI, iat: iat, exp: iat + 3600)
+        return try await keys.sign(claims, header: ["typ": "JWT"])
     }
 
     private func exchange() async throws -> (String, Date) {
         guard let url = URL(string: account.tokenURI) else { throw Failure.invalidTokenURI(account.tokenURI) }
         let issuedAt = now()
         // The assertion is base64url and dots: nothing in it needs form encoding.
-        let form = "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=" + (try assertion(issuedAt: issuedAt))
+        let form = "grant_type=urn%3Aietf%3Aparams%3Aoauth%3Agrant-type%3Ajwt-bearer&assertion=" + (try await assertion(issuedAt: issuedAt))
         let response = try await transport.send(
             FirebaseHTTPRequest(
                 method: .post, url: url, headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data(form.utf8), timeout: .seconds(30)))
@@ -97,8 +92,16 @@ public actor ServiceAccountTokenProvider: AccessTokenProvider {
         }
         return (reply.access_token, issuedAt.addingTimeInterval(TimeInterval(reply.expires_in)))
     }
+}
 
-    static func base64URL(_ data: Data) -> String {
-        data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-    }
+/// The claims of the JWT bearer grant's assertion. jwt-kit's claim checks are not used: the
+/// assertion is only signed here, and Google checks it.
+struct AssertionClaims: JWTPayload {
+    let iss: String
+    let scope: String
+    let aud: String
+    let iat: Int
+    let exp: Int
+
+    func verify(using algorithm: some JWTAlgorithm) throws {}
 }

@@ -110,7 +110,7 @@ extension AuthService {
     public func resendSignUpCode(email text: String, clientAddress: String? = nil, captchaToken: String? = nil) async throws {
         guard confirmsEmail else { return }
         let address = try Self.normalizedEmail(text)
-        try await checkCaptcha(captchaToken, clientAddress: clientAddress)
+        try await codes.checkCaptcha(captchaToken, clientAddress: clientAddress)
         let now = clock.now()
         let mail: OutboundMessage? = try await database.transaction { connection in
             guard
@@ -143,7 +143,7 @@ extension AuthService {
                     WHERE id = \(SQLValue(id)) AND email = \(address) RETURNING *
                     """)
             else { return .failure(.otpExpired) }
-            return .success(try await issueSession(for: try AuthUser(row: row), method: "otp", isNewUser: true, now: now, in: connection))
+            return .success(try await sessions.start(for: try AuthUser(row: row), method: "otp", isNewUser: true, now: now, in: connection))
         }
         return try outcome.get()
     }
@@ -205,14 +205,13 @@ extension AuthService {
                     WHERE id = \(SQLValue(id)) AND email_change = \(address) RETURNING *
                     """)
             else { return .failure(.otpExpired) }
-            return .success(try await issueSession(for: try AuthUser(row: row), method: "otp", isNewUser: false, now: now, in: connection))
+            return .success(try await sessions.start(for: try AuthUser(row: row), method: "otp", isNewUser: false, now: now, in: connection))
         }
         return try outcome.get()
     }
 
     func emailCodeHash(_ address: String, _ code: OneTimeCode) -> String {
-        let mac = HMAC<SHA256>.authenticationCode(for: Data("email:\(address):\(code.value)".utf8), using: codeKey)
-        return Data(mac).map { String(format: "%02x", $0) }.joined()
+        codes.mac("email:\(address):\(code.value)")
     }
 
     /// "n***@example.com": enough for the owner to recognise, not a whole address to a stranger.

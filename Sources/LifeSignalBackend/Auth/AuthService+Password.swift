@@ -46,7 +46,7 @@ extension AuthService {
     ) async throws -> SignUpOutcome {
         let email = try Self.normalizedEmail(text)
         guard password.count >= policy.minimumPasswordLength else { throw AuthRefusal.weakPassword }
-        try await checkCaptcha(captchaToken, clientAddress: clientAddress)
+        try await codes.checkCaptcha(captchaToken, clientAddress: clientAddress)
         let hash = try await hashPassword(password)
         let now = clock.now()
         let confirmed: SQLValue = confirmsEmail ? .null : SQLValue(now)
@@ -71,7 +71,7 @@ extension AuthService {
                     """)
                 let user = try AuthUser(row: row)
                 guard confirmsEmail else {
-                    return (.session(try await issueSession(for: user, method: "password", isNewUser: true, now: now, in: connection)), nil)
+                    return (.session(try await sessions.start(for: user, method: "password", isNewUser: true, now: now, in: connection)), nil)
                 }
                 let mail = try await emailCode(to: email, purpose: "signup", user: user.id, clientAddress: clientAddress, now: now, in: connection)
                 return (.confirmationSent(user), mail)
@@ -105,7 +105,7 @@ extension AuthService {
             lookup = nil
         }
         let now = clock.now()
-        if let wait = try await reservePasswordAttempt(for: identifier, now: now) { throw DomainError.rateLimited(retryAfter: wait) }
+        if let wait = try await passwordAttempts.reserve(for: identifier, now: now) { throw DomainError.rateLimited(retryAfter: wait) }
         let row: SQLRow? = if let lookup { try await database.query(lookup).first } else { nil }
         // No account, or one without a password (phone sign-in only): the same hashing work
         // is spent before refusing, so timing does not tell which accounts exist.
@@ -116,7 +116,7 @@ extension AuthService {
                 stored.map { passwords.verify(password, against: $0) } ?? passwords.verifyAgainstNothing(password)
             }
         } catch {
-            try? await refundPasswordAttempt(for: identifier)
+            try? await passwordAttempts.refund(for: identifier)
             throw error
         }
         guard let row, matches else { throw AuthRefusal.invalidCredentials }
@@ -138,8 +138,8 @@ extension AuthService {
                     WHERE id = \(SQLValue(try row.uuid("id"))) RETURNING *
                     """)
             else { throw AuthRefusal.invalidCredentials }
-            try await clearPasswordFailures(for: identifier, in: connection)
-            return try await issueSession(for: try AuthUser(row: updated), method: "password", isNewUser: false, now: now, in: connection)
+            try await passwordAttempts.clear(for: identifier, in: connection)
+            return try await sessions.start(for: try AuthUser(row: updated), method: "password", isNewUser: false, now: now, in: connection)
         }
     }
 
@@ -187,10 +187,10 @@ extension AuthService {
                     WHERE id = \(SQLValue(id.rawValue)) RETURNING *
                     """)
             else { throw AuthRefusal.userNotFound }
-            if hash != nil { try await endOtherSessions(of: id, keeping: session, in: connection) }
+            if hash != nil { try await sessions.endOthers(of: id, keeping: session, in: connection) }
             return try AuthUser(row: row)
         }
-        if password != nil { sessionCache.forgetActive() }
+        if password != nil { sessions.forgetActive() }
         if let pendingEmail { return try await requestEmailChange(user: id, to: pendingEmail, clientAddress: clientAddress) }
         return user
     }

@@ -27,31 +27,20 @@ extension AuthService {
         revealingTakenNumber: Bool = true
     ) async throws {
         let phone = try PhoneNumber(text.hasPrefix("+") ? text : "+" + text)
-        var generator = SystemRandomNumberGenerator()
-        let code = testOTPs.codes[phone] ?? OneTimeCode.random(using: &generator)
         let now = clock.now()
-        let hash = codeHash(phone: phone, code: code)
-        let isNew: Bool = try await database.transaction { connection in
+        let code: OneTimeCode? = try await database.transaction { connection in
             guard let current = try await connection.first("SELECT phone FROM auth_users WHERE id = \(SQLValue(user.rawValue))")
             else { throw AuthRefusal.userNotFound }
             // Already this account's number: nothing to prove, and no SMS to pay for.
-            if current.optionalString("phone") == phone.digits { return false }
+            if current.optionalString("phone") == phone.digits { return nil }
             if revealingTakenNumber,
                 try await connection.first("SELECT 1 AS taken FROM auth_users WHERE phone = \(phone.digits) AND id <> \(SQLValue(user.rawValue))") != nil
             {
                 throw AuthRefusal.phoneExists
             }
-            try await ensureCodeMayBeSent(to: phone, from: clientAddress, now: now, in: connection)
-            try await connection.query(
-                """
-                INSERT INTO auth_one_time_codes (phone, code_hash, attempts, expires_at, created_at, purpose, user_id)
-                VALUES (\(phone.digits), \(hash), 0, \(SQLValue(now + OneTimeCode.lifetime)), \(SQLValue(now)), 'phone_change', \(SQLValue(user.rawValue)))
-                ON CONFLICT (phone) DO UPDATE SET code_hash = excluded.code_hash, attempts = 0, expires_at = excluded.expires_at,
-                    created_at = excluded.created_at, purpose = excluded.purpose, user_id = excluded.user_id
-                """)
-            return true
+            return try await codes.issue(to: phone, purpose: "phone_change", user: user, clientAddress: clientAddress, now: now, in: connection)
         }
-        if isNew { try await sms.send(code: code, to: phone) }
+        if let code { try await codes.deliver(code, to: phone) }
     }
 
     /// Checks the code sent to `phone` and moves the account that asked for it there; returns
@@ -60,8 +49,8 @@ extension AuthService {
         let phone = try PhoneNumber(phoneText.hasPrefix("+") ? phoneText : "+" + phoneText)
         let code = try OneTimeCode(codeText)
         let now = clock.now()
-        let outcome: CodeOutcome = try await database.transaction { connection in
-            let check = try await consumeCode(phone: phone, code: code, purpose: "phone_change", now: now, in: connection)
+        let outcome: SignInCodes.Outcome = try await database.transaction { connection in
+            let check = try await codes.consume(phone: phone, code: code, purpose: "phone_change", now: now, in: connection)
             guard case .accepted(let row) = check, let userID = row.optionalUUID("user_id") else { return check }
             return try await movePhone(of: userID, to: phone, now: now, in: connection)
         }
@@ -76,8 +65,8 @@ extension AuthService {
         let phone = try PhoneNumber(phoneText.hasPrefix("+") ? phoneText : "+" + phoneText)
         let code = try OneTimeCode(codeText)
         let now = clock.now()
-        let outcome: CodeOutcome = try await database.transaction { connection in
-            let check = try await consumeCode(phone: phone, code: code, purpose: "sms", now: now, in: connection)
+        let outcome: SignInCodes.Outcome = try await database.transaction { connection in
+            let check = try await codes.consume(phone: phone, code: code, purpose: "sms", now: now, in: connection)
             guard case .accepted = check else { return check }
             return try await movePhone(of: user.rawValue, to: phone, now: now, in: connection)
         }
@@ -86,7 +75,7 @@ extension AuthService {
 
     /// Moves account `userID` to `phone` (a proven number) and issues a fresh session; a
     /// number another account holds is refused, rolling the code's use back with it.
-    private func movePhone(of userID: UUID, to phone: PhoneNumber, now: Date, in connection: any SQLConnection) async throws -> CodeOutcome {
+    private func movePhone(of userID: UUID, to phone: PhoneNumber, now: Date, in connection: any SQLConnection) async throws -> SignInCodes.Outcome {
         if try await connection.first("SELECT 1 AS taken FROM auth_users WHERE phone = \(phone.digits) AND id <> \(SQLValue(userID))") != nil {
             throw AuthRefusal.phoneExists
         }
@@ -98,6 +87,6 @@ extension AuthService {
                 """)
         else { throw AuthRefusal.userNotFound }
         try await connection.query("UPDATE users SET phone = \(phone.e164), updated_at = \(SQLValue(now)) WHERE id = \(SQLValue(userID))")
-        return .issued(try await issueSession(for: try AuthUser(row: updated), isNewUser: false, now: now, in: connection))
+        return .issued(try await sessions.start(for: try AuthUser(row: updated), isNewUser: false, now: now, in: connection))
     }
 }

@@ -36,7 +36,7 @@ extension AuthService {
             batch: batch,
             """
             DELETE FROM auth_password_failures WHERE identifier IN (SELECT identifier FROM auth_password_failures
-                WHERE window_started_at < \(SQLValue(now - Self.passwordFailureWindow)) LIMIT \(batch)) RETURNING identifier
+                WHERE window_started_at < \(SQLValue(now - PasswordAttempts.window)) LIMIT \(batch)) RETURNING identifier
             """)
         pruned.throttleCounts += try await deleteAll(
             batch: batch,

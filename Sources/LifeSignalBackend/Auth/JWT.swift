@@ -1,5 +1,6 @@
 import Foundation
 import JWTKit
+import LifeSignalDomain
 
 /// The claims LifeSignal puts in, and reads from, HS256 tokens: GoTrue's access-token claims
 /// for users, and `role` alone for the anon and service-role API keys.
@@ -104,7 +105,7 @@ public struct JWTSigner: Sendable {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3 else { throw .malformed("Expected 3 parts in JWT; got \(parts.count)") }
         // jwt-kit would try any header's `alg` with the key it has; only HS256 is ours.
-        guard let headerData = Self.decodeBase64URL(parts[0]),
+        guard let headerData = Base64URL.decode(parts[0]).map({ Data($0) }),
             let header = try? JSONSerialization.jsonObject(with: headerData) as? [String: Any],
             header["alg"] as? String == "HS256"
         else { throw .malformed("Wrong or unsupported encoding algorithm") }
@@ -120,33 +121,6 @@ public struct JWTSigner: Sendable {
         // Subtracted from now, not added to `exp`: a signed `exp` near `Int.max` must not overflow.
         if let exp = claims.exp, Int(now.timeIntervalSince1970) - Self.leeway > exp { throw .expired }
         return claims
-    }
-
-    // Byte-level rather than `replacingOccurrences`: every request verifies at least one
-    // token, and Foundation's string replacement on Linux bridges through NSString, which
-    // showed as a tenth of the server's time under load (docs/performance.md).
-    static func base64URL(_ data: Data) -> String {
-        let bytes = data.base64EncodedData().compactMap { byte -> UInt8? in
-            switch byte {
-            case UInt8(ascii: "+"): UInt8(ascii: "-")
-            case UInt8(ascii: "/"): UInt8(ascii: "_")
-            case UInt8(ascii: "="): nil
-            default: byte
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    static func decodeBase64URL(_ text: Substring) -> Data? {
-        var bytes = text.utf8.map { byte -> UInt8 in
-            switch byte {
-            case UInt8(ascii: "-"): UInt8(ascii: "+")
-            case UInt8(ascii: "_"): UInt8(ascii: "/")
-            default: byte
-            }
-        }
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: "="), count: (4 - bytes.count % 4) % 4))
-        return Data(base64Encoded: Data(bytes))
     }
 }
 

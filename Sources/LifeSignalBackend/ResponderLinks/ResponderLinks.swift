@@ -111,7 +111,7 @@ public struct ResponderLinks: Sendable {
     }
 
     private static func open(_ token: String, payloadLength: Int, key: SymmetricKey) -> [UInt8]? {
-        guard let bytes = Base64URL.decode(token), bytes.count == payloadLength + tagLength else { return nil }
+        guard token.utf8.count <= 128, let bytes = Base64URL.decode(token), bytes.count == payloadLength + tagLength else { return nil }
         let payload = Array(bytes[0..<payloadLength])
         let expected = Array(HMAC<SHA256>.authenticationCode(for: payload, using: key)).prefix(tagLength)
         guard constantTimeEqual(Array(expected), Array(bytes[payloadLength...])) else { return nil }
@@ -159,28 +159,6 @@ public struct ResponderLink: Sendable, Hashable {
 public struct InvitationLink: Sendable, Hashable {
     public let invitationID: UUID
     public let expiresAt: Date
-}
-
-/// RFC 4648 §5 without padding; decoding refuses anything else (padding, `+`, `/`, spaces), so
-/// one link has one spelling.
-enum Base64URL {
-    static func encode(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-    }
-
-    static func decode(_ text: String) -> [UInt8]? {
-        guard text.utf8.count <= 128,
-            text.utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 == 0x5F })
-        else { return nil }
-        var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while standard.utf8.count % 4 != 0 { standard += "=" }
-        guard let data = Data(base64Encoded: standard) else { return nil }
-        let bytes = [UInt8](data)
-        // Unused low bits in the last character must be zero, or two tokens would decode alike.
-        guard encode(bytes) == text else { return nil }
-        return bytes
-    }
 }
 
 extension LifeSignalBackend {

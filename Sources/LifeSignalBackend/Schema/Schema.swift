@@ -4,9 +4,9 @@ public enum Schema {
         [foundation, content, storage] + domainMigrations + [
             contactsReadUsers, userMetadata, ChangeCapture.migration, contentListIndexes, sessionSignInMethod, callerStatementMigration, eventKeywords,
             sqliteStampInWriters, AuthService.phoneChangeMigration, messagingMigration, messagingRetentionMigration, DocumentService.migration,
-            AuthService.throttleMigration, AuthService.sendingCapsMigration, sqliteLowSelectivityIndexes, ChangeCapture.changeLogMigration,
-            peopleSeeOnlyTheirOwn, ChangeCapture.deletedRowsMigration, AuthService.sessionsByUserMigration, contentPrivacy, consentMigration,
-            DeliveryLedger.migration, escalationMigration, AuthService.identityLinksMigration,
+            PasswordAttempts.throttleMigration, SignInCodes.sendingCapsMigration, sqliteLowSelectivityIndexes, ChangeCapture.changeLogMigration,
+            peopleSeeOnlyTheirOwn, ChangeCapture.deletedRowsMigration, Sessions.sessionsByUserMigration, contentPrivacy, consentMigration,
+            DeliveryLedger.migration, escalationMigration, ExternalIdentities.identityLinksMigration,
             SendCounter.migration,
         ]
 

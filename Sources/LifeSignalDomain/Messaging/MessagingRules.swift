@@ -40,8 +40,6 @@ public enum MessagingRules {
     public static func makeDeviceToken() -> String {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<tokenEntropyBytes).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-        let base64 = Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-        return "ls1." + base64
+        return "ls1." + Base64URL.encode(bytes)
     }
 }

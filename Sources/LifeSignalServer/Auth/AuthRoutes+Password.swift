@@ -85,7 +85,7 @@ extension AuthRoutes {
             || (newPhone != nil && newPhone != current.phone?.digits)
         if changesSignIn {
             do {
-                try await backend.auth.ensureReauthenticated(user: caller.user, session: caller.session, nonce: body.nonce)
+                try await backend.auth.reauthentication.ensure(user: caller.user, session: caller.session, nonce: body.nonce)
             } catch AuthRefusal.reauthenticationNeeded where body.password == nil {
                 // GoTrue's words name the password; an email or phone change gets its own.
                 throw GoTrueError(

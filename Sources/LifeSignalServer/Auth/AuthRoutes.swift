@@ -10,7 +10,7 @@ struct AuthRoutes<Context: AuthenticatedRequestContext> {
     /// Where a request came from: codes sent are capped per client address too.
     let addresses: ClientAddressResolver
 
-    func register(on router: Router<Context>) {
+    func register(on router: some RouterMethods<Context>) {
         let group = router.group("auth/v1")
         group.get("health") { _, _ in JSONResponse.make(.ok, ["name": "GoTrue", "description": "LifeSignal auth"]) }
         group.add(middleware: GoTrueMiddleware(minimumPasswordLength: backend.auth.policy.minimumPasswordLength))
@@ -73,7 +73,7 @@ struct AuthRoutes<Context: AuthenticatedRequestContext> {
         }
         let body: RefreshRequest = try await decode(request)
         do {
-            return JSONResponse.make(.ok, GoTrueSession(try await backend.auth.refresh(refreshToken: body.refreshToken)))
+            return JSONResponse.make(.ok, GoTrueSession(try await backend.auth.sessions.refresh(refreshToken: body.refreshToken)))
         } catch DomainError.notFound {
             throw GoTrueError(status: .badRequest, code: "refresh_token_not_found", message: "Invalid Refresh Token: Refresh Token Not Found")
         } catch DomainError.forbidden {
@@ -90,7 +90,7 @@ struct AuthRoutes<Context: AuthenticatedRequestContext> {
         guard let scope else {
             throw GoTrueError(status: .badRequest, code: "validation_failed", message: "Unsupported logout scope \"\(scopeText)\"")
         }
-        try await backend.auth.signOut(user: caller.user, session: caller.session, scope: scope)
+        try await backend.auth.sessions.signOut(user: caller.user, session: caller.session, scope: scope)
         return Response(status: .noContent)
     }
 
@@ -104,7 +104,7 @@ struct AuthRoutes<Context: AuthenticatedRequestContext> {
     /// GoTrue's `reauthenticate`: a code for `PUT /user`'s `nonce`, sent to the confirmed phone.
     private func reauthenticate(_ request: Request, context: Context) async throws -> Response {
         let caller = try await signedIn(context)
-        try await backend.auth.requestReauthentication(user: caller.user, clientAddress: clientAddress(request, context))
+        try await backend.auth.reauthentication.request(user: caller.user, clientAddress: clientAddress(request, context))
         return JSONResponse.make(.ok, [String: String]())
     }
 
@@ -129,7 +129,7 @@ struct AuthRoutes<Context: AuthenticatedRequestContext> {
     /// (`PUT /user`): a lookup that waits for the database must never leave a client waiting
     /// to send its body, which under a burst held requests past the body deadline.
     func active(_ bearer: (user: UserID, claims: TokenClaims)) async throws -> (user: UserID, session: UUID?) {
-        guard try await backend.auth.isSessionActive(bearer.claims) else {
+        guard try await backend.auth.sessions.isActive(bearer.claims) else {
             // GoTrue looks the person up before the session: a deleted account (whose sessions
             // went with it) is `user_not_found`.
             guard try await backend.auth.user(id: bearer.user) != nil else {
@@ -137,7 +137,7 @@ struct AuthRoutes<Context: AuthenticatedRequestContext> {
             }
             throw GoTrueError(status: .forbidden, code: "session_not_found", message: "Session from session_id claim in JWT does not exist")
         }
-        return (bearer.user, AuthService.sessionID(of: bearer.claims))
+        return (bearer.user, Sessions.id(of: bearer.claims))
     }
 
     func clientAddress(_ request: Request, _ context: Context) -> String? {

@@ -28,7 +28,7 @@ struct TwilioStatusRoutes<Context: RequestContext> {
     /// Callbacks are a few hundred bytes.
     static var bodyLimit: Int { 16 * 1024 }
 
-    func register(on router: Router<Context>) {
+    func register(on router: some RouterMethods<Context>) {
         router.post("hooks/twilio/status") { request, context in try await self.status(request, context) }
     }
 

@@ -12,7 +12,7 @@ struct FunctionRoutes<Context: AuthenticatedRequestContext> {
     let bodyLimit: Int
     let logger = Logger(label: "lifesignal.functions")
 
-    func register(on router: Router<Context>) {
+    func register(on router: some RouterMethods<Context>) {
         let logger = self.logger
         router.group("functions/v1")
             .add(
@@ -34,7 +34,7 @@ struct FunctionRoutes<Context: AuthenticatedRequestContext> {
         // A token of a session that has ended (signed out, password changed) is refused
         // before it expires, as GoTrue refuses it (docs/security.md, "Sessions"). Looked up
         // once the body is in, so the client is never left waiting to send it.
-        guard try await backend.auth.isSessionActive(claims) else {
+        guard try await backend.auth.sessions.isActive(claims) else {
             throw FunctionError(status: .unauthorized, code: "session_not_found", message: "Session from session_id claim in JWT does not exist")
         }
         let reply = try await backend.functions.call(name, caller: caller, body: body)

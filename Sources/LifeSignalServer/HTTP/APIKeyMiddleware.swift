@@ -4,7 +4,8 @@ import LifeSignalBackend
 
 /// Supabase's gateway rule: every request carries an `apikey` (header or `?apikey=`) that is a
 /// JWT signed with the project secret whose role is `anon` or `service_role`. Keys minted
-/// elsewhere with the same secret therefore work. Preflight, health and readiness checks are exempt, and so are public storage objects.
+/// elsewhere with the same secret therefore work. It guards the API's route group only: probes,
+/// links, provider callbacks and public storage objects are routes of other groups.
 ///
 /// The key's role is kept in the context: the rate limiter lets service-role requests through.
 struct APIKeyMiddleware<Context: AuthenticatedRequestContext>: RouterMiddleware {
@@ -19,7 +20,7 @@ struct APIKeyMiddleware<Context: AuthenticatedRequestContext>: RouterMiddleware 
         if let known = accepted.role(of: key, now: now) { return known }
         // An API key is always this project's own HS256 key, never a bearer token of another
         // issuer: it is checked here, not through `AuthService.authenticate`.
-        guard let claims = try? await auth.verify(key), let role = DatabaseRole(rawValue: claims.role),
+        guard let claims = try? await auth.tokens.verify(key), let role = DatabaseRole(rawValue: claims.role),
             role == .anon || role == .serviceRole
         else { return nil }
         accepted.insert(key, role: role, expiresAt: claims.exp.map { Date(timeIntervalSince1970: TimeInterval($0)) }, now: now)
@@ -30,17 +31,6 @@ struct APIKeyMiddleware<Context: AuthenticatedRequestContext>: RouterMiddleware 
         let key = request.apiKey
         var context = context
         context.apiKeyRole = if let key { await role(of: key) } else { nil }
-        let path = request.pathSlice
-        // Public objects are fetched by plain URL (an <img src>), as on Supabase.
-        if request.method == .options || path == "/health" || path == "/ready" || path == "/metrics"
-            || (request.method == .get && path.hasPrefix("/storage/v1/object/public/"))
-            // Responder and invitation links: the signed token in the path is the credential.
-            || path.hasPrefix("/r/") || path.hasPrefix("/i/")
-            // Provider callbacks: their own signature (X-Twilio-Signature) is the credential.
-            || path.hasPrefix("/hooks/")
-        {
-            return try await next(request, context)
-        }
         guard key != nil else {
             return JSONResponse.make(
                 .unauthorized,

@@ -13,9 +13,6 @@ struct AuthenticationMiddleware<Context: AuthenticatedRequestContext>: RouterMid
     let auth: AuthService
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        // Probes and scrapers need no caller, and must not wait on another issuer's keys.
-        let path = request.pathSlice
-        if path == "/health" || path == "/ready" || path == "/metrics" { return try await next(request, context) }
         var context = context
         context.authentication = await authenticate(request.bearerToken)
         return try await next(request, context)
@@ -25,7 +22,7 @@ struct AuthenticationMiddleware<Context: AuthenticatedRequestContext>: RouterMid
         guard let token else { return .none }
         do {
             let claims = try await auth.authenticate(token)
-            return .verified(claims: claims, caller: try auth.caller(claims: claims))
+            return .verified(claims: claims, caller: try AccessTokens.caller(claims: claims))
         } catch {
             return .refused(error)
         }

@@ -70,8 +70,6 @@ struct RateLimitMiddleware<Context: AuthenticatedRequestContext>: RouterMiddlewa
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let path = request.pathSlice
-        if path == "/health" || path == "/ready" || path == "/metrics" { return try await next(request, context) }
         let bearer = context.authentication.claims
         let key: String
         let bucket: RateLimiter

@@ -11,7 +11,7 @@ enum ArrayLiteralRefusal {
             ?? (text.trimmingCharacters(in: .whitespaces).hasPrefix("{")
                 ? "Unexpected end of input or misplaced character."
                 : "Array value must start with \"{\" or dimension information.")
-        return RESTError(status: .badRequest, code: "22P02", message: "malformed array literal: \"\(text)\"", details: why)
+        return RESTError(status: .badRequest, code: .invalidTextRepresentation, message: "malformed array literal: \"\(text)\"", details: why)
     }
 
     /// Elements as the JSON array SQLite stores.

@@ -6,7 +6,7 @@ import LifeSignalBackend
 /// renders itself (a 401 with `WWW-Authenticate`, a 503 with `Retry-After`).
 struct RESTError: HTTPResponseError, Sendable {
     var status: HTTPResponse.Status
-    var code: String
+    var code: RESTErrorCode
     var message: String
     var details: String?
     var hint: String?
@@ -32,17 +32,17 @@ struct RESTError: HTTPResponseError, Sendable {
             enum CodingKeys: String, CodingKey { case code, details, hint, message }
         }
         var headers = self.headers
-        headers[.proxyStatus] = "PostgREST; error=\(code)"
+        headers[.proxyStatus] = "PostgREST; error=\(code.rawValue)"
         if status == .unauthorized {
             // RFC 6750 §3, as PostgREST words it: a bad token says why; a missing grant just asks for one.
             headers[.wwwAuthenticate] =
-                code.hasPrefix("PGRST30")
+                code.isTokenRefusal
                 ? "Bearer error=\"invalid_token\", error_description=\(JSONRenderer.quote(message))"
                 : "Bearer"
         }
         // 503 is the database out of reach (PGRST001): worth retrying soon.
         if status == .serviceUnavailable { headers[.retryAfter] = String(DatabaseError.retryAfterSeconds) }
-        return JSONResponse.make(status, Body(code: code, details: details, hint: hint, message: message), headers: headers)
+        return JSONResponse.make(status, Body(code: code.rawValue, details: details, hint: hint, message: message), headers: headers)
     }
 
     /// Any error a `/rest/v1` route throws, in PostgREST's words; `role` is the caller's, which
@@ -52,8 +52,8 @@ struct RESTError: HTTPResponseError, Sendable {
         case let error as RESTError: error
         case let error as DatabaseError: .database(error, role: role)
         case BearerTokenError.refused(let why): .refusedToken(why, role: role)
-        case let error as BodyTooLarge: RESTError(status: .contentTooLarge, code: "PGRST413", message: "Request body exceeds \(error.limit) bytes")
-        default: RESTError(status: .internalServerError, code: "PGRST000", message: "Internal error")
+        case let error as BodyTooLarge: RESTError(status: .contentTooLarge, code: .bodyTooLarge, message: "Request body exceeds \(error.limit) bytes")
+        default: RESTError(status: .internalServerError, code: .internalError, message: "Internal error")
         }
     }
 
@@ -61,40 +61,40 @@ struct RESTError: HTTPResponseError, Sendable {
     /// anonymous.
     static func refusedToken(_ why: any Error, role: DatabaseRole) -> RESTError {
         switch why {
-        case TokenError.expired: RESTError(status: .unauthorized, code: "PGRST303", message: "JWT expired")
-        case TokenError.malformed(let why): RESTError(status: .unauthorized, code: "PGRST301", message: why)
+        case TokenError.expired: RESTError(status: .unauthorized, code: .expiredToken, message: "JWT expired")
+        case TokenError.malformed(let why): RESTError(status: .unauthorized, code: .invalidToken, message: why)
         case TokenError.badSignature:
             RESTError(
-                status: .unauthorized, code: "PGRST301", message: "No suitable key or wrong key type",
+                status: .unauthorized, code: .invalidToken, message: "No suitable key or wrong key type",
                 details: "None of the keys was able to decode the JWT")
-        case TokenError.unknownRole(let role): RESTError(status: .unauthorized, code: "22023", message: "role \"\(role)\" does not exist")
+        case TokenError.unknownRole(let role): RESTError(status: .unauthorized, code: .invalidParameterValue, message: "role \"\(role)\" does not exist")
         case let error as DatabaseError: .database(error, role: role)
-        default: RESTError(status: .unauthorized, code: "PGRST301", message: "\(why)")
+        default: RESTError(status: .unauthorized, code: .invalidToken, message: "\(why)")
         }
     }
 
     static func parse(_ part: String, _ value: String, _ detail: String) -> RESTError {
-        RESTError(status: .badRequest, code: "PGRST100", message: "\"failed to parse \(part) (\(value))\"", details: detail)
+        RESTError(status: .badRequest, code: .unparsableQuery, message: "\"failed to parse \(part) (\(value))\"", details: detail)
     }
 
     /// A request over one of the ``QueryLimits``: refused like a parse error, before any SQL.
     static func limit(_ part: String, _ detail: String, hint: String? = nil) -> RESTError {
-        RESTError(status: .badRequest, code: "PGRST100", message: "\"failed to parse \(part)\"", details: detail, hint: hint)
+        RESTError(status: .badRequest, code: .unparsableQuery, message: "\"failed to parse \(part)\"", details: detail, hint: hint)
     }
 
     /// `Accept: application/vnd.pgrst.object` and not exactly one row.
     static func notSingular(_ rows: Int) -> RESTError {
         RESTError(
-            status: .notAcceptable, code: "PGRST116", message: "Cannot coerce the result to a single JSON object",
+            status: .notAcceptable, code: .notSingular, message: "Cannot coerce the result to a single JSON object",
             details: "The result contains \(rows) rows")
     }
 
     static func unknownTable(_ name: String) -> RESTError {
-        RESTError(status: .notFound, code: "PGRST205", message: "Could not find the table 'public.\(name)' in the schema cache")
+        RESTError(status: .notFound, code: .unknownTable, message: "Could not find the table 'public.\(name)' in the schema cache")
     }
 
     static func unknownColumn(_ table: String, _ column: String) -> RESTError {
-        RESTError(status: .badRequest, code: "42703", message: "column \(table).\(column) does not exist")
+        RESTError(status: .badRequest, code: .undefinedColumn, message: "column \(table).\(column) does not exist")
     }
 
     /// PostgREST's map from SQLSTATE to HTTP status (`23505` → 409, `42501` → 401/403, …).
@@ -102,12 +102,12 @@ struct RESTError: HTTPResponseError, Sendable {
         switch error {
         case .statement(let state, let message, let detail, let hint):
             return RESTError(
-                status: status(forSQLState: state, message: message, role: role), code: state,
+                status: status(forSQLState: state, message: message, role: role), code: RESTErrorCode(sqlState: state),
                 message: message, details: detail, hint: hint)
         case .unavailable(let why):
-            return RESTError(status: .serviceUnavailable, code: "PGRST001", message: "Database client error. Retrying the connection.", details: why)
+            return RESTError(status: .serviceUnavailable, code: .databaseUnreachable, message: "Database client error. Retrying the connection.", details: why)
         case .decoding(let why), .configuration(let why):
-            return RESTError(status: .internalServerError, code: "PGRST000", message: why)
+            return RESTError(status: .internalServerError, code: .internalError, message: why)
         }
     }
 

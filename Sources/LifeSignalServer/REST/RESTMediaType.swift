@@ -34,7 +34,7 @@ enum RESTMediaType: Equatable {
         }
         guard !asked.isEmpty else { return .array }
         throw RESTError(
-            status: .notAcceptable, code: "PGRST107",
+            status: .notAcceptable, code: .unacceptableMediaType,
             message: "None of these media types are available: \(asked.joined(separator: ", "))")
     }
 }

@@ -60,11 +60,11 @@ struct PlannedWrite {
         switch kind {
         case .insert: try builder.requireGrant(.insert)
         case .update:
-            guard !plan.filters.isEmpty else { throw RESTError(status: .badRequest, code: "21000", message: "UPDATE requires a WHERE clause") }
+            guard !plan.filters.isEmpty else { throw RESTError(status: .badRequest, code: .cardinalityViolation, message: "UPDATE requires a WHERE clause") }
             if plan.columns.isEmpty || plan.rows.isEmpty { return nil }
             try builder.requireGrant(.update)
         case .delete:
-            guard !plan.filters.isEmpty else { throw RESTError(status: .badRequest, code: "21000", message: "DELETE requires a WHERE clause") }
+            guard !plan.filters.isEmpty else { throw RESTError(status: .badRequest, code: .cardinalityViolation, message: "DELETE requires a WHERE clause") }
             try builder.requireGrant(.delete)
         }
         return PlannedWrite(kind: kind, plan: plan, builder: builder, columns: columns, singular: request.media == .object, put: request.put)

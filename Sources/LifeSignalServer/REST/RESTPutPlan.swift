@@ -7,7 +7,7 @@ import LifeSignalBackend
 enum RESTPutPlan {
     static func upsert(from parsed: WritePlan, pairs: [(String, String)], table: TableSchema) throws(RESTError) -> WritePlan {
         if pairs.contains(where: { $0.0 == "limit" || $0.0 == "offset" }) {
-            throw RESTError(status: .badRequest, code: "PGRST114", message: "limit/offset querystring parameters are not allowed for PUT")
+            throw RESTError(status: .badRequest, code: .putWithLimits, message: "limit/offset querystring parameters are not allowed for PUT")
         }
         let key = table.columns.filter(\.isPrimaryKey).map(\.name)
         var filtered: [String: String] = [:]
@@ -19,7 +19,7 @@ enum RESTPutPlan {
         guard parsed.rows.count == 1, let row = parsed.rows.first,
             key.allSatisfy({ name in row[name].map { text(of: $0) } == filtered[name] })
         else {
-            throw RESTError(status: .badRequest, code: "PGRST115", message: "Payload values do not match URL in primary key column(s)")
+            throw RESTError(status: .badRequest, code: .putKeyMismatch, message: "Payload values do not match URL in primary key column(s)")
         }
         var plan = parsed
         plan.filters = []
@@ -29,7 +29,7 @@ enum RESTPutPlan {
     }
 
     private static var invalidFilters: RESTError {
-        RESTError(status: .methodNotAllowed, code: "PGRST105", message: "Filters must include all and only primary key columns with 'eq' operators")
+        RESTError(status: .methodNotAllowed, code: .invalidPut, message: "Filters must include all and only primary key columns with 'eq' operators")
     }
 
     /// A payload value as the text a filter compares it with.

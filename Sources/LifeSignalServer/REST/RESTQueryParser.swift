@@ -50,7 +50,7 @@ enum RESTQueryParser {
                 guard let number = Int(value) else { continue }
                 guard number >= 0 else {
                     throw RESTError(
-                        status: .rangeNotSatisfiable, code: "PGRST103", message: "Requested range not satisfiable",
+                        status: .rangeNotSatisfiable, code: .unsatisfiableRange, message: "Requested range not satisfiable",
                         details: "Limit should be greater than or equal to zero.")
                 }
                 plan.limit = number
@@ -77,7 +77,7 @@ enum RESTQueryParser {
     /// answer alike and no value is ever cut short on its way to SQL.
     private static func refuseNUL(_ key: String, _ value: String) throws(RESTError) {
         if value.utf8.contains(0) || key.utf8.contains(0) {
-            throw RESTError(status: .badRequest, code: "22021", message: "invalid byte sequence for encoding \"UTF8\": 0x00")
+            throw RESTError(status: .badRequest, code: .characterNotInRepertoire, message: "invalid byte sequence for encoding \"UTF8\": 0x00")
         }
     }
 

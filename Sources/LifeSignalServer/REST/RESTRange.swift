@@ -18,7 +18,7 @@ struct RESTRange: Sendable, Hashable {
         let to = parts[1].isEmpty ? nil : Int(Substring(parts[1])) ?? Int.max
         if let to, to < from {
             throw RESTError(
-                status: .rangeNotSatisfiable, code: "PGRST103", message: "Requested range not satisfiable",
+                status: .rangeNotSatisfiable, code: .unsatisfiableRange, message: "Requested range not satisfiable",
                 details: "The lower boundary must be lower than or equal to the upper boundary in the Range header.")
         }
         return RESTRange(from: from, to: to)

@@ -34,7 +34,7 @@ enum RESTReadResponse {
             headers[.preferenceApplied] = "count=exact"
             if offset > total && total > 0 {
                 throw RESTError(
-                    status: .rangeNotSatisfiable, code: "PGRST103", message: "Requested range not satisfiable",
+                    status: .rangeNotSatisfiable, code: .unsatisfiableRange, message: "Requested range not satisfiable",
                     details: "An offset of \(offset) was requested, but there are only \(total) rows.",
                     headers: [.contentRange: "*/\(total)"])
             }

@@ -24,7 +24,7 @@ struct RESTRoutes<Context: AuthenticatedRequestContext> {
     /// Reads planned before (steps 1–3), shared by every copy of these routes.
     let plans = RESTReadPlanCache()
 
-    func register(on router: Router<Context>) {
+    func register(on router: some RouterMethods<Context>) {
         let group = router.group("rest/v1").add(
             middleware: APIErrorMiddleware { error, _, context in
                 RESTError.translating(error, role: (try? context.authentication.caller())?.caller.role ?? .anon)
@@ -87,7 +87,7 @@ struct RESTRoutes<Context: AuthenticatedRequestContext> {
         let (caller, claims) = try context.authentication.caller()
         let document = RESTOpenAPI.document(tables: schema.all, role: DatabaseRole.acting(as: caller, claims: claims), host: request.head.authority)
         guard let data = try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]) else {
-            throw RESTError(status: .internalServerError, code: "PGRST000", message: "Could not describe the schema")
+            throw RESTError(status: .internalServerError, code: .internalError, message: "Could not describe the schema")
         }
         return Response(
             status: .ok, headers: [.contentType: "application/openapi+json; charset=utf-8"],

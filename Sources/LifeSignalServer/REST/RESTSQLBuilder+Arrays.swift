@@ -17,7 +17,7 @@ extension RESTSQLBuilder {
         guard dialect == .sqlite else { return SQL.raw("\(name) \(symbol) ") + "\(SQLValue.literal(text))" }
         guard column.type.hasSuffix("[]") else {
             throw RESTError(
-                status: .notFound, code: "42883", message: "operator does not exist: \(column.type) \(symbol) unknown",
+                status: .notFound, code: .undefinedFunction, message: "operator does not exist: \(column.type) \(symbol) unknown",
                 hint: "No operator matches the given name and argument types. You might need to add explicit type casts.")
         }
         guard let elements = ArrayLiteral.parse(text) else { throw ArrayLiteralRefusal.malformed(text) }

@@ -28,7 +28,7 @@ extension RESTSQLBuilder {
         guard let column = table.column(name) else { throw .unknownColumn(table.name, name) }
         if let readable = readableColumns, !readable.contains(name) {
             throw RESTError(
-                status: role == .anon ? .unauthorized : .forbidden, code: "42501",
+                status: role == .anon ? .unauthorized : .forbidden, code: .insufficientPrivilege,
                 message: "permission denied for column \"\(name)\" of relation \"\(table.name)\"")
         }
         return column

@@ -19,7 +19,7 @@ extension RESTSQLBuilder {
         case .array, .object: text = value.jsonText
         }
         guard dialect == .sqlite else { return .literal(text) }
-        func invalid(_ type: String, _ code: String = "22P02") -> RESTError {
+        func invalid(_ type: String, _ code: RESTErrorCode = .invalidTextRepresentation) -> RESTError {
             RESTError(status: .badRequest, code: code, message: "invalid input syntax for type \(type): \"\(text)\"")
         }
         switch column.type {
@@ -41,15 +41,15 @@ extension RESTSQLBuilder {
             return .uuid(uuid)
         case "timestamptz", "timestamp":
             if let date = Timestamp.parse(text) ?? Timestamp.parse(text + "T00:00:00Z") { return .timestamp(date) }
-            throw invalid("timestamp with time zone", "22007")
+            throw invalid("timestamp with time zone", .invalidDatetimeFormat)
         case "date":
-            guard Timestamp.parse(text + "T00:00:00Z") != nil, text.count == 10 else { throw invalid("date", "22007") }
+            guard Timestamp.parse(text + "T00:00:00Z") != nil, text.count == 10 else { throw invalid("date", .invalidDatetimeFormat) }
             return .text(text)
         case "time":
             let parts = text.split(separator: ":")
             guard (2...3).contains(parts.count), let hours = Int(parts[0]), let minutes = Int(parts[1]), hours < 24, minutes < 60,
                 parts.count == 2 || Double(parts[2]).map({ $0 < 60 }) == true
-            else { throw invalid("time without time zone", "22007") }
+            else { throw invalid("time without time zone", .invalidDatetimeFormat) }
             return .text(text)
         default:
             return .text(text)
@@ -86,7 +86,7 @@ extension RESTSQLBuilder {
         guard dialect == .sqlite, role != .serviceRole else { return }
         guard let policy = Schema.policy(for: table.name), policy.isGranted(command, to: role) else {
             throw RESTError(
-                status: role == .anon ? .unauthorized : .forbidden, code: "42501",
+                status: role == .anon ? .unauthorized : .forbidden, code: .insufficientPrivilege,
                 message: "permission denied for table \(table.name)")
         }
     }
@@ -96,7 +96,8 @@ extension RESTSQLBuilder {
         var values: [SQL] = []
         for name in plan.columns {
             guard let column = table.column(name) else {
-                throw RESTError(status: .badRequest, code: "PGRST204", message: "Could not find the '\(name)' column of '\(table.name)' in the schema cache")
+                throw RESTError(
+                    status: .badRequest, code: .unknownBodyColumn, message: "Could not find the '\(name)' column of '\(table.name)' in the schema cache")
             }
             guard let value = row[name] else {
                 if plan.missingDefault { continue }
@@ -145,7 +146,8 @@ extension RESTSQLBuilder {
         // Like PostgreSQL's trigger, the stamp wins over a value in the body.
         for name in plan.columns where stamp == nil || name != "updated_at" {
             guard let column = table.column(name) else {
-                throw RESTError(status: .badRequest, code: "PGRST204", message: "Could not find the '\(name)' column of '\(table.name)' in the schema cache")
+                throw RESTError(
+                    status: .badRequest, code: .unknownBodyColumn, message: "Could not find the '\(name)' column of '\(table.name)' in the schema cache")
             }
             assignments.append(SQL.raw("\(quote(name)) = ") + "\(try writeValue(row[name] ?? .null, for: column))")
         }
@@ -170,7 +172,7 @@ extension RESTSQLBuilder {
                 SQL.raw("SELECT 1 AS ok FROM \(quote(table.name)) WHERE \(quote(key)) = ") + "\(row[key])" + SQL.raw(" AND (") + predicate + SQL.raw(")"))
             if found == nil {
                 throw RESTError(
-                    status: role == .anon ? .unauthorized : .forbidden, code: "42501",
+                    status: role == .anon ? .unauthorized : .forbidden, code: .insufficientPrivilege,
                     message: "new row violates row-level security policy for table \"\(table.name)\"")
             }
         }

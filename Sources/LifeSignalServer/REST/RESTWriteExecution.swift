@@ -57,7 +57,7 @@ extension PlannedWrite {
             + SQL.raw(" AND ") + builder.policyPredicate(rules.compactMap(\.using))
         guard try await connection.first(sql) == nil else { return }
         throw RESTError(
-            status: .forbidden, code: "42501",
+            status: .forbidden, code: .insufficientPrivilege,
             message: "new row violates row-level security policy (USING expression) for table \"\(builder.table.name)\"")
     }
 

@@ -99,7 +99,7 @@ enum WritePlanParser {
         guard kind != .delete else { return plan }
         let payload: JSONValue
         do { payload = try JSONDecoder().decode(JSONValue.self, from: body) } catch {
-            throw RESTError(status: .badRequest, code: "PGRST102", message: "Empty or invalid json")
+            throw RESTError(status: .badRequest, code: .invalidBody, message: "Empty or invalid json")
         }
         var objects: [[String: JSONValue]] = []
         switch payload {
@@ -107,16 +107,16 @@ enum WritePlanParser {
         case .array(let items):
             for item in items {
                 guard case .object(let fields) = item else {
-                    throw RESTError(status: .badRequest, code: "PGRST102", message: "All object keys must match")
+                    throw RESTError(status: .badRequest, code: .invalidBody, message: "All object keys must match")
                 }
                 objects.append(fields)
             }
         default:
-            throw RESTError(status: .badRequest, code: "PGRST102", message: "Empty or invalid json")
+            throw RESTError(status: .badRequest, code: .invalidBody, message: "Empty or invalid json")
         }
         guard objects.count <= limits.maxWriteRows else {
             throw RESTError(
-                status: .contentTooLarge, code: "PGRST413", message: "Too many rows in one request",
+                status: .contentTooLarge, code: .bodyTooLarge, message: "Too many rows in one request",
                 details: "\(objects.count) rows were sent; at most \(limits.maxWriteRows) are accepted at once",
                 hint: "Send the rows in several requests")
         }
@@ -126,7 +126,7 @@ enum WritePlanParser {
         } else if let first = objects.first {
             let keys = Set(first.keys)
             guard objects.allSatisfy({ Set($0.keys) == keys }) else {
-                throw RESTError(status: .badRequest, code: "PGRST102", message: "All object keys must match")
+                throw RESTError(status: .badRequest, code: .invalidBody, message: "All object keys must match")
             }
             plan.columns = first.keys.sorted()
         }

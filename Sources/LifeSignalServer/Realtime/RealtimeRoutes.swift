@@ -49,7 +49,7 @@ struct RealtimeRoutes<Context: RemoteAddressRequestContext>: Sendable {
 
     /// The answers to requests that were not upgraded (the API key was already checked by
     /// the gateway middleware).
-    func register(on router: Router<Context>) {
+    func register(on router: some RouterMethods<Context>) {
         router.group("realtime/v1").get("websocket") { request, context in
             // Refused before the upgrade, so the client learns why from the answer itself.
             if await !hub.hasRoom(for: address(of: request, peer: context.remoteAddress)) {
@@ -121,7 +121,7 @@ struct RealtimeRoutes<Context: RemoteAddressRequestContext>: Sendable {
     /// The valid anon or service-role key of the request, if any.
     private func apiKey(of request: Request) async -> String? {
         guard let key = request.apiKey,
-            let claims = try? await backend.auth.verify(key),
+            let claims = try? await backend.auth.tokens.verify(key),
             claims.role == DatabaseRole.anon.rawValue || claims.role == DatabaseRole.serviceRole.rawValue
         else { return nil }
         return key

@@ -13,7 +13,7 @@ extension RealtimeSession {
     /// on. When the database cannot say, the join is refused too: it can be tried again.
     func sessionRefusal(_ claims: TokenClaims) async -> String? {
         do {
-            return try await auth.isSessionActive(claims) ? nil : Self.sessionEndedReason
+            return try await auth.sessions.isActive(claims) ? nil : Self.sessionEndedReason
         } catch {
             return "Could not check the session; try again"
         }
@@ -38,7 +38,7 @@ extension RealtimeSession {
             if let known = verdicts[session] {
                 active = known
             } else {
-                guard let checked = try? await auth.isSessionActive(claims) else { continue }
+                guard let checked = try? await auth.sessions.isActive(claims) else { continue }
                 verdicts[session] = checked
                 active = checked
             }

@@ -68,7 +68,7 @@ struct RealtimeSession: Sendable {
         let caller: Caller
         do {
             claims = try await auth.authenticate(token)
-            caller = try auth.caller(claims: claims)
+            caller = try AccessTokens.caller(claims: claims)
         } catch {
             return refuse(message, reason: Self.describe(error))
         }
@@ -152,7 +152,7 @@ struct RealtimeSession: Sendable {
             guard
                 let refused = await hub.updateIdentity(
                     connection: connection.id, topic: message.topic,
-                    caller: try auth.caller(claims: claims), claims: claims)
+                    caller: try AccessTokens.caller(claims: claims), claims: claims)
             else { return }
             refusal = refused
         } catch let error as SessionEnded {

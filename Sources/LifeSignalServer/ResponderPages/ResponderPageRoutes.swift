@@ -27,7 +27,7 @@ struct ResponderPageRoutes<Context: RequestContext> {
         self.publicOrigin = publicURL.flatMap(Self.origin(of:))
     }
 
-    func register(on router: Router<Context>) {
+    func register(on router: some RouterMethods<Context>) {
         router.get("r/:token") { request, context in await Self.guarded { try await self.show(request, context) } }
         router.head("r/:token") { request, context in await Self.guarded { try await self.show(request, context) } }
         router.post("r/:token") { request, context in await Self.guarded { try await self.answer(request, context) } }

@@ -12,11 +12,17 @@ struct StorageRoutes<Context: AuthenticatedRequestContext> {
     /// A bulk delete's body: 1,000 paths of up to 1,024 bytes each, as Supabase allows.
     static var removeBodyLimit: Int { 1_100 * 1024 }
 
-    func register(on router: Router<Context>) {
-        let group = router.group("storage/v1").add(middleware: APIErrorMiddleware { error, _, _ in StorageError.translating(error) })
+    /// - Parameters:
+    ///   - router: where requests with an API key go.
+    ///   - publicObjects: where a plain URL (an `<img src>`) fetches a public object, as on
+    ///     Supabase: no API key.
+    func register(on router: some RouterMethods<Context>, publicObjects: some RouterMethods<Context>) {
+        let translate = APIErrorMiddleware<Context> { error, _, _ in StorageError.translating(error) }
+        publicObjects.group("storage/v1").add(middleware: translate)
+            .get("object/public/:bucket/**") { request, context in try await self.download(request, context, anonymous: true) }
+        let group = router.group("storage/v1").add(middleware: translate)
         group.post("object/:bucket/**") { request, context in try await self.upload(request, context, upsert: request.headers[.xUpsert] == "true") }
         group.put("object/:bucket/**") { request, context in try await self.upload(request, context, upsert: true) }
-        group.get("object/public/:bucket/**") { request, context in try await self.download(request, context, anonymous: true) }
         group.get("object/authenticated/:bucket/**") { request, context in try await self.download(request, context, anonymous: false) }
         group.get("object/:bucket/**") { request, context in try await self.download(request, context, anonymous: false) }
         group.delete("object/:bucket/**") { request, context in try await self.removeOne(request, context) }

@@ -1,4 +1,5 @@
 import Foundation
+import RFC3339
 
 /// The JSON coders every service client uses, exposed so that callers decode the same way.
 ///
@@ -14,7 +15,7 @@ public enum SupabaseJSON {
         decoder.dateDecodingStrategy = .custom { decoder in
             let container = try decoder.singleValueContainer()
             let string = try container.decode(String.self)
-            guard let date = ISO8601.parse(string) else {
+            guard let date = RFC3339.parse(string, .lenient) else {
                 throw DecodingError.dataCorruptedError(
                     in: container, debugDescription: "Invalid ISO 8601 date: \(string)")
             }
@@ -29,7 +30,7 @@ public enum SupabaseJSON {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
-            try container.encode(ISO8601.format(date))
+            try container.encode(RFC3339.format(date, fractionDigits: 3, zone: .z))
         }
         return encoder
     }

@@ -1,4 +1,5 @@
 import Foundation
+import RFC3339
 
 /// A value that can be used as a filter operand in PostgREST queries.
 ///
@@ -54,7 +55,7 @@ extension UUID: PostgrestFilterValue {
 }
 
 extension Date: PostgrestFilterValue {
-    public var rawValue: String { ISO8601.format(self) }
+    public var rawValue: String { RFC3339.format(self, fractionDigits: 3, zone: .z) }
 }
 
 extension Optional: PostgrestFilterValue where Wrapped: PostgrestFilterValue {

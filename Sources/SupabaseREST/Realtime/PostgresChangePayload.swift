@@ -1,4 +1,5 @@
 import Foundation
+import RFC3339
 
 /// Reads the payload of a `postgres_changes` message:
 /// `{"ids":[…],"data":{"schema","table","commit_timestamp","type","columns","record","old_record","errors"}}`.
@@ -15,7 +16,7 @@ enum PostgresChangePayload {
         guard let type = data["type"]?.stringValue else {
             throw .malformedMessage("postgres_changes without a `type`")
         }
-        guard let stamp = data["commit_timestamp"]?.stringValue, let timestamp = ISO8601.parse(stamp) else {
+        guard let stamp = data["commit_timestamp"]?.stringValue, let timestamp = RFC3339.parse(stamp) else {
             throw .malformedMessage("postgres_changes without a valid `commit_timestamp`")
         }
         let columns = (data["columns"]?.arrayValue ?? []).compactMap { column -> Column? in

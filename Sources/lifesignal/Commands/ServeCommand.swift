@@ -58,8 +58,8 @@ struct ServeCommand: AsyncParsableCommand {
         let firebaseSummary = ServeFirebaseOptions.summary(configuration.firebase)
         // A terminal's scrollback and a service's captured stdout are logs too: the key that
         // bypasses every policy appears only when asked for.
-        let serviceRoleKey = showServiceRoleKey ? await backend.auth.apiKey(role: .serviceRole) : "not shown (--show-service-role-key prints it)"
-        let anonKey = await backend.auth.apiKey(role: .anon)
+        let serviceRoleKey = showServiceRoleKey ? await backend.auth.tokens.apiKey(role: .serviceRole) : "not shown (--show-service-role-key prints it)"
+        let anonKey = await backend.auth.tokens.apiKey(role: .anon)
         var serverConfiguration = ServerConfiguration(host: host, port: port, sweepInterval: sweepInterval > 0 ? .seconds(sweepInterval) : nil)
         serverConfiguration.reloadSignal = .sighup
         serverConfiguration.publicURL = delivery.publicURL

@@ -21,7 +21,7 @@ struct FirebaseIDTokenTests {
         #expect(claims.exp == Int(firebase.now.timeIntervalSince1970) + 3600)
         #expect(claims.appMetadata?.provider == "firebase")
         let sub = try #require(claims.sub.flatMap(UUID.init(uuidString:)))
-        #expect(try firebase.auth.caller(claims: claims) == .user(UserID(sub)))
+        #expect(try AccessTokens.caller(claims: claims) == .user(UserID(sub)))
 
         // The account is what phone sign-in makes: an auth user and a profile, linked to the uid.
         #expect(try await firebase.count("auth_users") == 1)
@@ -167,7 +167,7 @@ struct FirebaseIDTokenTests {
         defer { Task { await firebase.keyServer.stop() } }
         let session = try await firebase.test.signIn("+15550007004")
         #expect(try await firebase.auth.authenticate(session.accessToken).sub == session.user.id.description)
-        #expect(try await firebase.auth.authenticate(await firebase.auth.apiKey(role: .anon)).role == "anon")
+        #expect(try await firebase.auth.authenticate(await firebase.auth.tokens.apiKey(role: .anon)).role == "anon")
         #expect(firebase.keyServer.requestCount == 0, "no key fetch for a token that is not Firebase's")
     }
 

@@ -35,7 +35,7 @@ extension FirebaseReplayTransport {
         let caller: Caller
         do {
             guard header == nil || header?.hasPrefix("Bearer ") == true else { throw DomainError.unauthenticated }
-            caller = try await backend.auth.caller(bearer: header.map { String($0.dropFirst("Bearer ".count)) })
+            caller = try await backend.auth.tokens.caller(bearer: header.map { String($0.dropFirst("Bearer ".count)) })
         } catch {
             return Self.firestoreError(401, "UNAUTHENTICATED", "Request had invalid authentication credentials.")
         }

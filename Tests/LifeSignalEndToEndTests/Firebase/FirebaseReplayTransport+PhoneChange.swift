@@ -13,7 +13,7 @@ extension FirebaseReplayTransport {
     func changePhone(_ json: [String: Any]) async -> FirebaseHTTPResponse {
         let user: UserID
         do {
-            guard let token = json["idToken"] as? String, case .user(let id) = try await backend.auth.caller(bearer: token) else {
+            guard let token = json["idToken"] as? String, case .user(let id) = try await backend.auth.tokens.caller(bearer: token) else {
                 return Self.authError(400, "INVALID_ID_TOKEN")
             }
             user = id

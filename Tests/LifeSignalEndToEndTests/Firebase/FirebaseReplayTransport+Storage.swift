@@ -43,7 +43,7 @@ extension FirebaseReplayTransport {
         do {
             let header = request.header("Authorization")
             guard header == nil || header?.hasPrefix("Firebase ") == true else { throw DomainError.unauthenticated }
-            caller = try await backend.auth.caller(bearer: header.map { String($0.dropFirst("Firebase ".count)) })
+            caller = try await backend.auth.tokens.caller(bearer: header.map { String($0.dropFirst("Firebase ".count)) })
         } catch {
             return Self.storageError(401, "Unauthenticated.")
         }

@@ -103,7 +103,7 @@ struct FirebaseReplayTransport: FirebaseHTTPTransport {
             return Self.authError(400, "INVALID_GRANT_TYPE")
         }
         do {
-            let issued = try await backend.auth.refresh(refreshToken: token)
+            let issued = try await backend.auth.sessions.refresh(refreshToken: token)
             return Self.json(
                 200,
                 [
@@ -152,7 +152,7 @@ struct FirebaseReplayTransport: FirebaseHTTPTransport {
         do {
             let header = request.header("Authorization")
             guard header == nil || header?.hasPrefix("Bearer ") == true else { throw DomainError.unauthenticated }
-            caller = try await backend.auth.caller(bearer: header.map { String($0.dropFirst("Bearer ".count)) })
+            caller = try await backend.auth.tokens.caller(bearer: header.map { String($0.dropFirst("Bearer ".count)) })
         } catch {
             return Self.callableError(401, "UNAUTHENTICATED", "Unauthenticated")
         }

@@ -93,7 +93,7 @@ struct LiveClientsTests {
         let row = try #require(try await test.backend.database.query("SELECT user_id FROM check_ins").first)
         #expect(try row.uuid("user_id") == session.userID.rawValue)
         #expect(
-            try await test.backend.checkIns.status(caller: await test.backend.auth.caller(bearer: session.accessToken)).lastCheckIn
+            try await test.backend.checkIns.status(caller: await test.backend.auth.tokens.caller(bearer: session.accessToken)).lastCheckIn
                 == result.checkedInAt)
         await live.close()
     }

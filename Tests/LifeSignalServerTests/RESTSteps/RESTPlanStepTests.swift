@@ -51,10 +51,10 @@ struct RESTPlanStepTests {
         let plan = try read("select=id,label:name", table: table)
         #expect(plan.columns.map(\.name) == ["id", "label"])
         let unknown = #expect(throws: RESTError.self) { try read("select=no_such_column", table: table) }
-        #expect(unknown?.code == "42703")
+        #expect(unknown?.code.rawValue == "42703")
         // Who created a record is for editors only: anonymous callers are refused the column.
         let hidden = #expect(throws: RESTError.self) { try read("select=created_by", table: table) }
-        #expect(hidden?.code == "42501" && hidden?.status == .unauthorized)
+        #expect(hidden?.code.rawValue == "42501" && hidden?.status == .unauthorized)
         let star = try read("select=*", table: table)
         #expect(!star.columns.map(\.name).contains("created_by"))
         #expect(try read("select=*", caller: .service, table: table).columns.map(\.name).contains("created_by"))
@@ -101,9 +101,9 @@ struct RESTPlanStepTests {
     @Test func writesNeedTheRolesGrantAndAFilter() async throws {
         let table = try await locations()
         let refused = await #expect(throws: RESTError.self) { try await write(.insert, query: nil, caller: .anonymous, table: table) }
-        #expect(refused?.code == "42501" && refused?.status == .unauthorized)
+        #expect(refused?.code.rawValue == "42501" && refused?.status == .unauthorized)
         let unfiltered = await #expect(throws: RESTError.self) { try await write(.delete, query: nil, caller: .service, table: table) }
-        #expect(unfiltered?.code == "21000" && unfiltered?.status == .badRequest)
+        #expect(unfiltered?.code.rawValue == "21000" && unfiltered?.status == .badRequest)
         // A PATCH that sets nothing plans no SQL at all.
         #expect(try await write(.update, query: "id=eq.1", body: "{}", caller: .service, table: table) == nil)
         let delete = try #require(try await write(.delete, query: "id=eq.1", caller: .service, table: table))
@@ -121,10 +121,10 @@ struct RESTPlanStepTests {
         let mismatch = await #expect(throws: RESTError.self) {
             try await write(.insert, put: true, query: "id=eq.\(id)", body: #"{"id":"other","name":"A"}"#, caller: .service, table: table)
         }
-        #expect(mismatch?.code == "PGRST115")
+        #expect(mismatch?.code.rawValue == "PGRST115")
         let notTheKey = await #expect(throws: RESTError.self) {
             try await write(.insert, put: true, query: "name=eq.A", caller: .service, table: table)
         }
-        #expect(notTheKey?.code == "PGRST105")
+        #expect(notTheKey?.code.rawValue == "PGRST105")
     }
 }

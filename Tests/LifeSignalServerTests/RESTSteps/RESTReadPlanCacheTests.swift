@@ -77,7 +77,7 @@ struct RESTReadPlanCacheTests {
             #expect(throws: RESTError.self) {
                 try cache.plan(for: refused, generation: 1) { () throws(RESTError) -> PlannedRead in
                     made.count += 1
-                    throw RESTError(status: .badRequest, code: "42703", message: "no such column")
+                    throw RESTError(status: .badRequest, code: .undefinedColumn, message: "no such column")
                 }
             }
         }

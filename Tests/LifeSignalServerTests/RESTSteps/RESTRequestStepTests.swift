@@ -37,7 +37,7 @@ struct RESTRequestStepTests {
         let refusal = #expect(throws: RESTError.self) {
             try RESTReadRequest(query: nil, headers: headers([("Accept", "text/csv, image/png")]), head: false)
         }
-        #expect(refusal?.status == .notAcceptable && refusal?.code == "PGRST107")
+        #expect(refusal?.status == .notAcceptable && refusal?.code.rawValue == "PGRST107")
         #expect(refusal?.message.contains("text/csv, image/png") == true)
     }
 
@@ -61,7 +61,7 @@ struct RESTRequestStepTests {
         // Past what Int holds: no bound.
         #expect(try RESTRange.parse("0-99999999999999999999999") == RESTRange(from: 0, to: Int.max))
         let reversed = #expect(throws: RESTError.self) { try RESTRange.parse("9-5") }
-        #expect(reversed?.status == .rangeNotSatisfiable && reversed?.code == "PGRST103")
+        #expect(reversed?.status == .rangeNotSatisfiable && reversed?.code.rawValue == "PGRST103")
     }
 
     @Test func refusesABadQueryBeforeARange() {
@@ -69,7 +69,7 @@ struct RESTRequestStepTests {
         let refusal = #expect(throws: RESTError.self) {
             try RESTReadRequest(query: "select=a b(", headers: headers([("Range", "9-5")]), head: false)
         }
-        #expect(refusal?.code == "PGRST100")
+        #expect(refusal?.code.rawValue == "PGRST100")
     }
 
     @Test func readsAWriteAndItsPreferences() async throws {
@@ -88,7 +88,7 @@ struct RESTRequestStepTests {
         let refusal = await #expect(throws: RESTError.self) {
             try await RESTWriteRequest.read(kind: .insert, put: false, query: nil, headers: [:]) { Data(#"[{"a":1},{"b":2}]"#.utf8) }
         }
-        #expect(refusal?.code == "PGRST102")
+        #expect(refusal?.code.rawValue == "PGRST102")
     }
 
     @Test func refusesAnUnanswerableAcceptBeforeReadingTheBody() async {
@@ -98,6 +98,6 @@ struct RESTRequestStepTests {
                 return Data()
             }
         }
-        #expect(refusal?.code == "PGRST107")
+        #expect(refusal?.code.rawValue == "PGRST107")
     }
 }

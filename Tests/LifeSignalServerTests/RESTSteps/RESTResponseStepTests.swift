@@ -37,7 +37,7 @@ struct RESTResponseStepTests {
         let refusal = #expect(throws: RESTError.self) {
             try RESTReadResponse.make((body: "[]", rows: 0, total: 3), offset: 5, singular: false, head: false)
         }
-        #expect(refusal?.status == .rangeNotSatisfiable && refusal?.code == "PGRST103")
+        #expect(refusal?.status == .rangeNotSatisfiable && refusal?.code.rawValue == "PGRST103")
         #expect(refusal?.headers[contentRangeField] == "*/3")
         #expect(refusal?.response.headers[contentRangeField] == "*/3")
     }
@@ -49,7 +49,7 @@ struct RESTResponseStepTests {
         let refusal = #expect(throws: RESTError.self) {
             try RESTReadResponse.make((body: "[]", rows: 0, total: nil), offset: 0, singular: true, head: false)
         }
-        #expect(refusal?.status == .notAcceptable && refusal?.code == "PGRST116" && refusal?.details == "The result contains 0 rows")
+        #expect(refusal?.status == .notAcceptable && refusal?.code.rawValue == "PGRST116" && refusal?.details == "The result contains 0 rows")
     }
 
     @Test func aHEADHasTheHeadersAndNoBody() throws {

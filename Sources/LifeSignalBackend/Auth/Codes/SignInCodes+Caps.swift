@@ -15,10 +15,16 @@ import LifeSignalFunctions
 /// - only to the countries SMS may go to (``DeliveryRules/smsCountries``), and within the
 ///   server's daily SMS budget (``SendingCaps/smsPerDay``), which codes count against too.
 ///
+/// And a new code for a phone is not sent while one sent less than
+/// ``OneTimeCode/resendInterval`` ago is still pending (GoTrue's `sms_max_frequency`). A code
+/// that was used is gone, so signing in again at once works; a code burned by wrong guesses
+/// stays pending, so the guesser cannot ask for a fresh code and guess again at once. Numbers
+/// with fixed test codes are not limited: they are the operator's own numbers for testing.
+///
 /// Each count is a fixed window that opens with its first code, kept in the database so every
 /// server on one PostgreSQL shares it. A refused request counts nothing and sends nothing;
 /// it is told when the window ends (``DomainError/rateLimited(retryAfter:)``).
-extension AuthService {
+extension SignInCodes {
     static let sendingCapsMigration = Migration(
         version: 150, name: "sign-in code sending caps",
         statements: [
@@ -33,7 +39,7 @@ extension AuthService {
 
     /// Counts one code for `phone` and for `clientAddress`, throwing when either cap is passed.
     /// Called inside the transaction that stores the code, so a throw rolls both counts back.
-    func countCodeSent(to phone: PhoneNumber, from clientAddress: String?, now: Date, in connection: any SQLConnection) async throws {
+    func countSent(to phone: PhoneNumber, from clientAddress: String?, now: Date, in connection: any SQLConnection) async throws {
         guard rules.smsAllowed(to: phone.e164) else {
             let country = SMSCountries.country(of: phone) ?? "an unknown country"
             throw DomainError.invalidArgument("LifeSignal does not send SMS to numbers in \(country) on this server")
@@ -76,5 +82,18 @@ extension AuthService {
         guard try row.int("sent") > limit else { return }
         let windowEnd = try row.date("window_started_at") + window
         throw DomainError.rateLimited(retryAfter: max(1, windowEnd.timeIntervalSince(now).rounded(.up)))
+    }
+
+    /// Refuses to replace a code for `phone` sent less than ``OneTimeCode/resendInterval`` ago,
+    /// then counts the code against the caps on codes per number and per client address
+    /// (`AuthService+SendingCaps.swift`). Runs inside the transaction that stores the code, so
+    /// a refusal rolls every count back.
+    func ensureMayBeSent(to phone: PhoneNumber, from clientAddress: String?, now: Date, in connection: any SQLConnection) async throws {
+        guard testOTPs.codes[phone] == nil else { return }
+        if let pending = try await connection.first("SELECT created_at FROM auth_one_time_codes WHERE phone = \(phone.digits)") {
+            let allowedAt = try pending.date("created_at") + OneTimeCode.resendInterval
+            if allowedAt > now { throw DomainError.rateLimited(retryAfter: allowedAt.timeIntervalSince(now).rounded(.up)) }
+        }
+        try await countSent(to: phone, from: clientAddress, now: now, in: connection)
     }
 }

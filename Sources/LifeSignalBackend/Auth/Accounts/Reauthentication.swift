@@ -14,16 +14,24 @@ import LifeSignalFunctions
 /// signing in with its password again (a fresh session is recent). Codes share
 /// `auth_one_time_codes` with sign-in codes (purpose `reauthentication`), and so their
 /// lifetime, wrong-guess limit and the caps on sending.
-extension AuthService {
+///
+/// Authentication's reauthentication part: it asks the codes part for a code and reads the
+/// sessions table, and nothing else.
+public struct Reauthentication: Sendable {
+    let database: any Database
+    let clock: BackendClock
+    let codes: SignInCodes
+    let policy: AuthPolicy
+
     /// Sends a reauthentication code to `user`'s confirmed phone.
-    public func requestReauthentication(user: UserID, clientAddress: String? = nil) async throws {
+    public func request(user: UserID, clientAddress: String? = nil) async throws {
         guard let row = try await database.query("SELECT phone, phone_confirmed_at FROM auth_users WHERE id = \(SQLValue(user.rawValue))").first
         else { throw AuthRefusal.userNotFound }
         guard let digits = row.optionalString("phone"), !digits.isEmpty, let phone = try? PhoneNumber("+" + digits) else {
             throw AuthRefusal.reauthenticationUnavailable
         }
         guard row.optionalDate("phone_confirmed_at") != nil else { throw AuthRefusal.phoneNotConfirmed }
-        try await sendCode(to: phone, purpose: "reauthentication", user: user, clientAddress: clientAddress)
+        try await codes.send(to: phone, purpose: "reauthentication", user: user, clientAddress: clientAddress)
     }
 
     /// Passes when `session` (the caller's, from its token) began within the window, or when
@@ -33,7 +41,7 @@ extension AuthService {
     ///
     /// The nonce is checked in a transaction of its own, committed before the change it
     /// allows, so a wrong guess is counted even though the request then fails.
-    public func ensureReauthenticated(user: UserID, session: UUID?, nonce: String?) async throws {
+    public func ensure(user: UserID, session: UUID?, nonce: String?) async throws {
         let now = clock.now()
         if let session,
             let row = try await database.query(
@@ -48,8 +56,8 @@ extension AuthService {
             let digits = try await database.query("SELECT phone FROM auth_users WHERE id = \(SQLValue(user.rawValue))").first?.optionalString("phone"),
             let phone = try? PhoneNumber("+" + digits)
         else { throw AuthRefusal.reauthenticationNotValid }
-        let outcome: CodeOutcome = try await database.transaction { connection in
-            try await consumeCode(phone: phone, code: code, purpose: "reauthentication", now: now, in: connection)
+        let outcome = try await database.transaction { connection in
+            try await codes.consume(phone: phone, code: code, purpose: "reauthentication", now: now, in: connection)
         }
         guard case .accepted(let row) = outcome, row.optionalUUID("user_id") == user.rawValue else {
             throw AuthRefusal.reauthenticationNotValid

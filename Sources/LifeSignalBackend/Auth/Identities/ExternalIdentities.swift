@@ -8,7 +8,30 @@ import LifeSignalDomain
 /// to the project's policies, the uid here is linked once to a LifeSignal account (made on
 /// first use, as phone sign-in makes one), so `auth.uid()` is a LifeSignal user id and every
 /// row policy, function and Realtime filter applies unchanged.
-extension AuthService {
+///
+/// Authentication's external identities part: another issuer's verified token in, the claims
+/// of the LifeSignal account it stands for out.
+public struct ExternalIdentities: Sendable {
+    let database: any Database
+    let clock: BackendClock
+    /// Checks Firebase ID tokens against the project's published keys.
+    public let firebase: FirebaseIDTokenVerifier
+    /// The `iss` of LifeSignal's own tokens, which the claims made here carry too.
+    let issuer: String
+    let links: IdentityLinkCache
+
+    init(database: any Database, clock: BackendClock, settings: FirebaseAuthSettings, issuer: String, policy: AuthPolicy) {
+        self.database = database
+        self.clock = clock
+        self.firebase = FirebaseIDTokenVerifier(settings: settings, clock: clock)
+        self.issuer = issuer
+        self.links = IdentityLinkCache(staleness: policy.sessionCheckStaleness)
+    }
+
+    /// Whether `token` says (unverified) it is this project's Firebase ID token: then it is
+    /// checked as one and nothing else.
+    func claimsToBeOurs(_ token: String) -> Bool { firebase.claimsToBeOurs(token) }
+
     /// The link from an outside issuer's subject (a Firebase uid) to the account it stands for.
     static let identityLinksMigration = Migration(
         version: 250, name: "auth identities: Firebase uids linked to accounts",
@@ -28,9 +51,9 @@ extension AuthService {
     /// The claims a verified Firebase ID token stands for: an `authenticated` LifeSignal user
     /// (the linked account; no session, so sign-out through `/auth/v1` does not apply), with
     /// the token's lifetime and the phone and email Firebase gave.
-    func firebaseClaims(_ token: String, verifier: FirebaseIDTokenVerifier) async throws -> TokenClaims {
-        let identity = try await verifier.verify(token)
-        let account = try await linkedAccount(issuer: verifier.settings.issuer, identity: identity)
+    func claims(for token: String) async throws -> TokenClaims {
+        let identity = try await firebase.verify(token)
+        let account = try await linkedAccount(issuer: firebase.settings.issuer, identity: identity)
         var claims = TokenClaims(role: DatabaseRole.authenticated.rawValue)
         claims.iss = issuer
         claims.sub = account.id.description
@@ -55,14 +78,14 @@ extension AuthService {
     /// when verified, each if no other account holds it.
     func linkedAccount(issuer: String, identity: FirebaseIdentity) async throws -> LinkedAccount {
         let key = issuer + "\n" + identity.uid
-        if let known = identityLinks.lookup(key) { return known }
+        if let known = links.lookup(key) { return known }
         var lastError: (any Error)?
         for _ in 0..<3 {
             do {
                 let account = try await database.transaction { connection in
                     try await Self.findOrLink(issuer: issuer, identity: identity, now: clock.now(), in: connection)
                 }
-                identityLinks.remember(key, account)
+                links.remember(key, account)
                 return account
             } catch DatabaseError.statement(sqlState: "23505", let message, let detail, let hint) {
                 lastError = DatabaseError.statement(sqlState: "23505", message: message, detail: detail, hint: hint)
@@ -87,7 +110,7 @@ extension AuthService {
             phone = number
         }
         var email: String?
-        if identity.emailVerified, let text = identity.email, let address = try? normalizedEmail(text),
+        if identity.emailVerified, let text = identity.email, let address = try? AuthService.normalizedEmail(text),
             try await connection.first("SELECT 1 AS taken FROM auth_users WHERE email = \(address)") == nil
         {
             email = address
@@ -136,20 +159,20 @@ final class IdentityLinkCache: @unchecked Sendable {
 
     private let lock = NSLock()
     private let staleness: Duration
-    private var links: [String: (account: AuthService.LinkedAccount, seenAt: ContinuousClock.Instant)] = [:]
+    private var links: [String: (account: ExternalIdentities.LinkedAccount, seenAt: ContinuousClock.Instant)] = [:]
 
     init(staleness: TimeInterval) {
         self.staleness = .milliseconds(Int64((staleness * 1000).rounded()))
     }
 
-    func lookup(_ key: String) -> AuthService.LinkedAccount? {
+    func lookup(_ key: String) -> ExternalIdentities.LinkedAccount? {
         lock.withLock {
             guard let entry = links[key], ContinuousClock.now - entry.seenAt < staleness else { return nil }
             return entry.account
         }
     }
 
-    func remember(_ key: String, _ account: AuthService.LinkedAccount) {
+    func remember(_ key: String, _ account: ExternalIdentities.LinkedAccount) {
         lock.withLock {
             if links.count >= Self.capacity { links.removeAll(keepingCapacity: true) }
             links[key] = (account, ContinuousClock.now)

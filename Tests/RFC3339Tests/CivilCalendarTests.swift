@@ -1,5 +1,5 @@
 import Foundation
-import LifeSignalDomain
+import RFC3339
 import Testing
 
 @Suite("CivilCalendar")

@@ -25,3 +25,14 @@ public enum CivilCalendar {
         return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }
+
+extension CivilCalendar {
+    /// The days in `month` (1…12) of `year` in the proleptic Gregorian calendar.
+    public static func daysIn(month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+}

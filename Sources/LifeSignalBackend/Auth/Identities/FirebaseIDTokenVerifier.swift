@@ -1,5 +1,6 @@
 import Foundation
 import JWTKit
+import LifeSignalDomain
 
 /// Who a verified Firebase ID token names: its project's uid, and the contact details
 /// Firebase vouches for.
@@ -100,7 +101,7 @@ public struct FirebaseIDTokenVerifier: Sendable {
     }
 
     static func json(_ part: Substring) -> [String: Any]? {
-        guard let data = JWTSigner.decodeBase64URL(part) else { return nil }
+        guard let data = Base64URL.decode(part).map({ Data($0) }) else { return nil }
         return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
     }
 }
