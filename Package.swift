@@ -5,7 +5,7 @@ import PackageDescription
 /// `docs/architecture.md`; an arrow only ever points down that table.
 let package = Package(
     name: "LifeSignal",
-    platforms: [.macOS(.v14), .iOS(.v17)],
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .executable(name: "lifesignal", targets: ["lifesignal"]),
         .library(name: "LifeSignalDomain", targets: ["LifeSignalDomain"]),
@@ -253,7 +253,7 @@ let package = Package(
             dependencies: [
                 "LifeSignalDomain", "LifeSignalClients", "LifeSignalFeatures", "LifeSignalAdapters", "LifeSignalLocalAdapters",
                 "LifeSignalBackend", "LifeSignalSQLite", "LifeSignalPostgres", "LifeSignalFunctions", "LifeSignalServer", "SupabaseREST",
-                "LifeSignalDelivery",
+                "LifeSignalDelivery", "RFC3339",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -277,6 +277,10 @@ let package = Package(
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+                // NIOHTTPTestClient: a load test's client that cannot stall an upload.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             path: "Tests/LifeSignalTestSupport"
         ),

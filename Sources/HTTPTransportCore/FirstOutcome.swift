@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// One awaited result decided by whichever comes first — a response, a timer, the caller's
 /// cancellation — with the later ones dropped.
@@ -12,12 +13,15 @@ import Foundation
 ///
 /// `package`: shared by ``HTTPPipeline``, ``Foundation/URLSession/dataWithoutCancelling(for:)``
 /// and Supabase Realtime's deadlines, not part of any public API.
-package final class FirstOutcome<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<Value, any Error>?
-    private var early: Result<Value, any Error>?
-    private var done = false
-    private var tasks: [Task<Void, Never>] = []
+package final class FirstOutcome<Value: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<Value, any Error>?
+        var early: Result<Value, any Error>?
+        var done = false
+        var tasks: [Task<Void, Never>] = []
+    }
+
+    private let state = Mutex(State())
 
     /// Creates an undecided outcome.
     package init() {}
@@ -38,22 +42,20 @@ package final class FirstOutcome<Value: Sendable>: @unchecked Sendable {
     /// The continuation arrives after `finish` when the caller was cancelled before it
     /// suspended: the early result is delivered then.
     private func install(_ continuation: CheckedContinuation<Value, any Error>) {
-        lock.lock()
-        if let early {
-            lock.unlock()
-            continuation.resume(with: early)
-            return
+        let early: Result<Value, any Error>? = state.withLock { state in
+            if let early = state.early { return early }
+            state.continuation = continuation
+            return nil
         }
-        self.continuation = continuation
-        lock.unlock()
+        if let early { continuation.resume(with: early) }
     }
 
     /// Tasks to cancel once the outcome is known (at once, if it already is).
     package func track(_ newTasks: Task<Void, Never>...) {
-        lock.lock()
-        let finished = done
-        if !finished { tasks += newTasks }
-        lock.unlock()
+        let finished = state.withLock { state in
+            if !state.done { state.tasks += newTasks }
+            return state.done
+        }
         if finished { newTasks.forEach { $0.cancel() } }
     }
 
@@ -63,18 +65,16 @@ package final class FirstOutcome<Value: Sendable>: @unchecked Sendable {
     ///   of, e.g. a socket that opened after its deadline closed).
     @discardableResult
     package func finish(_ result: Result<Value, any Error>) -> Bool {
-        lock.lock()
-        guard !done else {
-            lock.unlock()
-            return false
+        let decided: (continuation: CheckedContinuation<Value, any Error>?, tasks: [Task<Void, Never>])? = state.withLock { state in
+            guard !state.done else { return nil }
+            state.done = true
+            let continuation = state.continuation
+            state.continuation = nil
+            if continuation == nil { state.early = result }
+            defer { state.tasks = [] }
+            return (continuation, state.tasks)
         }
-        done = true
-        let continuation = self.continuation
-        self.continuation = nil
-        if continuation == nil { early = result }
-        let tasks = self.tasks
-        self.tasks = []
-        lock.unlock()
+        guard let (continuation, tasks) = decided else { return false }
         tasks.forEach { $0.cancel() }
         continuation?.resume(with: result)
         return true

@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import Synchronization
 
 /// Something with deadlines that ``LeaseClock`` checks on each of its ticks.
 protocol LeaseDeadlines: AnyObject, Sendable {
@@ -16,54 +17,56 @@ protocol LeaseDeadlines: AnyObject, Sendable {
 /// something has gone wrong, so checking them every ``tick`` is precise enough: a watched
 /// deadline is acted on at most one tick late. The clock ticks only while something is
 /// watched.
-///
-/// A lock rather than `Mutex`, which needs macOS 15 and iOS 18.
-final class LeaseClock: @unchecked Sendable {
+final class LeaseClock: Sendable {
     static let tick = TimeAmount.milliseconds(100)
 
     private let loop: any EventLoop
-    private let lock = NSLock()
-    private var watched: [ObjectIdentifier: any LeaseDeadlines] = [:]
-    private var ticking = false
+
+    private struct State {
+        var watched: [ObjectIdentifier: any LeaseDeadlines] = [:]
+        var ticking = false
+    }
+
+    private let state = Mutex(State())
 
     init(loop: any EventLoop) { self.loop = loop }
 
     /// Checks `item`'s deadlines from the next tick on, until ``forget(_:)`` or its `check`
     /// says it is done.
     func watch(_ item: any LeaseDeadlines) {
-        let start: Bool = lock.withLock {
-            watched[ObjectIdentifier(item)] = item
-            if ticking { return false }
-            ticking = true
+        let start: Bool = state.withLock { state in
+            state.watched[ObjectIdentifier(item)] = item
+            if state.ticking { return false }
+            state.ticking = true
             return true
         }
         if start { scheduleTick() }
     }
 
     func forget(_ item: any LeaseDeadlines) {
-        lock.withLock { _ = watched.removeValue(forKey: ObjectIdentifier(item)) }
+        state.withLock { state in _ = state.watched.removeValue(forKey: ObjectIdentifier(item)) }
     }
 
     /// Whether the clock's timer is set (for tests: it must stop once nothing is watched).
-    var isTicking: Bool { lock.withLock { ticking } }
+    var isTicking: Bool { state.withLock { state in state.ticking } }
 
     /// How many items are watched (for tests).
-    var count: Int { lock.withLock { watched.count } }
+    var count: Int { state.withLock { state in state.watched.count } }
 
     private func scheduleTick() {
         loop.scheduleTask(in: Self.tick) { [weak self] in self?.checkAll() }
     }
 
     private func checkAll() {
-        let items = lock.withLock { Array(watched.values) }
+        let items = state.withLock { state in Array(state.watched.values) }
         let now = NIODeadline.now()
         // Outside the lock: a check resumes a waiting request or closes a connection.
         let done = items.filter { $0.check(now) }
-        let again: Bool = lock.withLock {
+        let again: Bool = state.withLock { state in
             // The very item, not another one forgotten and watched again at the same address.
-            for item in done where watched[ObjectIdentifier(item)] === item { watched.removeValue(forKey: ObjectIdentifier(item)) }
-            ticking = !watched.isEmpty
-            return ticking
+            for item in done where state.watched[ObjectIdentifier(item)] === item { state.watched.removeValue(forKey: ObjectIdentifier(item)) }
+            state.ticking = !state.watched.isEmpty
+            return state.ticking
         }
         if again { scheduleTick() }
     }

@@ -1,8 +1,8 @@
 import Foundation
 import Logging
-import NIOConcurrencyHelpers
 import NIOCore
 import PostgresNIO
+import Synchronization
 
 /// How the wait for leased work ended.
 enum LeaseWait<T: Sendable>: Sendable {
@@ -32,9 +32,9 @@ struct LeaseTimedOut: Error {}
 /// - **Give-up**, a grace after the watchdog's close: the request stops waiting for work the
 ///   close did not end (``LeaseWait/stuck``).
 ///
-/// A lock rather than `Mutex`, which needs macOS 15 and iOS 18; NIO's rather than `NSLock`,
-/// which on Linux is two allocations per lease and a mutex to set up and tear down.
-final class LeaseWaiter<T: Sendable>: LeaseDeadlines, @unchecked Sendable {
+/// Its state is behind a `Mutex`, stored inline: `NSLock` on Linux was two allocations per
+/// lease and a mutex to set up and tear down.
+final class LeaseWaiter<T: Sendable>: LeaseDeadlines, Sendable {
     private enum Stage {
         case waiting
         /// Leased; the connection is closed at `closeBy` unless released first.
@@ -45,13 +45,16 @@ final class LeaseWaiter<T: Sendable>: LeaseDeadlines, @unchecked Sendable {
         case over
     }
 
-    private let lock = NIOLock()
-    private var stage = Stage.waiting
-    private var everLeased = false
-    private var continuation: CheckedContinuation<LeaseWait<T>, Never>?
-    private var resumed = false
-    private var task: Task<Void, Never>?
-    private var cancelled = false
+    private struct State {
+        var stage = Stage.waiting
+        var everLeased = false
+        var continuation: CheckedContinuation<LeaseWait<T>, Never>?
+        var resumed = false
+        var task: Task<Void, Never>?
+        var cancelled = false
+    }
+
+    private let state = Mutex(State())
     private let leaseBy: NIODeadline
     private let deadline: Duration
     private let grace: Duration
@@ -65,52 +68,52 @@ final class LeaseWaiter<T: Sendable>: LeaseDeadlines, @unchecked Sendable {
     }
 
     /// Set before the work's task exists, so no answer can come before anyone waits for it.
-    func set(_ continuation: CheckedContinuation<LeaseWait<T>, Never>) { lock.withLock { self.continuation = continuation } }
+    func set(_ continuation: CheckedContinuation<LeaseWait<T>, Never>) { state.withLock { $0.continuation = continuation } }
 
     /// The task running the work, cancelled by ``cancelWork()`` (at once if that came first).
     func set(_ task: Task<Void, Never>) {
-        let cancelNow: Bool = lock.withLock {
-            self.task = task
-            return cancelled
+        let cancelNow: Bool = state.withLock { state in
+            state.task = task
+            return state.cancelled
         }
         if cancelNow { task.cancel() }
     }
 
     func cancelWork() {
-        let task: Task<Void, Never>? = lock.withLock {
-            cancelled = true
-            return self.task
+        let task: Task<Void, Never>? = state.withLock { state in
+            state.cancelled = true
+            return state.task
         }
         task?.cancel()
     }
 
     /// The lease arrived: true unless the request already stopped waiting for it.
     func leased(_ connection: PostgresConnection) -> Bool {
-        lock.withLock {
-            guard case .waiting = stage, !resumed else { return false }
-            stage = .leased(connection, closeBy: .now() + TimeAmount(deadline))
-            everLeased = true
+        state.withLock { state in
+            guard case .waiting = state.stage, !state.resumed else { return false }
+            state.stage = .leased(connection, closeBy: .now() + TimeAmount(deadline))
+            state.everLeased = true
             return true
         }
     }
 
     /// The work is done with its connection: the watchdog stands down.
     func released() {
-        lock.withLock {
-            if case .leased = stage { stage = .over }
+        state.withLock { state in
+            if case .leased = state.stage { state.stage = .over }
         }
     }
 
     /// Whether a connection was ever leased for this work.
-    var wasLeased: Bool { lock.withLock { everLeased } }
+    var wasLeased: Bool { state.withLock { $0.everLeased } }
 
     /// Answers the waiting request, unless something answered it already.
     func resume(_ outcome: LeaseWait<T>) {
-        let waiting: CheckedContinuation<LeaseWait<T>, Never>? = lock.withLock {
-            guard !resumed else { return nil }
-            resumed = true
-            defer { continuation = nil }
-            return continuation
+        let waiting: CheckedContinuation<LeaseWait<T>, Never>? = state.withLock { state in
+            guard !state.resumed else { return nil }
+            state.resumed = true
+            defer { state.continuation = nil }
+            return state.continuation
         }
         waiting?.resume(returning: outcome)
     }
@@ -118,14 +121,14 @@ final class LeaseWaiter<T: Sendable>: LeaseDeadlines, @unchecked Sendable {
     func check(_ now: NIODeadline) -> Bool {
         var answer: LeaseWait<T>?
         var close: PostgresConnection?
-        let done: Bool = lock.withLock {
-            if resumed { return true }
-            switch stage {
+        let done: Bool = state.withLock { state in
+            if state.resumed { return true }
+            switch state.stage {
             case .waiting where now >= leaseBy:
-                stage = .over
+                state.stage = .over
                 answer = .noLease
             case .leased(let connection, let closeBy) where now >= closeBy:
-                stage = .closed(giveUpBy: now + TimeAmount(grace))
+                state.stage = .closed(giveUpBy: now + TimeAmount(grace))
                 close = connection
             case .closed(let giveUpBy) where now >= giveUpBy:
                 answer = .stuck

@@ -2,6 +2,7 @@ import Foundation
 import LifeSignalBackend
 import Logging
 import PostgresNIO
+import Synchronization
 
 /// Whether PostgreSQL answers, as the server last found out, and the checks that find out.
 ///
@@ -13,7 +14,7 @@ import PostgresNIO
 /// it fails. While those checks fail the database is *down*: requests are refused at once (503, no waiting), and the check runs
 /// again every ``recheckInterval`` until it passes; then the pools are replaced by fresh
 /// ones without backoff (``onRecovered``) and requests go through again.
-final class DatabaseAvailability: @unchecked Sendable {
+final class DatabaseAvailability: Sendable {
     /// How often a down database is checked again; clients are told about as much
     /// (``DatabaseError/retryAfterSeconds``).
     static let recheckInterval = Duration.milliseconds(500)
@@ -23,37 +24,40 @@ final class DatabaseAvailability: @unchecked Sendable {
     /// How long a passing check answers ``isReachable(maxAge:)`` without checking again.
     static let freshness = Duration.seconds(1)
 
-    private let lock = NSLock()
-    private var down = false
-    private var leaseTimeoutValue: Duration
-    private var statementDeadlineValue = Duration.seconds(600)
-    private var probing: Task<Bool, Never>?
-    private var recovering: Task<Void, Never>?
-    private var lastPass: ContinuousClock.Instant?
+    private struct State {
+        var down = false
+        var leaseTimeoutValue: Duration
+        var statementDeadlineValue = Duration.seconds(600)
+        var probing: Task<Bool, Never>?
+        var recovering: Task<Void, Never>?
+        var lastPass: ContinuousClock.Instant?
+    }
+
+    private let state: Mutex<State>
     private let probe: @Sendable (Duration) async -> Bool
     private let onRecovered: @Sendable () -> Void
     private let logger: Logger
 
     init(leaseTimeout: Duration, logger: Logger, probe: @escaping @Sendable (Duration) async -> Bool, onRecovered: @escaping @Sendable () -> Void) {
-        self.leaseTimeoutValue = leaseTimeout
+        self.state = Mutex(State(leaseTimeoutValue: leaseTimeout))
         self.logger = logger
         self.probe = probe
         self.onRecovered = onRecovered
     }
 
     /// True from a failed check until a check passes again.
-    var isDown: Bool { lock.withLock { down } }
+    var isDown: Bool { state.withLock { state in state.down } }
 
     /// The longest a request waits for a pooled connection before it is answered 503.
     var leaseTimeout: Duration {
-        get { lock.withLock { leaseTimeoutValue } }
-        set { lock.withLock { leaseTimeoutValue = newValue } }
+        get { state.withLock { state in state.leaseTimeoutValue } }
+        set { state.withLock { state in state.leaseTimeoutValue = newValue } }
     }
 
     /// See ``PostgresDatabase/statementDeadline``.
     var statementDeadline: Duration {
-        get { lock.withLock { statementDeadlineValue } }
-        set { lock.withLock { statementDeadlineValue = newValue } }
+        get { state.withLock { state in state.statementDeadlineValue } }
+        set { state.withLock { state in state.statementDeadlineValue = newValue } }
     }
 
     /// The connect timeout of one check: short, since a reachable database answers in
@@ -66,9 +70,9 @@ final class DatabaseAvailability: @unchecked Sendable {
     /// Whether the database answers: `false` at once while it is down, a recent passing check's
     /// answer, or a new check (for `/ready`).
     func isReachable(maxAge: Duration = freshness) async -> Bool {
-        let cached: Bool? = lock.withLock {
-            if down { return false }
-            if let lastPass, lastPass.duration(to: .now) < maxAge { return true }
+        let cached: Bool? = state.withLock { state in
+            if state.down { return false }
+            if let lastPass = state.lastPass, lastPass.duration(to: .now) < maxAge { return true }
             return nil
         }
         if let cached { return cached }
@@ -81,10 +85,10 @@ final class DatabaseAvailability: @unchecked Sendable {
     }
 
     private func startProbe() -> Task<Bool, Never> {
-        lock.withLock {
-            if let probing { return probing }
+        state.withLock { state in
+            if let probing = state.probing { return probing }
             let task = Task { await self.checkOnce() }
-            probing = task
+            state.probing = task
             return task
         }
     }
@@ -98,15 +102,15 @@ final class DatabaseAvailability: @unchecked Sendable {
             try? await Task.sleep(for: Self.confirmationDelay)
             reachable = await probe(probeTimeout)
         }
-        let wentDown: Bool = lock.withLock {
-            probing = nil
+        let wentDown: Bool = state.withLock { state in
+            state.probing = nil
             if reachable {
-                lastPass = .now
+                state.lastPass = .now
                 return false
             }
-            guard !down else { return false }
-            down = true
-            recovering = Task { await self.recover() }
+            guard !state.down else { return false }
+            state.down = true
+            state.recovering = Task { await self.recover() }
             return true
         }
         if wentDown { logger.error("PostgreSQL is unreachable; requests are answered 503 until it is back") }
@@ -119,10 +123,10 @@ final class DatabaseAvailability: @unchecked Sendable {
             guard await probe(probeTimeout) else { continue }
             // Fresh pools first, so the first request after the flag clears finds no backoff.
             onRecovered()
-            lock.withLock {
-                down = false
-                lastPass = .now
-                recovering = nil
+            state.withLock { state in
+                state.down = false
+                state.lastPass = .now
+                state.recovering = nil
             }
             logger.notice("PostgreSQL is reachable again")
             return
@@ -130,9 +134,9 @@ final class DatabaseAvailability: @unchecked Sendable {
     }
 
     func stop() {
-        lock.withLock {
-            recovering?.cancel()
-            recovering = nil
+        state.withLock { state in
+            state.recovering?.cancel()
+            state.recovering = nil
         }
     }
 }
@@ -281,7 +285,7 @@ extension PostgresDatabase {
 
 /// The pools requests lease from, replaced by fresh ones when the database comes back (a
 /// pool that failed to connect for a while backs off for up to a minute).
-final class PostgresPools: @unchecked Sendable {
+final class PostgresPools: Sendable {
     struct Clients: Sendable {
         let main: PostgresClient
         let anonymous: PostgresClient
@@ -289,37 +293,39 @@ final class PostgresPools: @unchecked Sendable {
         let runs: [Task<Void, Never>]
     }
 
-    private let lock = NSLock()
-    private var clients: Clients
-    private var retired: [Task<Void, Never>] = []
+    private struct State {
+        var clients: Clients
+        var retired: [Task<Void, Never>] = []
+    }
+
+    private let state: Mutex<State>
     private let make: @Sendable () -> Clients
 
     init(make: @escaping @Sendable () -> Clients) {
         self.make = make
-        self.clients = make()
+        self.state = Mutex(State(clients: make()))
     }
 
-    var current: Clients { lock.withLock { clients } }
+    var current: Clients { state.withLock { $0.clients } }
 
     /// Swaps in fresh pools; the old ones are shut down once requests that still hold their
     /// connections have had time to finish.
     func replace() {
         let fresh = make()
-        let old = lock.withLock {
-            let old = clients
-            clients = fresh
+        let old = state.withLock { state in
+            let old = state.clients
+            state.clients = fresh
             return old
         }
         let retirement = Task {
             try? await Task.sleep(for: .seconds(30))
             old.runs.forEach { $0.cancel() }
         }
-        lock.withLock { retired.append(retirement) }
+        state.withLock { $0.retired.append(retirement) }
     }
 
     func close() {
-        let current: Clients = lock.withLock { clients }
-        let retired: [Task<Void, Never>] = lock.withLock { self.retired }
+        let (current, retired) = state.withLock { ($0.clients, $0.retired) }
         current.runs.forEach { $0.cancel() }
         // Cancelling a retirement's sleep shuts its pools at once.
         retired.forEach { $0.cancel() }

@@ -1,6 +1,7 @@
 import Foundation
 import LifeSignalBackend
 import PostgresNIO
+import Synchronization
 
 extension PostgresDatabase {
     /// Runs one page read for a caller without a user — role `anon`, as every public read of
@@ -65,25 +66,22 @@ extension PostgresDatabase {
 /// made after an outage reuse the old pools' ids, and a fresh connection would have passed
 /// for one whose claims were set. Emptied when the pools are replaced; bounded, since a pool
 /// replaces connections now and then, so old entries are dropped in bulk.
-///
-/// A lock rather than `Mutex`, which needs macOS 15 and iOS 18.
-final class ConnectionSettings: @unchecked Sendable {
-    private let lock = NSLock()
-    private var values: [ObjectIdentifier: String] = [:]
+final class ConnectionSettings: Sendable {
+    private let values = Mutex<[ObjectIdentifier: String]>([:])
     private static let capacity = 1_024
 
     func claims(of connection: ObjectIdentifier) -> String? {
-        lock.withLock { values[connection] }
+        values.withLock { values in values[connection] }
     }
 
     func set(_ claims: String?, for connection: ObjectIdentifier) {
-        lock.withLock {
+        values.withLock { values in
             if values.count >= Self.capacity, claims != nil { values.removeAll(keepingCapacity: true) }
             values[connection] = claims
         }
     }
 
     func removeAll() {
-        lock.withLock { values.removeAll() }
+        values.withLock { values in values.removeAll() }
     }
 }

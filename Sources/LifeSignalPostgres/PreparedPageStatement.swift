@@ -1,6 +1,7 @@
 import Foundation
 import LifeSignalBackend
 import PostgresNIO
+import Synchronization
 
 /// A page read run as a named prepared statement, parsed and planned once per connection.
 ///
@@ -84,20 +85,18 @@ public struct PostgresPage: Sendable {
 /// limit runs unnamed as before, and so does one that failed once on a connection: a failed
 /// preparation is kept by postgres-nio for the connection's life, and from the error alone a
 /// failed preparation cannot be told from a failed execution, so either counts.
-final class PreparedStatements: @unchecked Sendable {
+final class PreparedStatements: Sendable {
     static let limit = 64
 
     private struct Connection {
         var prepared: Set<String> = []
         var failed: Set<String> = []
     }
-
-    private let lock = NSLock()
-    private var connections: [ObjectIdentifier: Connection] = [:]
+    private let connections = Mutex<[ObjectIdentifier: Connection]>([:])
 
     /// Whether `name` may run prepared on `connection` now (counting it as prepared).
     func mayPrepare(_ name: String, on connection: ObjectIdentifier) -> Bool {
-        lock.withLock {
+        connections.withLock { connections in
             if connections.count > 1_024, connections[connection] == nil { connections.removeAll() }
             var entry = connections[connection] ?? Connection()
             defer { connections[connection] = entry }
@@ -110,11 +109,11 @@ final class PreparedStatements: @unchecked Sendable {
     }
 
     func failed(_ name: String, on connection: ObjectIdentifier) {
-        _ = lock.withLock { connections[connection, default: Connection()].failed.insert(name) }
+        _ = connections.withLock { connections in connections[connection, default: Connection()].failed.insert(name) }
     }
 
     func removeAll() {
-        lock.withLock { connections.removeAll() }
+        connections.withLock { connections in connections.removeAll() }
     }
 }
 

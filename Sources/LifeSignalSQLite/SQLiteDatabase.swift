@@ -3,6 +3,7 @@ import LifeSignalBackend
 import LifeSignalDomain
 import NIOCore
 import SQLiteNIO
+import Synchronization
 
 /// The embedded engine: one SQLite file, one writing connection whose transactions are taken
 /// in turn, and a few read-only connections for ``readStatement(_:)`` and ``readSnapshot(_:)``.
@@ -17,15 +18,15 @@ public final class SQLiteDatabase: Database {
     private let lock = AsyncLock()
     /// `nil` for an in-memory database, which another connection would not see.
     let readers: SQLiteReaders?
-    private let readDeadlineValue = ReadDeadline()
+    private let readDeadlineValue = Mutex(Duration.seconds(600))
 
     /// The longest one read on a read-only connection may run before it is interrupted and
     /// fails as ``DatabaseError/unavailable(_:)``: 10 minutes unless set (`lifesignal serve`
     /// sets its statement deadline, 15 s); ``DatabasePatience/statementDeadline`` overrides it
     /// for a task. Checked within a second of passing.
     public var readDeadline: Duration {
-        get { readDeadlineValue.lock.withLock { readDeadlineValue.value } }
-        set { readDeadlineValue.lock.withLock { readDeadlineValue.value = newValue } }
+        get { readDeadlineValue.withLock { $0 } }
+        set { readDeadlineValue.withLock { $0 = newValue } }
     }
 
     public init(path: String) async throws {
@@ -175,16 +176,9 @@ struct SQLiteTransactionConnection: SQLConnection {
 }
 
 /// Rows handed over by SQLite's thread, one statement at a time.
-private final class RowCollector: @unchecked Sendable {
-    private let lock = NSLock()
-    private var collected: [SQLiteRow] = []
+private final class RowCollector: Sendable {
+    private let collected = Mutex<[SQLiteRow]>([])
 
-    func append(_ row: SQLiteRow) { lock.withLock { collected.append(row) } }
-    var rows: [SQLiteRow] { lock.withLock { collected } }
-}
-
-/// ``SQLiteDatabase/readDeadline``'s value, behind its lock.
-private final class ReadDeadline: @unchecked Sendable {
-    let lock = NSLock()
-    var value = Duration.seconds(600)
+    func append(_ row: SQLiteRow) { collected.withLock { $0.append(row) } }
+    var rows: [SQLiteRow] { collected.withLock { $0 } }
 }

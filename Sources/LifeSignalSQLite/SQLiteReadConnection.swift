@@ -15,6 +15,8 @@ import VaporCSQLite
 /// bound and stepped, and each value is read once, straight into a ``SQLValue``.
 ///
 /// Used by one thread at a time: each of ``SQLiteReaderThreads``'s threads owns one.
+/// `@unchecked` because that confinement, not a lock, is what keeps it safe: its C handles
+/// are touched only by the owning thread (and ``interrupt()``, which SQLite allows from any).
 final class SQLiteReadConnection: @unchecked Sendable {
     /// Statements kept prepared per connection. A stranger inventing query shapes cannot grow
     /// them: past this many, the kept ones are all finalized and the count starts again.

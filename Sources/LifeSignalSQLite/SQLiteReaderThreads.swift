@@ -10,6 +10,9 @@ import LifeSignalBackend
 /// A watchdog thread interrupts a read that runs past its deadline (`sqlite3_interrupt`), as
 /// PostgreSQL's connections are closed under a statement past theirs: without it one costly
 /// read would hold a reader, and a few would hold them all.
+///
+/// `@unchecked` because its state is guarded by `condition`, an `NSCondition`: the reader
+/// threads sleep on it until a job comes, which a `Mutex` cannot do.
 final class SQLiteReaderThreads: @unchecked Sendable {
     typealias Job = (deadline: ContinuousClock.Instant, work: @Sendable (SQLiteReadConnection) -> Void)
 

@@ -3,6 +3,7 @@ import LifeSignalBackend
 import LifeSignalFunctions
 import Logging
 import ServiceLifecycle
+import Synchronization
 
 /// Runs the missed-check-in sweep (`process-check-ins`) on a timer inside the server, so
 /// reminders and escalations go out without an outside scheduler. Several servers on one
@@ -62,17 +63,16 @@ struct SweepScheduler: Service {
 }
 
 /// Sweep runs cancelled after their timeout that have not ended yet.
-private final class AbandonedRuns: @unchecked Sendable {
-    private let lock = NSLock()
-    private var running = 0
+private final class AbandonedRuns: Sendable {
+    private let running = Mutex(0)
 
-    var count: Int { lock.withLock { running } }
+    var count: Int { running.withLock { $0 } }
 
     func add(_ run: Task<SweepReport, any Error>) {
-        lock.withLock { running += 1 }
+        running.withLock { running in running += 1 }
         Task {
             _ = await run.result
-            self.lock.withLock { self.running -= 1 }
+            self.running.withLock { running in running -= 1 }
         }
     }
 

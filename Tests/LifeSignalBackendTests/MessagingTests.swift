@@ -158,3 +158,46 @@ struct MessagingTests {
         #expect(try await test.count("topic_subscriptions") == 1)
     }
 }
+
+/// Topic messages through the delivery ledger: recorded, retried when the provider fails, and
+/// kept in each inbox once however often the push is tried.
+@Suite("Messaging: topics through the delivery ledger")
+struct TopicLedgerTests {
+    /// Fails its first `failures` sends, then records what it is given.
+    actor FlakyPushSender: PushSender {
+        var failures: Int
+        private(set) var sent: [PushMessage] = []
+
+        init(failures: Int) { self.failures = failures }
+
+        func send(_ messages: [PushMessage]) async throws {
+            if failures > 0 {
+                failures -= 1
+                throw DomainError.internal("the push provider is down")
+            }
+            sent += messages
+        }
+    }
+
+    @Test("one push row per device; a failed push is retried later and lands in the inbox once", arguments: Engine.allCases)
+    func retried(engine: Engine) async throws {
+        let pushes = FlakyPushSender(failures: 1)
+        let test = try await TestDatabases.backend(engine) { $0.pushSender = pushes }
+        let ann = try await test.person("+15550000001", "Ann")
+        try await test.backend.notifications.registerPushToken(caller: ann, token: "ann-phone")
+        _ = try await test.call("subscribe-topic", ann, ["token": "ann-phone", "topic": "news"])
+
+        #expect(try await test.backend.messaging.sendToTopic(caller: .service, topic: "news", title: "Flood", body: "Move up") == 1)
+        let row = try #require(try await test.backend.database.query("SELECT status, attempts, address FROM deliveries WHERE kind = 'topic'").first)
+        #expect(try row.string("status") == "queued" && row.int("attempts") == 1 && row.string("address") == "ann-phone")
+        #expect(await pushes.sent.isEmpty)
+        #expect(try await test.backend.messaging.messages(caller: ann, token: "ann-phone").messages.map(\.title) == ["Flood"])
+
+        test.clock.advance(by: 3600)
+        await test.backend.deliveries.sendDue()
+        #expect(try await test.backend.database.query("SELECT status FROM deliveries WHERE kind = 'topic'").first?.string("status") == "sent")
+        #expect(await pushes.sent.map(\.title) == ["Flood"])
+        let inbox = try await test.backend.messaging.messages(caller: ann, token: "ann-phone").messages
+        #expect(inbox.map(\.title) == ["Flood"] && inbox.first?.topic == "news", "kept once, with its topic")
+    }
+}

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import Synchronization
 
 /// One device's messaging identity on the client side: its token, whom it is registered
 /// for, and how far into the token's inbox the device has read.
@@ -7,7 +8,7 @@ import LifeSignalDomain
 /// FCM keeps this in the app's installation; here it lives as long as this object, in memory:
 /// each adapter's `messagingClient` makes a fresh one (one device per client value) unless
 /// it is given one to share. A new process is a new device with a new token.
-public final class MessagingDevice: @unchecked Sendable {
+public final class MessagingDevice: Sendable {
     struct State {
         var token: String?
         var owner: UserID?
@@ -17,20 +18,19 @@ public final class MessagingDevice: @unchecked Sendable {
         var wakeObservers: [UUID: AsyncStream<Void>.Continuation] = [:]
     }
 
-    private let lock = NSLock()
-    private var state = State()
+    private let state = Mutex(State())
     /// Token changes one at a time, so two concurrent first calls make one token.
     private let serial = SerialQueue()
 
     public init() {}
 
     /// The current token, if one has been made and not deleted.
-    public var currentToken: String? { lock.withLock { state.token } }
+    public var currentToken: String? { state.withLock { $0.token } }
 
     /// Who the current token was registered for, if anyone.
-    package var owner: UserID? { lock.withLock { state.owner } }
+    package var owner: UserID? { state.withLock { $0.owner } }
 
-    func withState<T>(_ body: (inout State) -> T) -> T { lock.withLock { body(&state) } }
+    func withState<T: Sendable>(_ body: (inout State) -> T) -> T { state.withLock { body(&$0) } }
 
     /// Runs token-changing work after any already running.
     func serially<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {

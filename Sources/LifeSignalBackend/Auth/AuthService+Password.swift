@@ -86,7 +86,7 @@ extension AuthService {
     /// Signs in with email or phone and password. An unknown account costs the same hashing
     /// as a wrong password, so timing does not tell which accounts exist.
     ///
-    /// Each attempt is counted against ``passwordFailureLimit`` *before* the password is
+    /// Each attempt is counted against ``PasswordAttempts/limit`` *before* the password is
     /// checked; past the limit the identifier is refused for a while with
     /// ``DomainError/rateLimited(retryAfter:)`` (`AuthService+Throttles.swift`), and so is a
     /// sign-in when the hashing pool's line is full.

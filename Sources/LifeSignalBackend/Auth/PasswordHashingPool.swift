@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import LifeSignalDomain
 import LifeSignalFunctions
+import Synchronization
 
 /// Runs password hashing on threads of its own, a bounded number at a time.
 ///
@@ -11,7 +12,7 @@ import LifeSignalFunctions
 /// ``maximumInFlight`` at once; up to ``maximumWaiting`` more wait their turn in order, and
 /// past that a request is refused at once with ``DomainError/rateLimited(retryAfter:)``
 /// rather than piling up.
-public final class PasswordHashingPool: @unchecked Sendable {
+public final class PasswordHashingPool: Sendable {
     /// How busy the pool has been, for tests and diagnostics.
     public struct Statistics: Sendable, Equatable {
         /// Hashes running on the pool's threads now (counted around the work itself).
@@ -32,21 +33,24 @@ public final class PasswordHashingPool: @unchecked Sendable {
     public let maximumInFlight: Int
     public let maximumWaiting: Int
     private let queue = DispatchQueue(label: "lifesignal.password-hashing", qos: .userInitiated, attributes: .concurrent)
-    // NSLock rather than an actor: admission must be decided synchronously, before the caller
+    private struct State {
+        var stats = Statistics()
+        /// Turns taken: hashes running or about to run. Bounded by ``maximumInFlight``.
+        var turns = 0
+        var waiters: [(id: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
+        var nextWaiterID: UInt64 = 0
+    }
+
+    // A lock rather than an actor: admission must be decided synchronously, before the caller
     // suspends, so the waiting line never grows past its bound.
-    private let lock = NSLock()
-    private var stats = Statistics()
-    /// Turns taken: hashes running or about to run. Bounded by ``maximumInFlight``.
-    private var turns = 0
-    private var waiters: [(id: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
-    private var nextWaiterID: UInt64 = 0
+    private let state = Mutex(State())
 
     public init(maximumInFlight: Int, maximumWaiting: Int) {
         self.maximumInFlight = max(1, maximumInFlight)
         self.maximumWaiting = max(0, maximumWaiting)
     }
 
-    public var statistics: Statistics { lock.withLock { stats } }
+    public var statistics: Statistics { state.withLock { state in state.stats } }
 
     /// Runs `work` on the pool's threads once a turn is free and returns its result.
     public func run<T: Sendable>(_ work: @escaping @Sendable () -> T) async throws -> T {
@@ -54,14 +58,14 @@ public final class PasswordHashingPool: @unchecked Sendable {
         defer { release() }
         return await withCheckedContinuation { continuation in
             queue.async {
-                self.lock.withLock {
-                    self.stats.inFlight += 1
-                    self.stats.peakInFlight = max(self.stats.peakInFlight, self.stats.inFlight)
+                self.state.withLock { state in
+                    state.stats.inFlight += 1
+                    state.stats.peakInFlight = max(state.stats.peakInFlight, state.stats.inFlight)
                 }
                 let result = work()
-                self.lock.withLock {
-                    self.stats.inFlight -= 1
-                    self.stats.completed += 1
+                self.state.withLock { state in
+                    state.stats.inFlight -= 1
+                    state.stats.completed += 1
                 }
                 continuation.resume(returning: result)
             }
@@ -76,18 +80,18 @@ public final class PasswordHashingPool: @unchecked Sendable {
             case wait(UInt64)
             case refused
         }
-        let admission: Admission = lock.withLock {
-            if turns < maximumInFlight {
-                turns += 1
+        let admission: Admission = state.withLock { state in
+            if state.turns < maximumInFlight {
+                state.turns += 1
                 return .now
             }
-            guard waiters.count < maximumWaiting else {
-                stats.refused += 1
+            guard state.waiters.count < maximumWaiting else {
+                state.stats.refused += 1
                 return .refused
             }
-            nextWaiterID += 1
-            stats.waited += 1
-            return .wait(nextWaiterID)
+            state.nextWaiterID += 1
+            state.stats.waited += 1
+            return .wait(state.nextWaiterID)
         }
         switch admission {
         case .now: return
@@ -95,17 +99,17 @@ public final class PasswordHashingPool: @unchecked Sendable {
         case .wait(let id):
             try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
-                    let cancelled: Bool = lock.withLock {
+                    let cancelled: Bool = state.withLock { state in
                         if Task.isCancelled { return true }
-                        waiters.append((id, continuation))
+                        state.waiters.append((id, continuation))
                         return false
                     }
                     if cancelled { continuation.resume(throwing: CancellationError()) }
                 }
             } onCancel: {
-                let waiter = lock.withLock { () -> CheckedContinuation<Void, any Error>? in
-                    guard let index = waiters.firstIndex(where: { $0.id == id }) else { return nil }
-                    return waiters.remove(at: index).continuation
+                let waiter = state.withLock { state -> CheckedContinuation<Void, any Error>? in
+                    guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+                    return state.waiters.remove(at: index).continuation
                 }
                 waiter?.resume(throwing: CancellationError())
             }
@@ -115,12 +119,12 @@ public final class PasswordHashingPool: @unchecked Sendable {
     /// Hands the turn to the first waiter, or frees it. The turn passes directly, so a newcomer
     /// cannot overtake the line between two hashes.
     private func release() {
-        let next = lock.withLock { () -> CheckedContinuation<Void, any Error>? in
-            guard !waiters.isEmpty else {
-                turns -= 1
+        let next = state.withLock { state -> CheckedContinuation<Void, any Error>? in
+            guard !state.waiters.isEmpty else {
+                state.turns -= 1
                 return nil
             }
-            return waiters.removeFirst().continuation
+            return state.waiters.removeFirst().continuation
         }
         next?.resume()
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Where every rule reads the time: the system clock in production, a clock the test or the
 /// demo moves by hand everywhere else, so a 24-hour deadline passes in microseconds.
@@ -16,17 +17,16 @@ public struct BackendClock: Sendable {
 }
 
 /// A hand-driven clock shared by a test (or the demo) and the backend it drives.
-public final class ManualClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: Date
+public final class ManualClock: Sendable {
+    private let current: Mutex<Date>
 
-    public init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { current = start }
+    public init(_ start: Date = Date(timeIntervalSince1970: 1_800_000_000)) { current = Mutex(start) }
 
-    public var now: Date { lock.withLock { current } }
+    public var now: Date { current.withLock { $0 } }
 
     public func advance(by seconds: TimeInterval) {
-        lock.withLock { current = current.addingTimeInterval(seconds) }
+        current.withLock { $0 = $0.addingTimeInterval(seconds) }
     }
 
-    public func set(_ date: Date) { lock.withLock { current = date } }
+    public func set(_ date: Date) { current.withLock { $0 = date } }
 }

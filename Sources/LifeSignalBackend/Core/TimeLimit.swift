@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Waiting for work with a bound, without being held by work that never ends.
 ///
@@ -43,33 +44,36 @@ public enum TimeLimit {
 }
 
 /// A continuation resumed once, by whichever caller comes first; later ones are ignored.
-package final class FirstResume<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<Value, Never>?
-    private var resumed = false
-    private var afterwards: [@Sendable () -> Void] = []
+package final class FirstResume<Value: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<Value, Never>?
+        var resumed = false
+        var afterwards: [@Sendable () -> Void] = []
+    }
+
+    private let state = Mutex(State())
 
     package init() {}
 
-    package func set(_ continuation: CheckedContinuation<Value, Never>) { lock.withLock { self.continuation = continuation } }
+    package func set(_ continuation: CheckedContinuation<Value, Never>) { state.withLock { $0.continuation = continuation } }
 
     /// Runs `action` once the continuation is resumed (at once if it already was).
     package func onResume(_ action: @escaping @Sendable () -> Void) {
-        let now: Bool = lock.withLock {
-            if resumed { return true }
-            afterwards.append(action)
+        let now: Bool = state.withLock { state in
+            if state.resumed { return true }
+            state.afterwards.append(action)
             return false
         }
         if now { action() }
     }
 
     package func resume(_ value: Value) {
-        let (waiting, actions): (CheckedContinuation<Value, Never>?, [@Sendable () -> Void]) = lock.withLock {
-            guard !resumed, let continuation else { return (nil, []) }
-            resumed = true
-            self.continuation = nil
-            defer { afterwards = [] }
-            return (continuation, afterwards)
+        let (waiting, actions): (CheckedContinuation<Value, Never>?, [@Sendable () -> Void]) = state.withLock { state in
+            guard !state.resumed, let continuation = state.continuation else { return (nil, []) }
+            state.resumed = true
+            state.continuation = nil
+            defer { state.afterwards = [] }
+            return (continuation, state.afterwards)
         }
         waiting?.resume(returning: value)
         actions.forEach { $0() }

@@ -22,6 +22,10 @@ struct DeliveringDatabase: Database {
 
     func close() async throws { try await base.close() }
 
+    /// One statement, as the engine runs it (PostgreSQL: without `BEGIN` and `COMMIT`): it
+    /// queues no ledger rows, so it needs no rules in scope.
+    func query(_ sql: SQL) async throws -> [SQLRow] { try await base.query(sql) }
+
     // The engine's own ways, unchanged: only transactions need the rules in scope.
     func makeChangeLogReader(pollInterval: Duration) -> any ChangeLogReader { base.makeChangeLogReader(pollInterval: pollInterval) }
     func transaction<T: Sendable>(as caller: CallerSettings, _ body: @escaping @Sendable (any SQLConnection) async throws -> T) async throws -> T {

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import Synchronization
 
 /// What a server lets leave on paid channels, beside which channels it has: the caps, the
 /// countries SMS may go to, and who is told when a message is held back.
@@ -31,17 +32,15 @@ public struct DeliveryRules: Sendable {
 }
 
 /// Held messages by channel and reason; shared by every copy of the rules that made it.
-public final class HeldMessageCounts: @unchecked Sendable {
-    // `counts` is read and written only under `lock` (Mutex needs macOS 15; the package runs on 14).
-    private let lock = NSLock()
-    private var counts: [HeldMessage.Key: Int] = [:]
+public final class HeldMessageCounts: Sendable {
+    private let counts = Mutex<[HeldMessage.Key: Int]>([:])
 
     public init() {}
 
-    func add(_ message: HeldMessage) { lock.withLock { counts[message.key, default: 0] += 1 } }
+    func add(_ message: HeldMessage) { counts.withLock { $0[message.key, default: 0] += 1 } }
 
     /// The counts so far.
-    public func snapshot() -> [HeldMessage.Key: Int] { lock.withLock { counts } }
+    public func snapshot() -> [HeldMessage.Key: Int] { counts.withLock { $0 } }
 }
 
 /// A message on a paid channel that a rule held back, or let through past a spent budget.

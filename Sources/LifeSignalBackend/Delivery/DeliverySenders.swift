@@ -59,7 +59,9 @@ struct DeliverySenders: Sendable {
         guard let owner = delivery.recipient else { return .permanent("a push needs a recipient") }
         var message = message
         do {
-            guard let platform = try await recordInInbox(message, owner: owner, at: clock.now()) else {
+            // A topic message's inbox entry keeps its topic, as the device asked for it by topic.
+            let topic = delivery.kind == .system ? delivery.data["topic"] : nil
+            guard let platform = try await recordInInbox(message, owner: owner, topic: topic, at: clock.now()) else {
                 return .addressGone("the device token is no longer registered to this person")
             }
             message.platform = platform
@@ -72,10 +74,10 @@ struct DeliverySenders: Sendable {
 
     /// Writes the inbox entry unless an earlier attempt did, and returns the token's platform,
     /// or `nil` when the token is gone or now someone else's.
-    private func recordInInbox(_ message: OutboundMessage, owner: UserID, at time: Date) async throws -> String? {
+    private func recordInInbox(_ message: OutboundMessage, owner: UserID, topic: String?, at time: Date) async throws -> String? {
         let entry = InboxEntry(
             user: owner, message: PushMessage(token: message.address, title: message.title, body: message.body, data: message.data),
-            topic: nil, sentAt: time)
+            topic: topic, sentAt: time)
         guard let (platform, event) = try await DeviceInbox.recordDelivery(entry, id: message.id, in: database) else { return nil }
         if let event { changes.publish([event]) }
         return platform

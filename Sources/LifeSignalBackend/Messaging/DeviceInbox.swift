@@ -32,27 +32,6 @@ public enum DeviceInbox {
         }
     }
 
-    /// Stores `entries` and returns the change events announcing them, for the change feed.
-    static func record(_ entries: [InboxEntry], in database: any Database) async throws -> [ChangeEvent] {
-        guard !entries.isEmpty else { return [] }
-        let rows = try entries.map { Row(id: UUID(), entry: $0, data: try encoded($0.message.data)) }
-        return try await database.transaction { connection in
-            // A token unregistered or moved to someone else since the push was addressed no
-            // longer has this inbox; its entries are dropped rather than failing the batch.
-            var owners: [String: UUID] = [:]
-            let tokens = Array(Set(rows.map(\.entry.message.token)))
-            for start in stride(from: 0, to: tokens.count, by: 500) {
-                let list = SQL.join(tokens[start..<min(start + 500, tokens.count)].map { "\($0)" }, separator: ", ")
-                for row in try await connection.query("SELECT token, user_id FROM push_tokens WHERE token IN (\(list))") {
-                    owners[try row.string("token")] = try row.uuid("user_id")
-                }
-            }
-            let kept = rows.filter { owners[$0.entry.message.token] == $0.entry.user.rawValue }
-            try await insert(kept, in: connection)
-            return kept.map(\.event)
-        }
-    }
-
     /// Stores one push the delivery ledger sends, under its ledger row's id, so a retried
     /// attempt stores it once. Returns the token's platform, with the change event when the
     /// message was stored now; `nil` when the token is gone or now someone else's.

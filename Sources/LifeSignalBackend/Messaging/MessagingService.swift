@@ -74,7 +74,8 @@ public struct MessagingService: Sendable {
     }
 
     /// Sends a message to every device subscribed to `topic` (into each inbox, and through
-    /// the push sender); returns how many devices it went to. Only the service role sends to
+    /// the push sender, by the delivery ledger: ``TopicDelivery``); returns how many devices
+    /// it went to. Only the service role sends to
     /// topics: a topic reaches people who are not the sender's contacts, so a signed-in person
     /// sending one is ``DomainError/forbidden(_:)``.
     @discardableResult
@@ -94,17 +95,12 @@ public struct MessagingService: Sendable {
         let now = clock.now()
         var payload = data
         payload["topic"] = topic
-        let entries = try await database.query(
-            """
-            SELECT s.token, s.user_id FROM topic_subscriptions s WHERE s.topic = \(topic) ORDER BY s.created_at, s.token
-            """
-        ).map { row in
-            InboxEntry(
-                user: UserID(try row.uuid("user_id")), message: PushMessage(token: try row.string("token"), title: title, body: body, data: payload),
-                topic: topic, sentAt: now)
+        let data = payload
+        let ids = try await database.transaction { connection in
+            try await TopicDelivery.enqueue(topic: topic, title: title, body: body, data: data, now: now, in: connection)
         }
-        await notifier.send(entries)
-        return entries.count
+        await notifier.ledger.sendAfterCommit(ids: ids)
+        return ids.count
     }
 
     static let unknownToken = DomainError.notFound("Push token")

@@ -1,6 +1,7 @@
 import Foundation
 import LifeSignalDomain
 import LifeSignalFunctions
+import Synchronization
 
 /// A row that changed, as Realtime's `postgres_changes` reports it.
 public struct ChangeEvent: Sendable, Hashable {
@@ -34,7 +35,7 @@ public struct ChangeEvent: Sendable, Hashable {
 /// Services publish only after their transaction commits, so a listener never sees a change
 /// that was rolled back. Subscribers that stop iterating are removed when their stream ends.
 /// Events are buffered per subscriber (newest kept) so a slow listener cannot stall a rule.
-public final class ChangeFeed: @unchecked Sendable {
+public final class ChangeFeed: Sendable {
     public struct Filter: Sendable, Hashable {
         public var table: String?
         public var ownerID: UserID?
@@ -48,8 +49,7 @@ public final class ChangeFeed: @unchecked Sendable {
         }
     }
 
-    private let lock = NSLock()
-    private var subscribers: [UUID: (Filter, AsyncStream<ChangeEvent>.Continuation)] = [:]
+    private let subscribers = Mutex<[UUID: (Filter, AsyncStream<ChangeEvent>.Continuation)]>([:])
     private let bufferSize: Int
 
     public init(bufferSize: Int = 10_000) { self.bufferSize = bufferSize }
@@ -58,19 +58,19 @@ public final class ChangeFeed: @unchecked Sendable {
     public func subscribe(_ filter: Filter = Filter()) -> AsyncStream<ChangeEvent> {
         let (stream, continuation) = AsyncStream<ChangeEvent>.makeStream(bufferingPolicy: .bufferingNewest(bufferSize))
         let id = UUID()
-        lock.withLock { subscribers[id] = (filter, continuation) }
+        subscribers.withLock { $0[id] = (filter, continuation) }
         continuation.onTermination = { [weak self] _ in
             guard let self else { return }
-            _ = self.lock.withLock { self.subscribers.removeValue(forKey: id) }
+            _ = self.subscribers.withLock { $0.removeValue(forKey: id) }
         }
         return stream
     }
 
-    public var subscriberCount: Int { lock.withLock { subscribers.count } }
+    public var subscriberCount: Int { subscribers.withLock { $0.count } }
 
     public func publish(_ events: [ChangeEvent]) {
         guard !events.isEmpty else { return }
-        let targets = lock.withLock { Array(subscribers.values) }
+        let targets = subscribers.withLock { Array($0.values) }
         for (filter, continuation) in targets {
             for event in events where filter.matches(event) { continuation.yield(event) }
         }

@@ -1,16 +1,20 @@
 import Foundation
 import LifeSignalDomain
+import Synchronization
 
 /// The preview client's documents: one signed-in person's, in memory, with the backends'
 /// rules, so a screen previewed with it is refused where it would be refused for real.
 ///
 /// Its state is guarded by one lock (a write reads, changes and stores under it).
-final class PreviewDocumentStore: @unchecked Sendable {
+final class PreviewDocumentStore: Sendable {
     static let me = "00000000-0000-4000-8000-00000000c001"
-    private let lock = NSLock()
-    private var documents: [DocumentPath: DocumentSnapshot] = [:]
-    private var listeners: [UUID: (DocumentPath, AsyncThrowingStream<DocumentSnapshot, any Error>.Continuation)] = [:]
-    private var queryListeners: [UUID: (DocumentQuery, AsyncThrowingStream<[DocumentSnapshot], any Error>.Continuation)] = [:]
+    private struct State {
+        var documents: [DocumentPath: DocumentSnapshot] = [:]
+        var listeners: [UUID: (DocumentPath, AsyncThrowingStream<DocumentSnapshot, any Error>.Continuation)] = [:]
+        var queryListeners: [UUID: (DocumentQuery, AsyncThrowingStream<[DocumentSnapshot], any Error>.Continuation)] = [:]
+    }
+
+    private let state = Mutex(State())
     private let now: @Sendable () -> Date
 
     init(now: @escaping @Sendable () -> Date = { Date(timeIntervalSince1970: 1_800_000_000) }) {
@@ -30,16 +34,18 @@ final class PreviewDocumentStore: @unchecked Sendable {
                 ["name": "Cat Diaz", "roles": ["responder", "dependent"], "addedAt": .timestamp(at.addingTimeInterval(-86400 * 3))]
             ),
         ]
-        for (text, data) in seed {
-            if let path = try? DocumentPath(text) {
-                documents[path] = DocumentSnapshot(path: path, data: data, createTime: at, updateTime: at)
+        state.withLock { state in
+            for (text, data) in seed {
+                if let path = try? DocumentPath(text) {
+                    state.documents[path] = DocumentSnapshot(path: path, data: data, createTime: at, updateTime: at)
+                }
             }
         }
     }
 
     func get(_ path: DocumentPath) throws -> DocumentSnapshot {
         try Self.requireOwn(path.segments)
-        return lock.withLock { documents[path] } ?? .missing(path)
+        return state.withLock { state in state.documents[path] } ?? .missing(path)
     }
 
     func set(_ path: DocumentPath, _ data: [String: DocumentValue], merge: Bool) throws {
@@ -59,14 +65,14 @@ final class PreviewDocumentStore: @unchecked Sendable {
 
     func delete(_ path: DocumentPath) throws {
         try Self.requireOwn(path.segments)
-        let removed = lock.withLock { documents.removeValue(forKey: path) }
+        let removed = state.withLock { state in state.documents.removeValue(forKey: path) }
         if removed != nil { announce(.missing(path)) }
     }
 
     func query(_ query: DocumentQuery) throws -> [DocumentSnapshot] {
         try Self.requireOwn(query.collection.segments)
         try query.validate()
-        return query.evaluate(lock.withLock { Array(documents.values) })
+        return query.evaluate(state.withLock { state in Array(state.documents.values) })
     }
 
     func listen(_ path: DocumentPath) throws -> AsyncThrowingStream<DocumentSnapshot, any Error> {
@@ -74,13 +80,13 @@ final class PreviewDocumentStore: @unchecked Sendable {
         let (stream, continuation) = AsyncThrowingStream<DocumentSnapshot, any Error>.makeStream()
         let id = UUID()
         // Registered and read under one lock, so no write falls between the two.
-        lock.withLock {
-            continuation.yield(documents[path] ?? .missing(path))
-            listeners[id] = (path, continuation)
+        state.withLock { state in
+            continuation.yield(state.documents[path] ?? .missing(path))
+            state.listeners[id] = (path, continuation)
         }
         continuation.onTermination = { [weak self] _ in
             guard let self else { return }
-            _ = self.lock.withLock { self.listeners.removeValue(forKey: id) }
+            _ = self.state.withLock { state in state.listeners.removeValue(forKey: id) }
         }
         return stream
     }
@@ -90,31 +96,33 @@ final class PreviewDocumentStore: @unchecked Sendable {
         try query.validate()
         let (stream, continuation) = AsyncThrowingStream<[DocumentSnapshot], any Error>.makeStream()
         let id = UUID()
-        lock.withLock {
-            continuation.yield(query.evaluate(Array(documents.values)))
-            queryListeners[id] = (query, continuation)
+        state.withLock { state in
+            continuation.yield(query.evaluate(Array(state.documents.values)))
+            state.queryListeners[id] = (query, continuation)
         }
         continuation.onTermination = { [weak self] _ in
             guard let self else { return }
-            _ = self.lock.withLock { self.queryListeners.removeValue(forKey: id) }
+            _ = self.state.withLock { state in state.queryListeners.removeValue(forKey: id) }
         }
         return stream
     }
 
     private func write(_ path: DocumentPath, _ change: ([String: DocumentValue]?) throws -> [String: DocumentValue]) throws {
         let at = now()
-        let snapshot = try lock.withLock { () throws -> DocumentSnapshot in
-            let data = try change(documents[path]?.data)
+        let snapshot = try state.withLock { state throws -> DocumentSnapshot in
+            let data = try change(state.documents[path]?.data)
             try DocumentRules.validate(data, at: path)
-            let snapshot = DocumentSnapshot(path: path, data: data, createTime: documents[path]?.createTime ?? at, updateTime: at)
-            documents[path] = snapshot
+            let snapshot = DocumentSnapshot(path: path, data: data, createTime: state.documents[path]?.createTime ?? at, updateTime: at)
+            state.documents[path] = snapshot
             return snapshot
         }
         announce(snapshot)
     }
 
     private func announce(_ snapshot: DocumentSnapshot) {
-        let (targets, queries, all) = lock.withLock { (Array(listeners.values), Array(queryListeners.values), Array(documents.values)) }
+        let (targets, queries, all) = state.withLock { state in
+            (Array(state.listeners.values), Array(state.queryListeners.values), Array(state.documents.values))
+        }
         for (path, continuation) in targets where path == snapshot.path { continuation.yield(snapshot) }
         for (query, continuation) in queries where query.collection == snapshot.path.parent { continuation.yield(query.evaluate(all)) }
     }

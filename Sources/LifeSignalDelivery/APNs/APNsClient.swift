@@ -5,6 +5,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
+import Synchronization
 
 /// Sends visible notifications straight to Apple Push Notification service: HTTP/2 (one
 /// connection, many streams), token-based authentication with an ES256 provider JWT,
@@ -167,15 +168,14 @@ public struct APNsClient: Sendable {
     /// Owns the HTTP client. If its owner never called ``APNsClient/shutdown()`` (an error path
     /// that skipped it), the shutdown starts here rather than the HTTP client trapping on an
     /// unclosed deinit.
-    private final class Lifetime: @unchecked Sendable {
+    private final class Lifetime: Sendable {
         let client: HTTPClient
-        private let lock = NSLock()
-        private var closed = false
+        private let closed = Mutex(false)
 
         init(_ client: HTTPClient) { self.client = client }
 
         func shutdown() async throws {
-            let first = lock.withLock {
+            let first = closed.withLock { closed in
                 defer { closed = true }
                 return !closed
             }
@@ -184,7 +184,7 @@ public struct APNsClient: Sendable {
         }
 
         deinit {
-            if !closed { client.shutdown { _ in } }
+            if !closed.withLock({ $0 }) { client.shutdown { _ in } }
         }
     }
 }

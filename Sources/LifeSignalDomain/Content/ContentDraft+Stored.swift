@@ -1,4 +1,5 @@
 import Foundation
+import RFC3339
 
 extension ContentDraft {
     /// The record this draft becomes once stored under `id`: the same validation and
@@ -13,7 +14,10 @@ extension ContentDraft {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
             let text = try decoder.singleValueContainer().decode(String.self)
-            return try Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+            guard let date = RFC3339.parse(text, .strict) else {
+                throw DecodingError.dataCorruptedError(in: try decoder.singleValueContainer(), debugDescription: "\"\(text)\" is not an RFC 3339 timestamp")
+            }
+            return date
         }
         do {
             return try decoder.decode(Record.self, from: JSONEncoder().encode(columns))

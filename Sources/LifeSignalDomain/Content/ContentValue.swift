@@ -1,4 +1,5 @@
 import Foundation
+import RFC3339
 
 /// A column value of a content write, typed just enough for each backend to store it right: a
 /// day goes to a `date` column, keywords to a `text[]`.
@@ -33,7 +34,7 @@ public enum ContentValue: Sendable, Hashable, Encodable {
     /// `2026-11-23T10:15:30.123Z`: JavaScript's `toISOString()`, which the contract's soft
     /// delete writes.
     public static func iso8601(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        RFC3339.format(date, fractionDigits: 3, zone: .z)
     }
 }
 

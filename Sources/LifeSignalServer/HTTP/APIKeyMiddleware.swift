@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import LifeSignalBackend
+import Synchronization
 
 /// Supabase's gateway rule: every request carries an `apikey` (header or `?apikey=`) that is a
 /// JWT signed with the project secret whose role is `anon` or `service_role`. Keys minted
@@ -66,17 +67,20 @@ extension Request {
 
 /// The API keys a server has verified and their roles, each until its `exp` (checked against
 /// the backend's clock on every use). Bounded: when full, the oldest entries make room.
-final class AcceptedKeys: @unchecked Sendable {
-    private let lock = NSLock()
-    private var entries: [String: (role: DatabaseRole, expiry: Date?)] = [:]
-    private var order: [String] = []
+final class AcceptedKeys: Sendable {
+    private struct Known {
+        var entries: [String: (role: DatabaseRole, expiry: Date?)] = [:]
+        var order: [String] = []
+    }
+
+    private let known = Mutex(Known())
     private let capacity = 64
 
     func role(of key: String, now: Date) -> DatabaseRole? {
-        lock.withLock {
-            guard let entry = entries[key] else { return nil }
+        known.withLock { known in
+            guard let entry = known.entries[key] else { return nil }
             if let expiry = entry.expiry, expiry <= now {
-                entries[key] = nil
+                known.entries[key] = nil
                 return nil
             }
             return entry.role
@@ -84,11 +88,11 @@ final class AcceptedKeys: @unchecked Sendable {
     }
 
     func insert(_ key: String, role: DatabaseRole, expiresAt: Date?, now: Date) {
-        lock.withLock {
-            guard entries[key] == nil else { return }
-            if order.count >= capacity, !order.isEmpty { entries[order.removeFirst()] = nil }
-            entries[key] = (role, expiresAt)
-            order.append(key)
+        known.withLock { known in
+            guard known.entries[key] == nil else { return }
+            if known.order.count >= capacity, !known.order.isEmpty { known.entries[known.order.removeFirst()] = nil }
+            known.entries[key] = (role, expiresAt)
+            known.order.append(key)
         }
     }
 }

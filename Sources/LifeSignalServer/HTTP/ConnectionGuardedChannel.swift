@@ -4,6 +4,7 @@ import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 import NIOCore
+import Synchronization
 
 /// Hummingbird's HTTP/1.1 channel with the WebSocket upgrade, inside the connection guards of
 /// ``ConnectionLimits``: a connection over its address's cap gets 429 and never reaches HTTP;
@@ -70,13 +71,12 @@ struct ConnectionGuardedChannel: ServerChildChannel {
 }
 
 /// Open connections per client address, across all event loops.
-final class ConnectionAddresses: @unchecked Sendable {
-    private let lock = NSLock()
-    private var counts: [String: Int] = [:]
+final class ConnectionAddresses: Sendable {
+    private let counts = Mutex<[String: Int]>([:])
 
     /// Counts a new connection from `address`, unless it already holds `maximum`.
     func open(_ address: String, maximum: Int) -> Bool {
-        lock.withLock {
+        counts.withLock { counts in
             let current = counts[address, default: 0]
             guard current < maximum else { return false }
             counts[address] = current + 1
@@ -85,7 +85,7 @@ final class ConnectionAddresses: @unchecked Sendable {
     }
 
     func close(_ address: String) {
-        lock.withLock {
+        counts.withLock { counts in
             let remaining = counts[address, default: 1] - 1
             counts[address] = remaining > 0 ? remaining : nil
         }

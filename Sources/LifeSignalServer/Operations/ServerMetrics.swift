@@ -3,6 +3,7 @@ import LifeSignalBackend
 import LifeSignalDomain
 import LifeSignalFunctions
 import Prometheus
+import Synchronization
 
 /// The server's Prometheus metrics, one registry per server.
 ///
@@ -120,18 +121,16 @@ public final class ServerMetrics: Sendable {
 
 /// Counters and histograms by request key. Route templates, methods and statuses are few, so
 /// the table stays small.
-final class RequestSeries: @unchecked Sendable {
+final class RequestSeries: Sendable {
     struct Key: Hashable {
         var method: String
         var route: String
         var status: Int
     }
-
-    private let lock = NSLock()
-    private var made: [Key: (Counter, DurationHistogram)] = [:]
+    private let made = Mutex<[Key: (Counter, DurationHistogram)]>([:])
 
     func get(_ key: Key, make: (Key) -> (Counter, DurationHistogram)) -> (Counter, DurationHistogram) {
-        lock.withLock {
+        made.withLock { made in
             if let existing = made[key] { return existing }
             let new = make(key)
             made[key] = new

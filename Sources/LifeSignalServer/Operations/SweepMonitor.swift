@@ -1,5 +1,6 @@
 import Foundation
 import Prometheus
+import Synchronization
 
 /// What the sweep timer has done, on `/metrics`: runs by outcome and the time of the last
 /// good one. A sweep that stopped running is the one failure a safety system must not hide
@@ -53,14 +54,13 @@ public final class SweepMonitor: Sendable {
         }
     }
 
-    private final class LockedState: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value = Snapshot()
+    private final class LockedState: Sendable {
+        private let value = Mutex(Snapshot())
 
-        var snapshot: Snapshot { lock.withLock { value } }
+        var snapshot: Snapshot { value.withLock { $0 } }
 
         func update(_ outcome: Outcome, at date: Date, error: String?) {
-            lock.withLock {
+            value.withLock { value in
                 switch outcome {
                 case .succeeded:
                     value.succeeded += 1

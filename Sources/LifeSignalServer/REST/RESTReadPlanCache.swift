@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import LifeSignalBackend
+import Synchronization
 
 /// A read as far as steps 1–3 take it: its SQL and what step 4 needs to shape the answer.
 /// Built once from a ``RESTReadPlan``; a repeated request takes it from ``RESTReadPlanCache``.
@@ -32,9 +33,7 @@ extension PlannedRead {
 /// time. Bounded: at ``capacity`` an entry is dropped for each one added, and a query string
 /// longer than ``longestQuery`` is not kept at all, so a stranger inventing queries costs the
 /// cache at most its capacity and each request no more than planning it.
-///
-/// A lock rather than `Mutex`, which needs macOS 15 and iOS 18.
-final class RESTReadPlanCache: @unchecked Sendable {
+final class RESTReadPlanCache: Sendable {
     static let capacity = 512
     static let longestQuery = 2_048
 
@@ -69,31 +68,34 @@ final class RESTReadPlanCache: @unchecked Sendable {
         }
     }
 
-    private let lock = NSLock()
-    private var generation = -1
-    private var plans: [Key: PlannedRead] = [:]
+    private struct Kept {
+        var generation = -1
+        var plans: [Key: PlannedRead] = [:]
+    }
+
+    private let kept = Mutex(Kept())
 
     /// The plan for `key` under the schema's `generation`, made by `make` when it is not kept.
     /// A new generation empties the cache: its plans were checked against the old tables.
     func plan(for key: Key?, generation: Int, make: () throws(RESTError) -> PlannedRead) throws(RESTError) -> PlannedRead {
         guard let key else { return try make() }
-        let kept: PlannedRead? = lock.withLock {
-            if self.generation != generation {
-                plans.removeAll(keepingCapacity: true)
-                self.generation = generation
+        let found: PlannedRead? = kept.withLock { kept in
+            if kept.generation != generation {
+                kept.plans.removeAll(keepingCapacity: true)
+                kept.generation = generation
             }
-            return plans[key]
+            return kept.plans[key]
         }
-        if let kept { return kept }
+        if let found { return found }
         let made = try make()
-        lock.withLock {
-            guard self.generation == generation else { return }
-            if plans.count >= Self.capacity, plans[key] == nil { plans.remove(at: plans.startIndex) }
-            plans[key] = made
+        kept.withLock { kept in
+            guard kept.generation == generation else { return }
+            if kept.plans.count >= Self.capacity, kept.plans[key] == nil { kept.plans.remove(at: kept.plans.startIndex) }
+            kept.plans[key] = made
         }
         return made
     }
 
     /// How many plans are kept (for tests).
-    var count: Int { lock.withLock { plans.count } }
+    var count: Int { kept.withLock { $0.plans.count } }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalBackend
+import Synchronization
 
 /// One WebSocket of a Realtime client: frames queued for it are written in order by the
 /// socket's own writer task, so a slow client never stalls the dispatcher (its queue keeps
@@ -202,12 +203,11 @@ actor RealtimeHub {
 }
 
 /// Binding ids are handed out while a join is parsed, outside the hub's isolation.
-private final class BindingIDs: @unchecked Sendable {
-    private let lock = NSLock()
-    private var last = 0
+private final class BindingIDs: Sendable {
+    private let last = Mutex(0)
 
     func next() -> Int {
-        lock.withLock {
+        last.withLock { last in
             last += 1
             return last
         }

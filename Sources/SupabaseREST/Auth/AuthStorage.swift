@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Where the signed-in session is kept between launches.
 ///
@@ -15,7 +16,7 @@ public protocol AuthLocalStorage: Sendable {
 }
 
 /// Keeps the session in memory only: signed out at every launch. The default.
-public final class InMemoryAuthStorage: AuthLocalStorage, @unchecked Sendable {
+public final class InMemoryAuthStorage: AuthLocalStorage, Sendable {
     private let values = LockedValue<[String: Data]>([:])
 
     /// Creates an empty storage.
@@ -31,10 +32,11 @@ public final class InMemoryAuthStorage: AuthLocalStorage, @unchecked Sendable {
 /// Writes are atomic (write-then-rename) so a crash never leaves half a session behind,
 /// and the file is created with mode 0600 because it holds a refresh token, which is as
 /// good as a password until it is used.
-public final class FileAuthStorage: AuthLocalStorage, @unchecked Sendable {
+public final class FileAuthStorage: AuthLocalStorage, Sendable {
     /// The file holding the values.
     public let url: URL
-    private let lock = NSLock()
+    /// One reader or writer of the file at a time, in this process.
+    private let file = Mutex(())
 
     /// Creates a storage backed by the file at `url` (created on first write, with its
     /// parent directories).
@@ -47,9 +49,7 @@ public final class FileAuthStorage: AuthLocalStorage, @unchecked Sendable {
     }
 
     public func retrieve(key: String) throws -> Data? {
-        lock.lock()
-        defer { lock.unlock() }
-        return try read()[key].flatMap { Data(base64Encoded: $0) }
+        try file.withLock { _ throws(any Error) in try read()[key].flatMap { Data(base64Encoded: $0) } }
     }
 
     public func remove(key: String) throws {
@@ -57,8 +57,10 @@ public final class FileAuthStorage: AuthLocalStorage, @unchecked Sendable {
     }
 
     private func mutate(_ body: (inout [String: String]) -> Void) throws {
-        lock.lock()
-        defer { lock.unlock() }
+        try file.withLock { _ throws(any Error) in try rewrite(body) }
+    }
+
+    private func rewrite(_ body: (inout [String: String]) -> Void) throws {
         // A corrupt file (a crash of another writer, a hand edit) is replaced rather than
         // making every later sign-in fail: what it held is unreadable anyway.
         var values = (try? read()) ?? [:]

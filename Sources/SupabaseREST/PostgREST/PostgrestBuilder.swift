@@ -36,7 +36,10 @@ struct PostgrestRequestState: Sendable {
 ///
 /// Like supabase-swift, builders are reference types whose methods mutate the request and
 /// return `self` (or a more specific builder), so both chaining and
-/// `var q = …; q = q.eq(…)` work. The state is behind a lock, making builders `Sendable`.
+/// `var q = …; q = q.eq(…)` work. The state is behind a lock (``LockedValue``), making builders
+/// `Sendable`; `@unchecked` only because the chain is a hierarchy of non-final classes, as
+/// supabase-swift's is, and the compiler checks `Sendable` on final classes alone. The
+/// subclasses add no stored state.
 public class PostgrestBuilder: @unchecked Sendable {
     let context: PostgrestContext
     let state: LockedValue<PostgrestRequestState>

@@ -5,6 +5,7 @@ import LifeSignalBackend
 import LifeSignalDomain
 import LifeSignalFunctions
 import LifeSignalLocalAdapters
+import RFC3339
 
 /// `lifesignal deliveries`: the delivery ledger as an operator sees it, read straight from the
 /// server's database (the operator holds it; the same rows are `list-deliveries` for the
@@ -57,11 +58,11 @@ struct DeliveriesCommand: AsyncParsableCommand {
     }
 
     static func line(_ row: DeliveryRecord) -> String {
-        let time = ISO8601DateFormatter().string(from: row.createdAt)
+        let time = RFC3339.format(row.createdAt, fractionDigits: 0, zone: .z)
         var text =
             "\(time)  \(row.channel.rawValue.padding(toLength: 5, withPad: " ", startingAt: 0)) "
             + "\(row.status.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(row.address)  \(row.kind)  attempts \(row.attempts)"
-        if let next = row.nextAttemptAt { text += "  next \(ISO8601DateFormatter().string(from: next))" }
+        if let next = row.nextAttemptAt { text += "  next \(RFC3339.format(next, fractionDigits: 0, zone: .z))" }
         if let error = row.lastError { text += "  error: \(error)" }
         return text
     }

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalDomain
+import Synchronization
 
 /// Third-party sign-in with Firebase Auth, as Supabase offers it: a verified Firebase ID token
 /// is a caller of every API, as the LifeSignal account linked to its Firebase uid.
@@ -154,26 +155,25 @@ public struct ExternalIdentities: Sendable {
 /// Links already read, so a Firebase caller's every request is not a database read: kept for
 /// ``AuthPolicy/sessionCheckStaleness``, like sessions, so an account deleted (its link goes
 /// with it) or made an editor through another server is noticed that late at most.
-final class IdentityLinkCache: @unchecked Sendable {
+final class IdentityLinkCache: Sendable {
     static let capacity = 100_000
 
-    private let lock = NSLock()
+    private let links = Mutex<[String: (account: ExternalIdentities.LinkedAccount, seenAt: ContinuousClock.Instant)]>([:])
     private let staleness: Duration
-    private var links: [String: (account: ExternalIdentities.LinkedAccount, seenAt: ContinuousClock.Instant)] = [:]
 
     init(staleness: TimeInterval) {
         self.staleness = .milliseconds(Int64((staleness * 1000).rounded()))
     }
 
     func lookup(_ key: String) -> ExternalIdentities.LinkedAccount? {
-        lock.withLock {
+        links.withLock { links in
             guard let entry = links[key], ContinuousClock.now - entry.seenAt < staleness else { return nil }
             return entry.account
         }
     }
 
     func remember(_ key: String, _ account: ExternalIdentities.LinkedAccount) {
-        lock.withLock {
+        links.withLock { links in
             if links.count >= Self.capacity { links.removeAll(keepingCapacity: true) }
             links[key] = (account, ContinuousClock.now)
         }

@@ -29,7 +29,7 @@ public struct PasswordAttempts: Sendable {
 
     /// Counts an attempt at `identifier`'s password *before* it is checked, in one statement,
     /// and returns how long to wait (whole seconds, as `Retry-After` words it) when the count
-    /// is past ``passwordFailureLimit``, or `nil` when the attempt may go ahead.
+    /// is past ``limit``, or `nil` when the attempt may go ahead.
     ///
     /// Counting first is what makes the limit hold under parallel guesses: the database
     /// serialises the increments, so of N simultaneous guesses at most the limit see a count

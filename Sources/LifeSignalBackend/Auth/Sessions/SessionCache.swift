@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What this server last learned about sessions, so that checking the session of every
 /// `/auth/v1/user`, function call and Realtime heartbeat is not a database read each time.
@@ -7,14 +8,17 @@ import Foundation
 /// ended stays ended (ids are random and never reused, and a session never comes back).
 /// Ending sessions through this server clears what it believed active at once, so only another
 /// server on the same PostgreSQL can be late, and by at most the staleness bound.
-final class SessionCache: @unchecked Sendable {
+final class SessionCache: Sendable {
     /// Past this many entries a map is emptied rather than grown: it is only a shortcut.
     static let capacity = 100_000
 
-    private let lock = NSLock()
+    private struct Known {
+        var active: [UUID: (user: UUID, seenAt: ContinuousClock.Instant)] = [:]
+        var ended: Set<UUID> = []
+    }
+
+    private let known = Mutex(Known())
     private let staleness: Duration
-    private var active: [UUID: (user: UUID, seenAt: ContinuousClock.Instant)] = [:]
-    private var ended: Set<UUID> = []
 
     init(staleness: TimeInterval) {
         self.staleness = .milliseconds(Int64((staleness * 1000).rounded()))
@@ -22,22 +26,22 @@ final class SessionCache: @unchecked Sendable {
 
     /// `true`/`false` when known (active for `user`, or ended), `nil` when it must be read.
     func lookup(_ session: UUID, user: UUID) -> Bool? {
-        lock.withLock {
-            if ended.contains(session) { return false }
-            guard let entry = active[session], ContinuousClock.now - entry.seenAt < staleness else { return nil }
+        known.withLock { known in
+            if known.ended.contains(session) { return false }
+            guard let entry = known.active[session], ContinuousClock.now - entry.seenAt < staleness else { return nil }
             return entry.user == user
         }
     }
 
     func remember(_ session: UUID, user: UUID?) {
-        lock.withLock {
+        known.withLock { known in
             if let user {
-                if active.count >= Self.capacity { active.removeAll(keepingCapacity: true) }
-                active[session] = (user, ContinuousClock.now)
+                if known.active.count >= Self.capacity { known.active.removeAll(keepingCapacity: true) }
+                known.active[session] = (user, ContinuousClock.now)
             } else {
-                if ended.count >= Self.capacity { ended.removeAll(keepingCapacity: true) }
-                active[session] = nil
-                ended.insert(session)
+                if known.ended.count >= Self.capacity { known.ended.removeAll(keepingCapacity: true) }
+                known.active[session] = nil
+                known.ended.insert(session)
             }
         }
     }
@@ -45,6 +49,6 @@ final class SessionCache: @unchecked Sendable {
     /// Forgets every session believed active: called whenever this server ends sessions, so
     /// the next check of any of them reads the database.
     func forgetActive() {
-        lock.withLock { active.removeAll(keepingCapacity: true) }
+        known.withLock { $0.active.removeAll(keepingCapacity: true) }
     }
 }
