@@ -31,20 +31,13 @@ extension AuthService {
     /// large backlog never holds the writer for long.
     public func pruneExpired(now: Date, batch: Int) async throws -> Retention {
         var pruned = Retention()
-        let codeWindow = max(SignInLimits.codeNumberWindow, SignInLimits.codeAddressWindow)
         pruned.throttleCounts += try await deleteAll(
             batch: batch,
             """
             DELETE FROM auth_password_failures WHERE identifier IN (SELECT identifier FROM auth_password_failures
                 WHERE window_started_at < \(SQLValue(now - PasswordAttempts.window)) LIMIT \(batch)) RETURNING identifier
             """)
-        pruned.throttleCounts += try await deleteAll(
-            batch: batch,
-            """
-            DELETE FROM auth_code_send_counts WHERE key IN (SELECT key FROM auth_code_send_counts
-                WHERE window_started_at < \(SQLValue(now - codeWindow)) LIMIT \(batch)) RETURNING key
-            """)
-        // Sending counts (`SendCounter`): no window is longer than a day.
+        // Sending counts (`SendCounter`, the code caps' too): no window is longer than a day.
         pruned.throttleCounts += try await deleteAll(
             batch: batch,
             """

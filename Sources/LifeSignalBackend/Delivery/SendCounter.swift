@@ -4,7 +4,7 @@ import LifeSignalFunctions
 
 /// Counts of messages sent, by key (`dest:sms:+15550001111`, `sender:phone:+1…`,
 /// `budget:sms`, `rounds:<responder>:<person>`…), each in a fixed window that opens with its
-/// first message — the same shape as the sign-in code caps (`auth_code_send_counts`).
+/// first message; the sign-in code caps count here too, under `code:` keys.
 ///
 /// **Outlives accounts.** A key names an address or an identity, never a row that cascades
 /// away, so deleting an account and signing up again restarts no count.

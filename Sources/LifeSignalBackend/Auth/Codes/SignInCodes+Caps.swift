@@ -22,9 +22,15 @@ import LifeSignalFunctions
 /// with fixed test codes are not limited: they are the operator's own numbers for testing.
 ///
 /// Each count is a fixed window that opens with its first code, kept in the database so every
-/// server on one PostgreSQL shares it. A refused request counts nothing and sends nothing;
+/// server on one PostgreSQL shares it (`lifesignal_send_counts`, beside the other caps). A refused request counts nothing and sends nothing;
 /// it is told when the window ends (``DomainError/rateLimited(retryAfter:)``).
 extension SignInCodes {
+    /// The code caps counted in `lifesignal_send_counts` with every other cap, under `code:`
+    /// keys; their own table goes (windows open afresh, at most a day early).
+    static let sharedCountsMigration = Migration(
+        version: 270, name: "sign-in code caps share the send counts",
+        statements: ["DROP TABLE auth_code_send_counts"])
+
     static let sendingCapsMigration = Migration(
         version: 150, name: "sign-in code sending caps",
         statements: [
@@ -65,23 +71,10 @@ extension SignInCodes {
         }
     }
 
+    /// One code counted against `key`'s window, or refused when the window is full: the one
+    /// windowed counter every cap uses (``SendCounter``), under keys of their own (`code:`).
     private func count(key: String, limit: Int, window: TimeInterval, now: Date, in connection: any SQLConnection) async throws {
-        let windowStart = SQLValue(now - window)
-        guard
-            let row = try await connection.first(
-                """
-                INSERT INTO auth_code_send_counts (key, sent, window_started_at) VALUES (\(key), 1, \(SQLValue(now)))
-                ON CONFLICT (key) DO UPDATE SET
-                    sent = CASE WHEN auth_code_send_counts.window_started_at <= \(windowStart) THEN 1
-                                ELSE auth_code_send_counts.sent + 1 END,
-                    window_started_at = CASE WHEN auth_code_send_counts.window_started_at <= \(windowStart) THEN excluded.window_started_at
-                                             ELSE auth_code_send_counts.window_started_at END
-                RETURNING sent, window_started_at
-                """)
-        else { throw DomainError.internal("the code was not counted") }
-        guard try row.int("sent") > limit else { return }
-        let windowEnd = try row.date("window_started_at") + window
-        throw DomainError.rateLimited(retryAfter: max(1, windowEnd.timeIntervalSince(now).rounded(.up)))
+        try await SendCounter.require("code:" + key, limit: limit, window: window, now: now, in: connection)
     }
 
     /// Refuses to replace a code for `phone` sent less than ``OneTimeCode/resendInterval`` ago,
