@@ -15,12 +15,12 @@ struct SignInLeverTests {
         let test = try await TestDatabases.backend(engine)
         let auth = test.backend.auth
         _ = try await auth.signUp(email: "ann@example.com", password: "correct horse")
-        let hashedBefore = auth.passwordHashing.statistics.completed
+        let hashedBefore = auth.passwords.hashing.statistics.completed
         let outcomes = await withTaskGroup(of: String.self) { group in
             for _ in 0..<30 {
                 group.addTask {
                     do {
-                        _ = try await auth.signIn(email: "ann@example.com", phone: nil, password: "guess")
+                        _ = try await auth.passwords.signIn(email: "ann@example.com", phone: nil, password: "guess")
                         return "signed in"
                     } catch AuthRefusal.invalidCredentials {
                         return "wrong"
@@ -35,13 +35,13 @@ struct SignInLeverTests {
         }
         #expect(outcomes == ["wrong": PasswordAttempts.limit, "refused": 30 - PasswordAttempts.limit])
         #expect(
-            auth.passwordHashing.statistics.completed - hashedBefore == PasswordAttempts.limit,
+            auth.passwords.hashing.statistics.completed - hashedBefore == PasswordAttempts.limit,
             "only the attempts within the limit reach the hash")
         await #expect(throws: DomainError.rateLimited(retryAfter: PasswordAttempts.window)) {
-            _ = try await auth.signIn(email: "ann@example.com", phone: nil, password: "correct horse")
+            _ = try await auth.passwords.signIn(email: "ann@example.com", phone: nil, password: "correct horse")
         }
         test.clock.advance(by: PasswordAttempts.window)
-        _ = try await auth.signIn(email: "ann@example.com", phone: nil, password: "correct horse")
+        _ = try await auth.passwords.signIn(email: "ann@example.com", phone: nil, password: "correct horse")
     }
 
     @Test("an attempt the hashing pool refuses is given back: load alone locks nobody out", arguments: [Engine.sqlite])
@@ -53,16 +53,16 @@ struct SignInLeverTests {
         let auth = test.backend.auth
         _ = try await auth.signUp(email: "ann@example.com", password: "correct horse")
         let gate = DispatchSemaphore(value: 0)
-        let holder = Task { try await auth.passwordHashing.run { gate.wait() } }
-        try await PasswordHashingPoolTests.eventually { auth.passwordHashing.statistics.inFlight == 1 }
+        let holder = Task { try await auth.passwords.hashing.run { gate.wait() } }
+        try await PasswordHashingPoolTests.eventually { auth.passwords.hashing.statistics.inFlight == 1 }
         for _ in 0..<(PasswordAttempts.limit + 5) {
             await #expect(throws: DomainError.rateLimited(retryAfter: PasswordHashingPool.retryAfter)) {
-                _ = try await auth.signIn(email: "ann@example.com", phone: nil, password: "correct horse")
+                _ = try await auth.passwords.signIn(email: "ann@example.com", phone: nil, password: "correct horse")
             }
         }
         gate.signal()
         try await holder.value
-        _ = try await auth.signIn(email: "ann@example.com", phone: nil, password: "correct horse")
+        _ = try await auth.passwords.signIn(email: "ann@example.com", phone: nil, password: "correct horse")
         #expect(try await test.count("auth_password_failures") == 0)
     }
 

@@ -17,7 +17,7 @@ struct SignInRetentionTests {
         // A stranger's traces: a wrong password at an address with no account, a code asked
         // for a number nobody verifies.
         await #expect(throws: (any Error).self) {
-            _ = try await test.backend.auth.signIn(email: "nobody@example.com", phone: nil, password: "wrong-password")
+            _ = try await test.backend.auth.passwords.signIn(email: "nobody@example.com", phone: nil, password: "wrong-password")
         }
         try await test.backend.auth.requestCode(phone: "+15550000002")
         // The refresh rotates the token: the first one stays, revoked, for reuse detection.

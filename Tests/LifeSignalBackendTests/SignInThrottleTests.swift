@@ -78,23 +78,23 @@ struct SignInThrottleTests {
         _ = try await auth.signUp(email: "ann@example.com", password: "correct horse")
         for email in ["ann@example.com", "nobody@example.com"] {
             for _ in 0..<PasswordAttempts.limit {
-                await #expect(throws: AuthRefusal.invalidCredentials) { _ = try await auth.signIn(email: email, phone: nil, password: "guess") }
+                await #expect(throws: AuthRefusal.invalidCredentials) { _ = try await auth.passwords.signIn(email: email, phone: nil, password: "guess") }
             }
         }
         test.clock.advance(by: 60)
         // Even the right password waits: the limit is on the address, not on wrong answers.
         await #expect(throws: DomainError.rateLimited(retryAfter: PasswordAttempts.window - 60)) {
-            _ = try await auth.signIn(email: "ANN@example.com", phone: nil, password: "correct horse")
+            _ = try await auth.passwords.signIn(email: "ANN@example.com", phone: nil, password: "correct horse")
         }
         await #expect(throws: DomainError.rateLimited(retryAfter: PasswordAttempts.window - 60)) {
-            _ = try await auth.signIn(email: "nobody@example.com", phone: nil, password: "guess")
+            _ = try await auth.passwords.signIn(email: "nobody@example.com", phone: nil, password: "guess")
         }
         // Other addresses are not affected.
         _ = try await auth.signUp(email: "bob@example.com", password: "battery staple")
-        _ = try await auth.signIn(email: "bob@example.com", phone: nil, password: "battery staple")
+        _ = try await auth.passwords.signIn(email: "bob@example.com", phone: nil, password: "battery staple")
 
         test.clock.advance(by: PasswordAttempts.window - 60)
-        _ = try await auth.signIn(email: "ann@example.com", phone: nil, password: "correct horse")
+        _ = try await auth.passwords.signIn(email: "ann@example.com", phone: nil, password: "correct horse")
     }
 
     @Test("a correct password clears the count; a new window starts once the last one ended", arguments: [Engine.sqlite])
@@ -104,16 +104,18 @@ struct SignInThrottleTests {
         _ = try await auth.signUp(email: "ann@example.com", password: "correct horse")
         func fail(_ times: Int) async {
             for _ in 0..<times {
-                await #expect(throws: AuthRefusal.invalidCredentials) { _ = try await auth.signIn(email: "ann@example.com", phone: nil, password: "guess") }
+                await #expect(throws: AuthRefusal.invalidCredentials) {
+                    _ = try await auth.passwords.signIn(email: "ann@example.com", phone: nil, password: "guess")
+                }
             }
         }
         await fail(PasswordAttempts.limit - 1)
-        _ = try await auth.signIn(email: "ann@example.com", phone: nil, password: "correct horse")
+        _ = try await auth.passwords.signIn(email: "ann@example.com", phone: nil, password: "correct horse")
         await fail(PasswordAttempts.limit - 1)
         // Nine failures late in a window and one early in the next are not ten in a window.
         test.clock.advance(by: PasswordAttempts.window)
         await fail(1)
-        _ = try await auth.signIn(email: "ann@example.com", phone: nil, password: "correct horse")
+        _ = try await auth.passwords.signIn(email: "ann@example.com", phone: nil, password: "correct horse")
         #expect(try await test.count("auth_password_failures") == 0)
     }
 }

@@ -75,7 +75,7 @@ struct AuthPasswordLeverTests {
         defer { Task { await server.stop() } }
         let credentials: [String: any Sendable] = ["email": "ada@example.org", "password": "lovelace1815"]
         #expect(try await server.json("POST", "/auth/v1/signup", headers: Self.version, credentials).status == 200)
-        let hashedBefore = test.backend.auth.passwordHashing.statistics.completed
+        let hashedBefore = test.backend.auth.passwords.hashing.statistics.completed
 
         let replies = try await withThrowingTaskGroup(of: TestServer.Reply.self) { group in
             for _ in 0..<30 {
@@ -92,7 +92,7 @@ struct AuthPasswordLeverTests {
         #expect(wrong.count == PasswordAttempts.limit)
         #expect(refused.count == 30 - PasswordAttempts.limit)
         #expect(refused.allSatisfy { $0.header("Retry-After") == String(Int(PasswordAttempts.window)) })
-        #expect(test.backend.auth.passwordHashing.statistics.completed - hashedBefore == PasswordAttempts.limit)
+        #expect(test.backend.auth.passwords.hashing.statistics.completed - hashedBefore == PasswordAttempts.limit)
 
         let right = try await server.json("POST", "/auth/v1/token?grant_type=password", headers: Self.version, credentials)
         #expect(right.status == 429 && right.json?["code"] as? String == "over_request_rate_limit")
@@ -120,7 +120,7 @@ struct AuthPasswordLeverTests {
             return try await group.reduce(into: [Int]()) { $0.append($1) }
         }
         #expect(statuses == Array(repeating: 200, count: 24))
-        let stats = test.backend.auth.passwordHashing.statistics
+        let stats = test.backend.auth.passwords.hashing.statistics
         #expect(stats.completed == 48, "every hash went through the pool")
         #expect(stats.peakInFlight >= 1 && stats.peakInFlight <= 2)
         #expect(stats.refused == 0)
@@ -137,7 +137,7 @@ struct AuthPasswordLeverTests {
         let credentials: [String: any Sendable] = ["email": "ada@example.org", "password": "lovelace1815"]
         #expect(try await server.json("POST", "/auth/v1/signup", headers: Self.version, credentials).status == 200)
         let gate = DispatchSemaphore(value: 0)
-        let pool = test.backend.auth.passwordHashing
+        let pool = test.backend.auth.passwords.hashing
         let holder = Task { try await pool.run { gate.wait() } }
         let deadline = ContinuousClock.now + .seconds(10)
         while pool.statistics.inFlight == 0 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }

@@ -47,7 +47,7 @@ extension AuthService {
         let email = try Self.normalizedEmail(text)
         guard password.count >= policy.minimumPasswordLength else { throw AuthRefusal.weakPassword }
         try await codes.checkCaptcha(captchaToken, clientAddress: clientAddress)
-        let hash = try await hashPassword(password)
+        let hash = try await passwords.hash(password)
         let now = clock.now()
         let confirmed: SQLValue = confirmsEmail ? .null : SQLValue(now)
         do {
@@ -83,73 +83,13 @@ extension AuthService {
         }
     }
 
-    /// Signs in with email or phone and password. An unknown account costs the same hashing
-    /// as a wrong password, so timing does not tell which accounts exist.
-    ///
-    /// Each attempt is counted against ``PasswordAttempts/limit`` *before* the password is
-    /// checked; past the limit the identifier is refused for a while with
-    /// ``DomainError/rateLimited(retryAfter:)`` (`AuthService+Throttles.swift`), and so is a
-    /// sign-in when the hashing pool's line is full.
-    public func signIn(email: String?, phone: String?, password: String) async throws -> IssuedSession {
-        let identifier: String
-        let lookup: SQL?
-        if let email {
-            let address = (try? Self.normalizedEmail(email)) ?? email.lowercased()
-            identifier = "email:" + address
-            lookup = "SELECT * FROM auth_users WHERE email = \(address)"
-        } else if let phone, let number = try? PhoneNumber(phone.hasPrefix("+") ? phone : "+" + phone) {
-            identifier = "phone:" + number.digits
-            lookup = "SELECT * FROM auth_users WHERE phone = \(number.digits)"
-        } else {
-            identifier = "phone:" + (phone ?? "")
-            lookup = nil
-        }
-        let now = clock.now()
-        if let wait = try await passwordAttempts.reserve(for: identifier, now: now) { throw DomainError.rateLimited(retryAfter: wait) }
-        let row: SQLRow? = if let lookup { try await database.query(lookup).first } else { nil }
-        // No account, or one without a password (phone sign-in only): the same hashing work
-        // is spent before refusing, so timing does not tell which accounts exist.
-        let stored = row?.optionalString("encrypted_password").flatMap { $0.isEmpty ? nil : $0 }
-        let matches: Bool
-        do {
-            matches = try await passwordHashing.run { [passwords] in
-                stored.map { passwords.verify(password, against: $0) } ?? passwords.verifyAgainstNothing(password)
-            }
-        } catch {
-            try? await passwordAttempts.refund(for: identifier)
-            throw error
-        }
-        guard let row, matches else { throw AuthRefusal.invalidCredentials }
-        // GoTrue answers a right password to an unconfirmed address so, not as a wrong one.
-        if email != nil, row.optionalDate("email_confirmed_at") == nil { throw AuthRefusal.emailNotConfirmed }
-        // A hash made with fewer rounds than configured is replaced now, while the password
-        // is at hand: raising ``PasswordHasher/defaultIterations`` reaches every account that
-        // signs in. A failure here must not refuse a correct password: the old hash stays.
-        let upgraded: String? =
-            if let stored, passwords.needsUpgrade(stored) {
-                try? await passwordHashing.run { [passwords] in passwords.hash(password) }
-            } else { nil }
-        return try await database.transaction { connection in
-            guard
-                let updated = try await connection.first(
-                    """
-                    UPDATE auth_users SET last_sign_in_at = \(SQLValue(now)), updated_at = \(SQLValue(now)),
-                        encrypted_password = coalesce(CAST(\(upgraded.map(SQLValue.text) ?? .null) AS text), encrypted_password)
-                    WHERE id = \(SQLValue(try row.uuid("id"))) RETURNING *
-                    """)
-            else { throw AuthRefusal.invalidCredentials }
-            try await passwordAttempts.clear(for: identifier, in: connection)
-            return try await sessions.start(for: try AuthUser(row: updated), method: "password", isNewUser: false, now: now, in: connection)
-        }
-    }
-
     /// `PUT /user`: changes what is given; `metadata` keys replace earlier ones and a `null`
     /// value removes its key, as GoTrue merges `data`. A new phone goes through
-    /// ``requestPhoneChange(user:phone:)`` instead: it must be proven by a code first.
+    /// ``requestPhoneChange(user:phone:clientAddress:revealingTakenNumber:)`` instead: it must be proven by a code first.
     ///
     /// A new password ends every other session of the person (all of them when `session`, the
     /// caller's own, is `nil`), as GoTrue's `UpdatePassword` does. Whether the caller may make
-    /// the change at all is ``ensureReauthenticated(user:session:nonce:)``'s to say, first.
+    /// the change at all is ``Reauthentication/ensure(user:session:nonce:)``'s to say, first.
     public func updateUser(
         id: UserID, email: String?, password: String?, metadata: [String: Any]?,
         keepingSession session: UUID? = nil, clientAddress: String? = nil
@@ -163,7 +103,7 @@ extension AuthService {
             newEmail = nil
         }
         if let password, password.count < policy.minimumPasswordLength { throw AuthRefusal.weakPassword }
-        let hash: String? = if let password { try await hashPassword(password) } else { nil }
+        let hash: String? = if let password { try await passwords.hash(password) } else { nil }
         let now = clock.now()
         let mergeJSON = metadata.flatMap { try? JSONSerialization.data(withJSONObject: $0) }.map { String(decoding: $0, as: UTF8.self) }
         let user: AuthUser = try await database.transaction { [newEmail] connection in
@@ -193,11 +133,6 @@ extension AuthService {
         if password != nil { sessions.forgetActive() }
         if let pendingEmail { return try await requestEmailChange(user: id, to: pendingEmail, clientAddress: clientAddress) }
         return user
-    }
-
-    /// A new password's stored form, computed on the hashing pool.
-    func hashPassword(_ password: String) async throws -> String {
-        try await passwordHashing.run { [passwords] in passwords.hash(password) }
     }
 
     /// Lower-cased, trimmed, and shaped like an address (GoTrue checks no more than that).

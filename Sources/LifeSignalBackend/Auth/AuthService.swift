@@ -9,7 +9,7 @@ import LifeSignalFunctions
 /// - ``codes`` (``SignInCodes``): codes sent by SMS, the captcha, the resend interval and caps;
 /// - ``reauthentication`` (``Reauthentication``): proof asked before a sign-in method changes;
 /// - ``identities`` (``ExternalIdentities``): Firebase ID tokens as callers;
-/// - ``passwordAttempts`` (``PasswordAttempts``): the password guessing throttle.
+/// - ``passwords`` (``Passwords``): hashing, the guessing throttle, password sign-in.
 ///
 /// What is left here are the flows that span parts — a code exchanged for a session and an
 /// account made on first sign-in, password sign-up and sign-in, email confirmation, phone
@@ -23,13 +23,10 @@ public struct AuthService: Sendable {
     public let reauthentication: Reauthentication
     /// Set when a Firebase project's ID tokens are accepted as callers.
     public let identities: ExternalIdentities?
-    public let passwordAttempts: PasswordAttempts
-    let passwords: PasswordHasher
+    public let passwords: Passwords
     let limits: SignInLimits
     /// Password length, the reauthentication window, refresh-token inactivity, session checks.
     public let policy: AuthPolicy
-    /// Where every password hash runs (`PasswordHashingPool`): off the cooperative pool, bounded.
-    public let passwordHashing: PasswordHashingPool
     /// Mails confirmation codes; with it, email addresses are confirmed before use
     /// (`AuthService+EmailConfirmation.swift`).
     let email: (any ChannelSender)?
@@ -48,17 +45,16 @@ public struct AuthService: Sendable {
         self.database = database
         self.clock = clock
         self.tokens = tokens
-        self.sessions = Sessions(database: database, clock: clock, tokens: tokens, policy: policy)
+        let sessions = Sessions(database: database, clock: clock, tokens: tokens, policy: policy)
+        self.sessions = sessions
+        self.passwords = Passwords(database: database, clock: clock, hasher: passwords, limits: limits, sessions: sessions)
         self.codes = codes
         self.reauthentication = Reauthentication(database: database, clock: clock, codes: codes, policy: policy)
         self.identities = firebase.map { ExternalIdentities(database: database, clock: clock, settings: $0, issuer: issuer, policy: policy) }
-        self.passwordAttempts = PasswordAttempts(database: database)
         self.email = email
         self.rules = rules
-        self.passwords = passwords
         self.limits = limits
         self.policy = policy
-        self.passwordHashing = PasswordHashingPool(maximumInFlight: limits.passwordHashConcurrency, maximumWaiting: limits.passwordHashWaiting)
     }
 
     // MARK: Phone sign-in

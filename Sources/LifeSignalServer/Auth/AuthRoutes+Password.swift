@@ -50,7 +50,7 @@ extension AuthRoutes {
             throw GoTrueError(status: .badRequest, code: "invalid_credentials", message: "Invalid login credentials")
         }
         return try await Self.hashingThrottle {
-            JSONResponse.make(.ok, GoTrueSession(try await backend.auth.signIn(email: body.email, phone: body.phone, password: password)))
+            JSONResponse.make(.ok, GoTrueSession(try await backend.auth.passwords.signIn(email: body.email, phone: body.phone, password: password)))
         }
     }
 

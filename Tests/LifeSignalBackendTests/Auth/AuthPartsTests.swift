@@ -165,6 +165,26 @@ struct AuthPartsTests {
         #expect(try await attempts.reserve(for: "ann@example.org", now: now + PasswordAttempts.window + 1) == nil, "a new window")
     }
 
+    @Test("passwords: the right one starts a session, a wrong one is refused and counted, an unknown account alike", arguments: Engine.allCases)
+    func passwords(engine: Engine) async throws {
+        let fixture = try await Fixture.make(engine)
+        let outcome = try await fixture.test.backend.auth.signUp(email: "ann@example.org", password: "correct horse battery")
+        guard case .session = outcome else { throw TestEnvironmentError(description: "sign-up without mail starts a session") }
+        let passwords = Passwords(
+            database: fixture.database, clock: fixture.clock, hasher: PasswordHasher(iterations: 1_000), limits: SignInLimits(),
+            sessions: fixture.sessions())
+        let session = try await passwords.signIn(email: "ANN@example.org", phone: nil, password: "correct horse battery")
+        #expect(session.user.email == "ann@example.org")
+        await #expect(throws: AuthRefusal.invalidCredentials) {
+            try await passwords.signIn(email: "ann@example.org", phone: nil, password: "wrong horse")
+        }
+        await #expect(throws: AuthRefusal.invalidCredentials) {
+            try await passwords.signIn(email: "nobody@example.org", phone: nil, password: "correct horse battery")
+        }
+        #expect(passwords.hashing.statistics.completed == 3, "an unknown account costs a hash too")
+        #expect(try await fixture.test.count("auth_password_failures") == 2, "the right password cleared its identifier's count")
+    }
+
     @Test("reauthentication: a recent sign-in passes; later a code sent to the confirmed phone, once", arguments: Engine.allCases)
     func reauthentication(engine: Engine) async throws {
         let fixture = try await Fixture.make(engine)
