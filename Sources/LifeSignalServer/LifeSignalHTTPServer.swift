@@ -23,7 +23,10 @@ public struct ServerConfiguration: Sendable {
     public var deliveryMetricsMaximumAge: Duration = .seconds(10)
     /// Verifies Twilio's delivery-status callbacks (`POST /hooks/twilio/status`); `nil`: the
     /// route answers 404.
-    public var twilioStatusCallback: TwilioStatusCallback?
+    public var twilioStatusCallback: TwilioWebhook?
+    /// Texts to the server's number (`POST /hooks/twilio/sms`, ``SMSReplies``): the auth token
+    /// and the URL set as the number's messaging webhook; `nil` answers 404.
+    public var twilioMessages: TwilioWebhook?
     /// The longest one sweep may run before the timer cancels it and goes on without it.
     public var sweepTimeout: Duration = .seconds(300)
     /// How often Realtime reads SQLite's change log (PostgreSQL pushes changes instead).
@@ -137,6 +140,7 @@ public enum LifeSignalHTTPServer {
             addresses: ClientAddressResolver(trustedProxies: configuration.clientLimits.trustedProxies))
         realtime.register(on: api)
         TwilioStatusRoutes<LifeSignalRequestContext>(backend: backend, callback: configuration.twilioStatusCallback).register(on: open)
+        TwilioMessageRoutes<LifeSignalRequestContext>(backend: backend, webhook: configuration.twilioMessages).register(on: open)
         let deliverySummary = DeliverySummaryCache(backend: backend, maximumAge: configuration.deliveryMetricsMaximumAge)
         let scrape = MetricsScrape(metrics: metrics, backend: backend, summary: deliverySummary) {
             (await hub.connectionCount, await hub.channelCount)

@@ -16,13 +16,10 @@ extension AuthService {
             throw DomainError.invalidArgument("app_metadata must be a JSON object")
         }
         let now = clock.now()
-        let lock = database.dialect == .postgres ? " FOR UPDATE" : ""
         return try await database.transaction { connection in
             guard
                 let row = try await connection.first(
-                    SQL(
-                        "SELECT app_metadata FROM auth_users WHERE id = $1" + lock,
-                        bindings: [SQLValue(id.rawValue)]))
+                    SQL("SELECT app_metadata FROM auth_users WHERE id = $1", bindings: [SQLValue(id.rawValue)]) + connection.forUpdate)
             else { return nil }
             let stored = row.optionalString("app_metadata") ?? "{}"
             var merged = (try? JSONSerialization.jsonObject(with: Data(stored.utf8)) as? [String: Any]) ?? [:]

@@ -107,8 +107,9 @@ extension AuthService {
         let now = clock.now()
         let mergeJSON = metadata.flatMap { try? JSONSerialization.data(withJSONObject: $0) }.map { String(decoding: $0, as: UTF8.self) }
         let user: AuthUser = try await database.transaction { [newEmail] connection in
-            let lock = connection.dialect == .postgres ? " FOR UPDATE" : ""
-            guard let current = try await connection.first(SQL("SELECT * FROM auth_users WHERE id = $1" + lock, bindings: [SQLValue(id.rawValue)]))
+            guard
+                let current = try await connection.first(
+                    SQL("SELECT * FROM auth_users WHERE id = $1", bindings: [SQLValue(id.rawValue)]) + connection.forUpdate)
             else { throw AuthRefusal.userNotFound }
             if let newEmail, try await connection.first("SELECT 1 AS taken FROM auth_users WHERE email = \(newEmail) AND id <> \(SQLValue(id.rawValue))") != nil
             {

@@ -110,11 +110,10 @@ public struct ContentService: Sendable {
     /// Whether the record exists and `userID` may change it: `false` when there is no such
     /// record; throws when it is deleted or someone else's. Locks the row on PostgreSQL.
     static func owned(_ table: ContentTable, id: UUID, by userID: UserID, in connection: any SQLConnection) async throws -> Bool {
-        let lock = connection.dialect == .postgres ? " FOR UPDATE" : ""
         guard
             let row = try await connection.first(
                 SQL.raw("SELECT created_by, deleted_at FROM \(table.rawValue) WHERE id = ")
-                    + "\(SQLValue.uuid(id))" + SQL.raw(lock))
+                    + "\(SQLValue.uuid(id))" + connection.forUpdate)
         else { return false }
         if row.optionalDate("deleted_at") != nil { throw DomainError.notFound("\(table.noun) \(id)") }
         guard row.optionalUUID("created_by") == userID.rawValue else {

@@ -54,7 +54,7 @@ public struct DeliveryLedger: Sendable {
             """)
     }
 
-    private var skipLocked: SQL { database.dialect == .postgres ? " FOR UPDATE SKIP LOCKED" : "" }
+    private var skipLocked: SQL { database.dialect.forUpdateSkipLocked }
 
     @discardableResult
     private func claimAndSend(_ condition: SQL) async -> Int {

@@ -10,7 +10,15 @@ extension SQL.StringInterpolation {
     mutating func appendInterpolation(_ value: UserID?) { appendInterpolation(SQLValue(value?.rawValue)) }
 }
 
-extension SQLConnection {
+extension SQLDialect {
     /// `" FOR UPDATE"` on PostgreSQL, nothing on SQLite (whose transactions are serialised).
-    var forUpdate: SQL { dialect == .postgres ? SQL.raw(" FOR UPDATE") : SQL.raw("") }
+    var forUpdate: SQL { self == .postgres ? SQL.raw(" FOR UPDATE") : SQL.raw("") }
+    /// `" FOR UPDATE SKIP LOCKED"` on PostgreSQL (concurrent claimers take disjoint rows),
+    /// nothing on SQLite.
+    var forUpdateSkipLocked: SQL { self == .postgres ? SQL.raw(" FOR UPDATE SKIP LOCKED") : SQL.raw("") }
+}
+
+extension SQLConnection {
+    /// The row lock of ``SQLDialect/forUpdate`` in this connection's dialect.
+    var forUpdate: SQL { dialect.forUpdate }
 }

@@ -60,7 +60,7 @@ public struct CheckInSweep: Sendable {
     }
 
     func skipLocked(_ connection: any SQLConnection) -> SQL {
-        connection.dialect == .postgres ? SQL.raw(" FOR UPDATE SKIP LOCKED") : SQL.raw("")
+        connection.dialect.forUpdateSkipLocked
     }
 
     /// Clears the escalation marker of people whose deadline moved since it was escalated, and

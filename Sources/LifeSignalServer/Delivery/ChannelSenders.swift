@@ -6,12 +6,24 @@ import LifeSignalDomain
 /// Notifications as SMS through Twilio: title, body and, for a responder's alert, the link.
 public struct TwilioChannelSender: ChannelSender {
     let client: TwilioClient
+    /// Whether texts to the number reach the server (`POST /hooks/twilio/sms`): then a
+    /// reminder says how to check in by answering it.
+    let acceptsReplies: Bool
 
-    public init(client: TwilioClient) { self.client = client }
+    public init(client: TwilioClient, acceptsReplies: Bool = false) {
+        self.client = client
+        self.acceptsReplies = acceptsReplies
+    }
+
+    /// The SMS for `message`: its text, and for a check-in reminder the way to answer it.
+    static func body(_ message: OutboundMessage, acceptsReplies: Bool) -> String {
+        let text = acceptsReplies && message.kind == .checkInReminder ? message.text + " Reply OK to check in." : message.text
+        return String(text.prefix(1600))
+    }
 
     public func send(_ message: OutboundMessage) async -> DeliveryOutcome {
         do {
-            let receipt = try await client.send(to: message.address, body: String(message.text.prefix(1600)))
+            let receipt = try await client.send(to: message.address, body: Self.body(message, acceptsReplies: acceptsReplies))
             return .sent(providerMessageID: receipt.sid)
         } catch let error as SMSError {
             if error.isUnreachableNumber { return .addressGone(error.description) }

@@ -5,9 +5,9 @@ import LifeSignalBackend
 import LifeSignalDelivery
 import NIOCore
 
-/// What the server needs to believe Twilio's delivery-status callbacks: the account's auth
-/// token and the exact callback URL the messages named (Twilio signs that URL).
-public struct TwilioStatusCallback: Sendable {
+/// What the server needs to believe a Twilio webhook (a delivery-status callback, an incoming
+/// text): the account's auth token and the exact URL Twilio calls, which it signs.
+public struct TwilioWebhook: Sendable {
     public var authToken: String
     public var url: URL
 
@@ -23,7 +23,7 @@ public struct TwilioStatusCallback: Sendable {
 /// an alert's SMS delivered.
 struct TwilioStatusRoutes<Context: RequestContext> {
     let backend: LifeSignalBackend
-    let callback: TwilioStatusCallback?
+    let callback: TwilioWebhook?
 
     /// Callbacks are a few hundred bytes.
     static var bodyLimit: Int { 16 * 1024 }

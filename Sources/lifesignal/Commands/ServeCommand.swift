@@ -64,7 +64,11 @@ struct ServeCommand: AsyncParsableCommand {
         serverConfiguration.reloadSignal = .sighup
         serverConfiguration.publicURL = delivery.publicURL
         if let twilio = delivery.twilio, let callback = twilio.statusCallback {
-            serverConfiguration.twilioStatusCallback = TwilioStatusCallback(authToken: twilio.authToken, url: callback)
+            serverConfiguration.twilioStatusCallback = TwilioWebhook(authToken: twilio.authToken, url: callback)
+        }
+        // Texts to the number: its messaging webhook must be set to <public URL>/hooks/twilio/sms.
+        if let twilio = delivery.twilio, let publicURL = delivery.publicURL {
+            serverConfiguration.twilioMessages = TwilioWebhook(authToken: twilio.authToken, url: publicURL.appendingPathComponent("hooks/twilio/sms"))
         }
         limits.apply(to: &serverConfiguration)
         sending.apply(to: &serverConfiguration, values: try LifeSignalEnvironment.values())

@@ -33,7 +33,9 @@ struct DeliverySetup {
         if var twilio = try TwilioSMSSender.configuration(values) {
             if let publicURL { twilio.statusCallback = publicURL.appendingPathComponent("hooks/twilio/status") }
             self.twilio = twilio
-            channels.sms = TwilioChannelSender(client: TwilioClient(configuration: twilio))
+            // With a public URL the number's messaging webhook can reach `serve`: reminders say
+            // how to answer them (README, "Texts to the server's number").
+            channels.sms = TwilioChannelSender(client: TwilioClient(configuration: twilio), acceptsReplies: publicURL != nil)
         }
         if let smtp = try Self.smtp(values) {
             self.smtp = smtp

@@ -52,7 +52,7 @@ struct DeliveryStoryTests {
         let server = try await TestServer.start(test.backend) {
             $0.port = port
             $0.publicURL = base
-            $0.twilioStatusCallback = TwilioStatusCallback(authToken: Self.token, url: twilioConfiguration.statusCallback ?? base)
+            $0.twilioStatusCallback = TwilioWebhook(authToken: Self.token, url: twilioConfiguration.statusCallback ?? base)
         }
         defer {
             Task {

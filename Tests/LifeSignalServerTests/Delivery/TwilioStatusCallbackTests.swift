@@ -28,7 +28,7 @@ struct TwilioStatusCallbackTests {
                 VALUES ($1, $2, $3, 'sms', '+15550006007', 'alert_activated_received', 'T', 'B', 'sent', 1, $4, 'SM1', $4, $4, $4)
                 """, bindings: [.uuid(UUID()), .uuid(UUID()), .uuid(session.user.id.rawValue), .timestamp(now)]))
         let server = try await TestServer.start(test.backend) {
-            if configured { $0.twilioStatusCallback = TwilioStatusCallback(authToken: token, url: url) }
+            if configured { $0.twilioStatusCallback = TwilioWebhook(authToken: token, url: url) }
         }
         return (test, server)
     }
