@@ -23,13 +23,7 @@ struct TwilioMessageRoutes<Context: RequestContext> {
 
     private func message(_ request: Request, _ context: Context) async throws -> Response {
         guard let webhook else { return JSONResponse.make(.notFound, ["message": "No Twilio number is configured for texts"]) }
-        let body = try await request.body.collect(upTo: Self.bodyLimit)
-        let fields = FormBody.fields(Data(buffer: body))
-        guard let name = HTTPField.Name("X-Twilio-Signature"), let signature = request.headers[name],
-            TwilioSignature.isValid(signature, url: webhook.url.absoluteString, parameters: fields, authToken: webhook.authToken)
-        else {
-            return JSONResponse.make(.forbidden, ["message": "The X-Twilio-Signature header is missing or wrong"])
-        }
+        guard let fields = try await webhook.verifiedFields(of: request, upTo: Self.bodyLimit) else { return TwilioWebhook.refusal }
         let field = { (name: String) in fields.first { $0.0 == name }?.1 }
         guard let sender = field("From") else { return JSONResponse.make(.badRequest, ["message": "From is required"]) }
         let reply = try await backend.smsReplies.answer(from: sender, body: field("Body") ?? "")

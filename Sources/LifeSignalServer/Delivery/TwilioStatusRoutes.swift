@@ -15,6 +15,20 @@ public struct TwilioWebhook: Sendable {
         self.authToken = authToken
         self.url = url
     }
+
+    /// The form fields of `request` when it carries a valid `X-Twilio-Signature` for ``url``;
+    /// `nil` when it does not (answer 403 and act on nothing).
+    func verifiedFields(of request: Request, upTo limit: Int) async throws -> [(String, String)]? {
+        let body = try await request.body.collect(upTo: limit)
+        let fields = FormBody.fields(Data(buffer: body))
+        guard let name = HTTPField.Name("X-Twilio-Signature"), let signature = request.headers[name],
+            TwilioSignature.isValid(signature, url: url.absoluteString, parameters: fields, authToken: authToken)
+        else { return nil }
+        return fields
+    }
+
+    /// What a request without a valid signature is answered.
+    static var refusal: Response { JSONResponse.make(.forbidden, ["message": "The X-Twilio-Signature header is missing or wrong"]) }
 }
 
 /// `POST /hooks/twilio/status`: Twilio tells the server what became of an SMS (`delivered`,
@@ -34,13 +48,7 @@ struct TwilioStatusRoutes<Context: RequestContext> {
 
     private func status(_ request: Request, _ context: Context) async throws -> Response {
         guard let callback else { return JSONResponse.make(.notFound, ["message": "No Twilio account is configured"]) }
-        let body = try await request.body.collect(upTo: Self.bodyLimit)
-        let fields = FormBody.fields(Data(buffer: body))
-        guard let name = HTTPField.Name("X-Twilio-Signature"), let signature = request.headers[name],
-            TwilioSignature.isValid(signature, url: callback.url.absoluteString, parameters: fields, authToken: callback.authToken)
-        else {
-            return JSONResponse.make(.forbidden, ["message": "The X-Twilio-Signature header is missing or wrong"])
-        }
+        guard let fields = try await callback.verifiedFields(of: request, upTo: Self.bodyLimit) else { return TwilioWebhook.refusal }
         let field = { (name: String) in fields.first { $0.0 == name }?.1 }
         guard let sid = field("MessageSid") ?? field("SmsSid"), let status = field("MessageStatus") ?? field("SmsStatus") else {
             return JSONResponse.make(.badRequest, ["message": "MessageSid and MessageStatus are required"])
