@@ -206,6 +206,8 @@ struct ClaimedDelivery: Sendable {
     var data: [String: String]
     var alertID: UUID?
     var attempts: Int
+    /// The topic of a topic message's row (kind `topic`, ``TopicDelivery``), else `nil`.
+    var topic: String?
 
     static let columns = "id, notification_id, user_id, channel, address, kind, title, body, data, alert_id, attempts"
 
@@ -217,11 +219,13 @@ struct ClaimedDelivery: Sendable {
         guard let channel = DeliveryChannel(rawValue: channelName) else { throw DatabaseError.decoding("unknown channel \(channelName)") }
         self.channel = channel
         address = try row.string("address")
-        kind = NotificationType(rawValue: try row.string("kind")) ?? .system
+        let kindName = try row.string("kind")
+        kind = NotificationType(rawValue: kindName) ?? .system
         title = try row.string("title")
         body = try row.string("body")
         data = (try? JSONDecoder().decode([String: String].self, from: Data(try row.string("data").utf8))) ?? [:]
         alertID = row.optionalUUID("alert_id")
         attempts = try row.int("attempts")
+        topic = kindName == TopicDelivery.kind ? data["topic"] : nil
     }
 }

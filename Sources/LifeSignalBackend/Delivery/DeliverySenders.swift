@@ -60,8 +60,7 @@ struct DeliverySenders: Sendable {
         var message = message
         do {
             // A topic message's inbox entry keeps its topic, as the device asked for it by topic.
-            let topic = delivery.kind == .system ? delivery.data["topic"] : nil
-            guard let platform = try await recordInInbox(message, owner: owner, topic: topic, at: clock.now()) else {
+            guard let platform = try await recordInInbox(message, owner: owner, topic: delivery.topic, at: clock.now()) else {
                 return .addressGone("the device token is no longer registered to this person")
             }
             message.platform = platform

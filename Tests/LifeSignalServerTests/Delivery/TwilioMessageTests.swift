@@ -70,6 +70,18 @@ struct TwilioMessageTests {
         #expect(Self.message(try await Self.text(server, from: "+15550007002", "help")) == SMSReplies.help)
     }
 
+    @Test("replies are paid texts: a number gets at most its messages a day, however often it writes")
+    func replyCap() async throws {
+        let (test, server) = try await Self.start(.sqlite)
+        defer { Task { await server.stop() } }
+        let limit = SendingCaps().perDestinationPerDay
+        var answered = 0
+        for _ in 0..<(limit + 3) where Self.message(try await Self.text(server, from: "+15550007003", "HELP")) != nil { answered += 1 }
+        #expect(answered == limit)
+        let counted = try await test.backend.database.query("SELECT sent FROM lifesignal_send_counts WHERE key = 'dest:sms:+15550007003'")
+        #expect(try counted.first?.int("sent") == limit, "refused replies are not counted")
+    }
+
     @Test("STOP stops every text to the number, START undoes it; neither is answered here", arguments: Engine.allCases)
     func stopAndStart(engine: Engine) async throws {
         let (test, server) = try await Self.start(engine)

@@ -79,7 +79,7 @@ extension SignInCodes {
 
     /// Refuses to replace a code for `phone` sent less than ``OneTimeCode/resendInterval`` ago,
     /// then counts the code against the caps on codes per number and per client address
-    /// (`AuthService+SendingCaps.swift`). Runs inside the transaction that stores the code, so
+    /// (``countSent(to:from:now:in:)``). Runs inside the transaction that stores the code, so
     /// a refusal rolls every count back.
     func ensureMayBeSent(to phone: PhoneNumber, from clientAddress: String?, now: Date, in connection: any SQLConnection) async throws {
         guard testOTPs.codes[phone] == nil else { return }
