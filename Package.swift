@@ -21,6 +21,8 @@ let package = Package(
         .library(name: "LifeSignalPostgres", targets: ["LifeSignalPostgres"]),
         .library(name: "LifeSignalServer", targets: ["LifeSignalServer"]),
         .library(name: "LifeSignalDelivery", targets: ["LifeSignalDelivery"]),
+        .library(name: "LifeSignalWeb", targets: ["LifeSignalWeb"]),
+        .library(name: "QREncoder", targets: ["QREncoder"]),
     ],
     dependencies: [
         .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1"),
@@ -44,6 +46,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.7.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         // MARK: Domain — value types and pure rules.
@@ -52,6 +55,9 @@ let package = Package(
         .testTarget(name: "RFC3339Tests", dependencies: ["RFC3339"]),
         .target(name: "LifeSignalDomain", dependencies: ["RFC3339"]),
         .testTarget(name: "LifeSignalDomainTests", dependencies: ["LifeSignalDomain"]),
+        // QR codes (ISO/IEC 18004, byte mode), drawn as SVG or terminal text: no dependencies.
+        .target(name: "QREncoder", path: "Sources/QRCode"),
+        // TEMP .testTarget(name: "QREncoderTests", dependencies: ["QREncoder", "LifeSignalTestSupport"], path: "Tests/QRCodeTests"),
 
         // MARK: The cloud functions' contract: every function's name, request and reply,
         // shared by the backend that serves them and every adapter that calls them.
@@ -218,11 +224,30 @@ let package = Package(
             ]
         ),
 
+        // MARK: Web: the pages a person opens in a browser (the web app, responder and
+        // invitation links), rendered on the server from Mustache templates.
+        .target(
+            name: "LifeSignalWeb",
+            dependencies: [
+                "LifeSignalBackend", "LifeSignalDomain", "RFC3339", "QREncoder",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+
+        .testTarget(
+            name: "LifeSignalWebTests",
+            dependencies: ["LifeSignalWeb", "LifeSignalTestSupport", "LifeSignalBackend", "LifeSignalDomain", "QREncoder"]
+        ),
+
         // MARK: Server: the Supabase-compatible HTTP surface.
         .target(
             name: "LifeSignalServer",
             dependencies: [
-                "LifeSignalBackend", "LifeSignalFunctions", "LifeSignalDomain", "LifeSignalDelivery",
+                "LifeSignalBackend", "LifeSignalFunctions", "LifeSignalDomain", "LifeSignalDelivery", "LifeSignalWeb",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdWebSocket
 import LifeSignalBackend
+import LifeSignalWeb
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -133,6 +134,11 @@ public enum LifeSignalHTTPServer {
         FunctionRoutes<LifeSignalRequestContext>(backend: backend, bodyLimit: configuration.bodyLimit).register(on: api)
         StorageRoutes<LifeSignalRequestContext>(backend: backend).register(on: api, publicObjects: open)
         ResponderPageRoutes<LifeSignalRequestContext>(backend: backend, publicURL: configuration.publicURL).register(on: open)
+        // The web app at `/`: its cookie is its credential, checked per page; limits per address.
+        let addresses = ClientAddressResolver(trustedProxies: configuration.clientLimits.trustedProxies)
+        WebApp<LifeSignalRequestContext>(backend: backend, publicURL: configuration.publicURL) { request, context in
+            addresses.clientAddress(peer: context.remoteAddress, headers: request.headers)
+        }.register(on: open)
         RESTRoutes<LifeSignalRequestContext>(backend: backend, schema: schema, bodyLimit: configuration.bodyLimit, limits: configuration.queryLimits)
             .register(on: api)
         let realtime = RealtimeRoutes<LifeSignalRequestContext>(

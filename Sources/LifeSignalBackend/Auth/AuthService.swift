@@ -6,6 +6,7 @@ import LifeSignalFunctions
 ///
 /// - ``tokens`` (``AccessTokens``): LifeSignal's access tokens and API keys;
 /// - ``sessions`` (``Sessions``): sessions, refresh rotation, reuse detection, sign-out scopes;
+/// - ``cookies`` (``CookieSessions``): the same sessions carried by the web app's cookie;
 /// - ``codes`` (``SignInCodes``): codes sent by SMS, the captcha, the resend interval and caps;
 /// - ``reauthentication`` (``Reauthentication``): proof asked before a sign-in method changes;
 /// - ``identities`` (``ExternalIdentities``): Firebase ID tokens as callers;
@@ -19,6 +20,8 @@ public struct AuthService: Sendable {
     public let clock: BackendClock
     public let tokens: AccessTokens
     public let sessions: Sessions
+    /// The web app's cookies for the same sessions.
+    public let cookies: CookieSessions
     public let codes: SignInCodes
     public let reauthentication: Reauthentication
     /// Set when a Firebase project's ID tokens are accepted as callers.
@@ -47,6 +50,7 @@ public struct AuthService: Sendable {
         self.tokens = tokens
         let sessions = Sessions(database: database, clock: clock, tokens: tokens, policy: policy)
         self.sessions = sessions
+        self.cookies = CookieSessions(database: database, clock: clock, secret: secret, policy: policy)
         self.passwords = Passwords(database: database, clock: clock, hasher: passwords, limits: limits, sessions: sessions)
         self.codes = codes
         self.reauthentication = Reauthentication(database: database, clock: clock, codes: codes, policy: policy)

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalBackend
+import LifeSignalWeb
 import LifeSignalDelivery
 import LifeSignalDomain
 

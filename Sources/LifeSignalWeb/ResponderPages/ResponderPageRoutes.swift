@@ -14,20 +14,20 @@ import NIOCore
 /// token the server did not make or that has expired, 410 for a valid one whose alert is over
 /// or gone or whose responder is no longer one. Anonymous requests are rate limited per client address by
 /// `RateLimitMiddleware`, like every other anonymous route.
-struct ResponderPageRoutes<Context: RequestContext> {
+public struct ResponderPageRoutes<Context: RequestContext>: Sendable {
     let backend: LifeSignalBackend
     let links: ResponderLinks
-    /// Origins a form may post from besides the request's own `Host`: the public URL's.
-    let publicOrigin: String?
+    /// Forms may post from the request's own `Host` and the public URL's origin.
+    let sameOrigin: SameOrigin
 
-    init(backend: LifeSignalBackend, publicURL: URL?) {
+    public init(backend: LifeSignalBackend, publicURL: URL?) {
         self.backend = backend
         let base = publicURL ?? URL(string: "http://127.0.0.1") ?? URL(fileURLWithPath: "/")
         self.links = backend.responderLinks(baseURL: base)
-        self.publicOrigin = publicURL.flatMap(Self.origin(of:))
+        self.sameOrigin = SameOrigin(publicURL: publicURL)
     }
 
-    func register(on router: some RouterMethods<Context>) {
+    public func register(on router: some RouterMethods<Context>) {
         router.get("r/:token") { request, context in await Self.guarded { try await self.show(request, context) } }
         router.head("r/:token") { request, context in await Self.guarded { try await self.show(request, context) } }
         router.post("r/:token") { request, context in await Self.guarded { try await self.answer(request, context) } }
@@ -39,7 +39,7 @@ struct ResponderPageRoutes<Context: RequestContext> {
     /// reached (a responder should try again, not give up), 500 otherwise; neither says more.
     private static func guarded(_ body: () async throws -> Response) async -> Response {
         do { return try await body() } catch let error as DatabaseError where error.isUnavailable {
-            return page(.serviceUnavailable, ResponderPageHTML.unavailableNow(), extra: DatabaseError.retryAfterHeaders)
+            return page(.serviceUnavailable, ResponderPageHTML.unavailableNow(), extra: PageResponse.retryAfter)
         } catch {
             return page(.internalServerError, ResponderPageHTML.unavailableNow())
         }
@@ -72,10 +72,10 @@ struct ResponderPageRoutes<Context: RequestContext> {
     /// "I'm on it" or "They're safe", then 303 back to the page, which shows the outcome. The
     /// link's responder acts as themselves, through the same rules as the app's calls.
     private func answer(_ request: Request, _ context: Context) async throws -> Response {
-        guard sameOrigin(request) else { return Self.page(.forbidden, ResponderPageHTML.refused()) }
+        guard sameOrigin.allows(request) else { return Self.page(.forbidden, ResponderPageHTML.refused()) }
         guard case .link(let link) = check(context) else { return Self.page(.notFound, ResponderPageHTML.unavailable()) }
         let action: String?
-        do { action = Self.formField("action", in: try await request.collectBody(limit: 1024)) } catch {
+        do { action = try await FormBody.read(request, limit: 1024)["action"] } catch {
             return Self.page(.contentTooLarge, ResponderPageHTML.refused())
         }
         // What the page shows now decides what may be done: nothing once the alert is over or
@@ -100,36 +100,6 @@ struct ResponderPageRoutes<Context: RequestContext> {
         return Response(status: .seeOther, headers: Self.headers([.location: token]))
     }
 
-    /// A form may be posted only from this server's own pages. `Sec-Fetch-Site`, which every
-    /// current browser sends, decides when present; otherwise `Origin` must name this server.
-    /// (Under `Referrer-Policy: no-referrer` Chromium sends `Origin: null` with the form, so
-    /// `null` alone decides nothing.) The token in the path is the credential all the same: a
-    /// page elsewhere could only post a link it already holds.
-    private func sameOrigin(_ request: Request) -> Bool {
-        if let site = request.headers[.secFetchSite] { return site == "same-origin" || site == "none" }
-        guard let origin = request.headers[.origin], origin != "null" else { return true }
-        if let publicOrigin, origin == publicOrigin { return true }
-        guard let host = request.head.authority else { return false }
-        return origin == "http://\(host)" || origin == "https://\(host)"
-    }
-
-    static func origin(of url: URL) -> String? {
-        guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }
-        return url.port.map { "\(scheme)://\(host):\($0)" } ?? "\(scheme)://\(host)"
-    }
-
-    /// One field of an `application/x-www-form-urlencoded` body.
-    static func formField(_ name: String, in body: Data) -> String? {
-        let text = String(decoding: body, as: UTF8.self)
-        for pair in text.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard parts.count == 2 else { continue }
-            let key = String(parts[0]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding
-            if key == name { return String(parts[1]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding }
-        }
-        return nil
-    }
-
     // MARK: Invitation page
 
     private func invitation(_ request: Request, _ context: Context) async throws -> Response {
@@ -143,16 +113,10 @@ struct ResponderPageRoutes<Context: RequestContext> {
     // MARK: Responses
 
     /// The headers every page and redirect carries: no script, no framing, not kept in any
-    /// cache, not indexed, and no `Referer` carrying the token to a map or anywhere else.
+    /// cache, not indexed, and no `Referer` carrying the token to a map or anywhere else: the
+    /// web app's, under the responder pages' stricter policy (no script at all).
     static func headers(_ extra: HTTPFields = [:]) -> HTTPFields {
-        var fields = extra
-        fields[.contentSecurityPolicy] = PageHTML.contentSecurityPolicy
-        fields[.referrerPolicy] = "no-referrer"
-        fields[.cacheControl] = "no-store"
-        fields[.xRobotsTag] = "noindex, nofollow"
-        fields[.xContentTypeOptions] = "nosniff"
-        fields[.xFrameOptions] = "DENY"
-        return fields
+        PageResponse.headers(extra, policy: PageHTML.contentSecurityPolicy)
     }
 
     static func page(_ status: HTTPResponse.Status, _ html: String, extra: HTTPFields = [:]) -> Response {
@@ -162,11 +126,4 @@ struct ResponderPageRoutes<Context: RequestContext> {
             status: status, headers: headers(fields),
             body: .init(byteBuffer: ByteBuffer(string: html)))
     }
-}
-
-extension HTTPField.Name {
-    static let secFetchSite = Self("Sec-Fetch-Site")!
-    static let referrerPolicy = Self("Referrer-Policy")!
-    static let xRobotsTag = Self("X-Robots-Tag")!
-    static let xFrameOptions = Self("X-Frame-Options")!
 }

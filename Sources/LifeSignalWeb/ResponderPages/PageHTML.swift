@@ -5,9 +5,9 @@ import LifeSignalDomain
 /// Small builders for the server's few HTML pages: every piece of text that comes from data
 /// goes through ``escape(_:)``, and the page shell carries one fixed inline style whose hash
 /// the `Content-Security-Policy` names (no script anywhere).
-enum PageHTML {
+public enum PageHTML {
     /// Escapes text for element content and double-quoted attribute values.
-    static func escape(_ text: String) -> String {
+    public static func escape(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for character in text.unicodeScalars {

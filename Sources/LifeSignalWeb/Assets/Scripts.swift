@@ -1,0 +1,86 @@
+extension WebAssets {
+    /// The one script of the pages, a module: each part only adds to a page that works
+    /// without it. The countdown is recomputed from the clock on every tick and whenever the
+    /// page becomes visible again, so it is right after a phone slept; times are shown in the
+    /// reader's own zone; the SOS form gets the location when the browser grants it.
+    static let appScript = """
+        const spans = (seconds) => {
+          const minutes = Math.ceil(Math.abs(seconds) / 60);
+          if (minutes < 60) return `${minutes} min`;
+          const hours = Math.floor(minutes / 60), rest = minutes % 60;
+          if (hours < 48) return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
+          const days = Math.floor(hours / 24), h = hours % 24;
+          return h === 0 ? `${days} days` : `${days} days ${h} h`;
+        };
+
+        function tick() {
+          const countdown = document.getElementById('countdown');
+          if (!countdown) return;
+          const deadline = Date.parse(countdown.dataset.deadline);
+          if (Number.isNaN(deadline)) return;
+          const left = (deadline - Date.now()) / 1000;
+          countdown.textContent = left >= 0 ? `${spans(left)} left` : `Overdue by ${spans(left)}`;
+        }
+
+        function localTimes() {
+          const format = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+          for (const element of document.querySelectorAll('time[data-local]')) {
+            const at = Date.parse(element.getAttribute('datetime'));
+            if (!Number.isNaN(at)) element.textContent = format.format(at);
+          }
+        }
+
+        function locateForSOS() {
+          const form = document.getElementById('sos-form');
+          const status = document.getElementById('location-status');
+          if (!form || !('geolocation' in navigator)) return;
+          status.textContent = 'Finding your location…';
+          navigator.geolocation.getCurrentPosition((position) => {
+            form.latitude.value = String(position.coords.latitude);
+            form.longitude.value = String(position.coords.longitude);
+            form.accuracy.value = String(Math.round(position.coords.accuracy));
+            form.located_at.value = String(position.timestamp);
+            status.textContent = `Your location will be sent (within ${Math.round(position.coords.accuracy)} m).`;
+          }, () => {
+            status.textContent = 'Your location is not available; the SOS will be sent without it.';
+          }, { enableHighAccuracy: true, timeout: 15000, maximumAge: 60000 });
+        }
+
+        localTimes();
+        tick();
+        locateForSOS();
+        setInterval(tick, 15000);
+        document.addEventListener('visibilitychange', () => { if (!document.hidden) tick(); });
+        if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch(() => {});
+        """
+
+    /// Keeps the shell (style, script, icon) for when the network is gone; pages themselves
+    /// are never cached, since they show a person's live state.
+    static let serviceWorker = """
+        const SHELL = 'lifesignal-shell-v1';
+        const FILES = ['/assets/app.css', '/assets/app.js', '/assets/icon.svg', '/manifest.webmanifest'];
+        self.addEventListener('install', (event) => {
+          event.waitUntil(caches.open(SHELL).then((cache) => cache.addAll(FILES)).then(() => self.skipWaiting()));
+        });
+        self.addEventListener('activate', (event) => {
+          event.waitUntil(caches.keys().then((keys) => Promise.all(keys.filter((key) => key !== SHELL).map((key) => caches.delete(key))))
+            .then(() => self.clients.claim()));
+        });
+        self.addEventListener('fetch', (event) => {
+          const url = new URL(event.request.url);
+          if (event.request.method !== 'GET' || url.origin !== self.location.origin || !FILES.includes(url.pathname)) return;
+          event.respondWith(fetch(event.request).catch(() => caches.match(event.request)));
+        });
+        """
+
+    static let manifest = """
+        {"name":"LifeSignal","short_name":"LifeSignal","start_url":"/","scope":"/","display":"standalone",\
+        "background_color":"#ffffff","theme_color":"#0a5c2b","description":"Check in, and the people you choose hear when you don't.",\
+        "icons":[{"src":"/assets/icon.svg","sizes":"any","type":"image/svg+xml","purpose":"any maskable"}]}
+        """
+
+    static let icon = """
+        <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 512 512"><rect width="512" height="512" rx="96" fill="#0a5c2b"/>\
+        <path d="M96 272h88l40-96 64 192 40-96h88" fill="none" stroke="#fff" stroke-width="36" stroke-linecap="round" stroke-linejoin="round"/></svg>
+        """
+}

@@ -1,0 +1,133 @@
+import Foundation
+import Hummingbird
+import LifeSignalBackend
+import LifeSignalDomain
+
+/// The person's own pages: home (check in, the countdown, pause), the SOS and its cancel,
+/// and the schedule's settings.
+extension WebApp {
+    func registerHome(on router: some RouterMethods<Context>) {
+        router.get("/") { request, _ in
+            await self.guarded {
+                guard let session = try await self.session(request) else {
+                    return PageResponse.html(.ok, WebTemplates.page("sign-in", SignInView(next: "/"), title: "Sign in", chrome: .signedOut))
+                }
+                return try await self.home(session, said: request.uri.queryParameters.get("said"))
+            }
+        }
+        router.post("check-in") { request, _ in
+            await self.signedInForm(request) { session, _ in
+                do { _ = try await self.backend.checkIns.checkIn(caller: session.caller) } catch DomainError.checkInTooSoon {
+                    // A second tap within minutes: the first one counted, and that is what to say.
+                    return PageResponse.redirect(to: "/?said=already")
+                }
+                return PageResponse.redirect(to: "/?said=checked-in")
+            }
+        }
+        router.get("sos") { request, _ in
+            await self.signedInPage(request) { session in
+                let names = try await self.backend.checkIns.escalation(caller: session.caller).responders.map(\.name)
+                let view = SOSView(csrf: session.csrfToken, responders: names.isEmpty ? nil : names.joined(separator: ", "))
+                return PageResponse.html(.ok, WebTemplates.page("sos", view, title: "Send an SOS?", chrome: .signedIn(csrf: session.csrfToken, current: nil)))
+            }
+        }
+        router.post("sos") { request, _ in
+            await self.signedInForm(request) { session, form in
+                guard form["confirm"] == "yes" else { return PageResponse.redirect(to: "/sos") }
+                _ = try await self.backend.alerts.trigger(caller: session.caller, location: Self.location(in: form, now: self.backend.clock.now()))
+                return PageResponse.redirect(to: "/?said=sos")
+            }
+        }
+        router.post("sos/cancel") { request, _ in
+            await self.signedInForm(request) { session, _ in
+                _ = try await self.backend.alerts.cancel(caller: session.caller)
+                return PageResponse.redirect(to: "/?said=sos-cancelled")
+            }
+        }
+        router.post("pause") { request, _ in
+            await self.signedInForm(request) { session, form in
+                guard let hours = form["hours"].flatMap(Int.init), (1...24 * 30).contains(hours) else {
+                    throw DomainError.invalidArgument("Choose how long to pause for")
+                }
+                let until = self.backend.clock.now().addingTimeInterval(TimeInterval(hours) * 3600)
+                _ = try await self.backend.checkIns.pause(caller: session.caller, until: until)
+                return PageResponse.redirect(to: "/?said=paused")
+            }
+        }
+        router.post("resume") { request, _ in
+            await self.signedInForm(request) { session, _ in
+                _ = try await self.backend.checkIns.resume(caller: session.caller)
+                return PageResponse.redirect(to: "/?said=resumed")
+            }
+        }
+        router.get("settings") { request, _ in
+            await self.signedInPage(request) { session in try await self.settings(session, said: request.uri.queryParameters.get("said")) }
+        }
+        router.post("settings") { request, _ in
+            await self.signedInForm(request) { session, form in try await self.saveSettings(session, form) }
+        }
+    }
+
+    /// What a redirect's `said=` shows: fixed sentences, so a link cannot put words on the page.
+    static func notice(_ key: String?) -> String? {
+        switch key {
+        case "checked-in": "You're checked in. Thank you."
+        case "already": "You checked in a moment ago: that counts."
+        case "sos": "SOS sent. Your responders are being told now."
+        case "sos-cancelled": "SOS cancelled. Your responders have been told you are safe."
+        case "paused": "Check-ins are paused."
+        case "resumed": "Check-ins are back on."
+        case "saved": "Saved."
+        case "linked": "You are now linked."
+        case "invited": "Invitation sent."
+        case "removed": "Removed."
+        case "accepted": "Accepted."
+        case "declined": "Declined."
+        case "on-it": "They've been told you're on it."
+        case "safe": "Marked safe. Everyone has been told."
+        case "new-code": "You have a new QR code. The old one no longer works."
+        default: nil
+        }
+    }
+
+    private func home(_ session: CookieSessions.Session, said: String?) async throws -> Response {
+        let caller = session.caller
+        let now = backend.clock.now()
+        let profile = try await backend.profiles.profile(caller: caller)
+        let escalation = try await backend.checkIns.escalation(caller: caller)
+        let sos = try await backend.alerts.activeAlert(caller: caller).flatMap { $0.kind == .sos ? $0 : nil }
+        let paused = escalation.isPaused(at: now) ? escalation.pausedUntil : nil
+        let interval = (try? CheckInInterval(seconds: TimeInterval(profile.checkInIntervalSeconds))) ?? .default
+        let band = CheckInStatus(lastCheckIn: profile.lastCheckIn, interval: interval).band(at: now)
+        let view = HomeView(
+            csrf: session.csrfToken, greeting: profile.firstName.isEmpty ? "Your check-in" : "Hello, \(profile.firstName)",
+            said: Self.notice(said), band: paused == nil ? band.rawValue : "paused",
+            deadline: profile.deadline.map(PageTime.readable), deadlineISO: profile.deadline.map(PageTime.iso),
+            remaining: profile.deadline.map { PageTime.remaining(until: $0, now: now) },
+            paused: paused.map(PageTime.readable), pausedISO: paused.map(PageTime.iso),
+            last: profile.lastCheckIn.map(PageTime.readable), lastISO: profile.lastCheckIn.map(PageTime.iso),
+            lastAgo: profile.lastCheckIn.map { PageTime.ago($0, now: now) },
+            interval: PageTime.duration(profile.checkInIntervalSeconds), reminder: Self.describe(profile.reminderLead),
+            grace: PageTime.duration(escalation.settings.graceSeconds), sos: sos.map { PageTime.ago($0.activatedAt, now: now) })
+        return PageResponse.html(.ok, WebTemplates.page("home", view, title: "Home", chrome: .signedIn(csrf: session.csrfToken, current: "home")))
+    }
+
+    /// The location an SOS form carries when the browser granted it; none, or a partial one, is
+    /// no location (the SOS goes all the same).
+    static func location(in form: FormBody, now: Date) -> AlertLocation? {
+        guard let latitude = form["latitude"].flatMap(Double.init), let longitude = form["longitude"].flatMap(Double.init),
+            (-90...90).contains(latitude), (-180...180).contains(longitude)
+        else { return nil }
+        let accuracy = form["accuracy"].flatMap(Double.init).flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+        let time = form["located_at"].flatMap(Double.init).map { Date(timeIntervalSince1970: $0 / 1000) } ?? now
+        return AlertLocation(latitude: latitude, longitude: longitude, accuracyMeters: accuracy, time: time)
+    }
+
+    static func describe(_ lead: ReminderLead) -> String {
+        switch lead {
+        case .none: "No reminder"
+        case .thirtyMinutes: "30 minutes before"
+        case .twoHours: "2 hours before"
+        }
+    }
+}
