@@ -56,8 +56,8 @@ let package = Package(
         .target(name: "LifeSignalDomain", dependencies: ["RFC3339"]),
         .testTarget(name: "LifeSignalDomainTests", dependencies: ["LifeSignalDomain"]),
         // QR codes (ISO/IEC 18004, byte mode), drawn as SVG or terminal text: no dependencies.
-        .target(name: "QREncoder", path: "Sources/QRCode"),
-        // TEMP .testTarget(name: "QREncoderTests", dependencies: ["QREncoder", "LifeSignalTestSupport"], path: "Tests/QRCodeTests"),
+        .target(name: "QREncoder"),
+        .testTarget(name: "QREncoderTests", dependencies: ["QREncoder", "LifeSignalTestSupport"]),
 
         // MARK: The cloud functions' contract: every function's name, request and reply,
         // shared by the backend that serves them and every adapter that calls them.
@@ -249,6 +249,8 @@ let package = Package(
             dependencies: [
                 "LifeSignalBackend", "LifeSignalFunctions", "LifeSignalDomain", "LifeSignalDelivery", "LifeSignalWeb",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                // Web Push topics are hashes of what they collapse.
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -265,6 +267,7 @@ let package = Package(
             dependencies: [
                 "LifeSignalServer", "LifeSignalTestSupport", "LifeSignalBackend", "LifeSignalSQLite", "LifeSignalPostgres", "LifeSignalFunctions",
                 "LifeSignalDelivery",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Decodes QR codes with zxing-cpp, an independent reader, for the QRCode module's tests.
+"""Decodes QR codes with zxing-cpp, an independent reader, for the QR encoder's tests (Tests/QRCodeTests).
 
   qr_decode.py IMAGE...
 
@@ -67,8 +67,7 @@ def main(paths: list[str]) -> int:
         print(__doc__, file=sys.stderr)
         return 2
     for path in paths:
-        print(json.dumps(decode(path)), flush=False)
-    sys.stdout.flush()
+        print(json.dumps(decode(path)))
     return 0
 
 

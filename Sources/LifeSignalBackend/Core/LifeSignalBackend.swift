@@ -46,6 +46,9 @@ public final class LifeSignalBackend: Sendable {
         public var deliveryRules = DeliveryRules()
         /// Checks a captcha before a sign-in code is sent or an account made (`nil`: none asked).
         public var captcha: (any CaptchaVerifier)?
+        /// The push services a browser's Web Push subscription may name; `nil`: this server
+        /// sends no Web Push, and registering a `web` token is refused.
+        public var webPushEndpoints: WebPushEndpoints?
         /// Told of every delivery attempt's outcome (the server counts them on `/metrics`).
         public var deliveryObserver: @Sendable (DeliveryChannel, DeliveryOutcome) -> Void = { _, _ in }
 
@@ -107,7 +110,8 @@ public final class LifeSignalBackend: Sendable {
         self.contacts = ContactsService(
             database: rulesDatabase, clock: configuration.clock, notifier: notifier, qrCodeLifetime: configuration.qrCodeLifetime,
             invitationLimits: configuration.invitationLimits)
-        self.notifications = NotificationService(database: rulesDatabase, clock: configuration.clock, notifier: notifier)
+        self.notifications = NotificationService(
+            database: rulesDatabase, clock: configuration.clock, notifier: notifier, webPushEndpoints: configuration.webPushEndpoints)
         self.alerts = AlertService(database: rulesDatabase, clock: configuration.clock, notifier: notifier)
         self.pings = PingService(database: rulesDatabase, clock: configuration.clock, notifier: notifier)
         self.profiles = ProfileService(database: rulesDatabase, clock: configuration.clock, notifier: notifier)

@@ -75,11 +75,16 @@ public struct DeliveryChannels: Sendable {
     /// Where a push whose token is an APNs token goes, when APNs is configured directly;
     /// otherwise every push goes to the configuration's ``LifeSignalBackend/Configuration/pushSender``.
     public var apns: (any ChannelSender)?
+    /// Where a push whose token is a browser's Web Push subscription goes (`web` tokens).
+    public var webPush: (any ChannelSender)?
 
-    public init(sms: (any ChannelSender)? = nil, email: (any ChannelSender)? = nil, apns: (any ChannelSender)? = nil) {
+    public init(
+        sms: (any ChannelSender)? = nil, email: (any ChannelSender)? = nil, apns: (any ChannelSender)? = nil, webPush: (any ChannelSender)? = nil
+    ) {
         self.sms = sms
         self.email = email
         self.apns = apns
+        self.webPush = webPush
     }
 
     /// Channels that get rows.

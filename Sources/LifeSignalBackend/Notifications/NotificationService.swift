@@ -10,6 +10,8 @@ public struct NotificationService: Sendable {
     let database: any Database
     let clock: BackendClock
     let notifier: Notifier
+    /// Where a `web` token may point (``WebPushEndpoints``); `nil`: no Web Push here.
+    let webPushEndpoints: WebPushEndpoints?
 
     /// Longest accepted device token; FCM tokens are about 160 characters, APNs 64.
     public static let maximumTokenLength = 4096
@@ -87,9 +89,16 @@ public struct NotificationService: Sendable {
     /// was sent to the previous owner.
     public func registerPushToken(caller: Caller, token: String, platform: Platform = .fcm) async throws {
         let me = try caller.requireUser()
-        let trimmed = token.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty, trimmed.count <= Self.maximumTokenLength else {
+        let given = token.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !given.isEmpty, given.count <= Self.maximumTokenLength else {
             throw DomainError.invalidArgument("A push token is 1 to \(Self.maximumTokenLength) characters")
+        }
+        let trimmed: String
+        if platform == .web {
+            guard let webPushEndpoints else { throw DomainError.failedPrecondition("This server does not send Web Push") }
+            trimmed = try webPushEndpoints.validate(given)
+        } else {
+            trimmed = given
         }
         let now = clock.now()
         _ = try await database.transaction { connection in

@@ -47,35 +47,3 @@ extension ResponderPageBrowserTests {
         #expect(run.status == 0 && run.output.contains("\"step\": \"invitation\""), "\(run.output)")
     }
 }
-
-/// Runs a Playwright script from `Tests/Compatibility` in the virtual environment `scripts/test`
-/// makes (`LIFESIGNAL_TEST_PYTHON`), against `/usr/bin/chromium`; fails loudly when either is
-/// missing rather than skipping.
-enum BrowserCheck {
-    struct Run: Sendable {
-        let status: Int32
-        let output: String
-    }
-
-    static let chromium = "/usr/bin/chromium"
-
-    static func run(_ script: String, _ arguments: [String]) async throws -> Run {
-        guard let python = ProcessInfo.processInfo.environment["LIFESIGNAL_TEST_PYTHON"], !python.isEmpty else {
-            throw PageTestError(
-                """
-                This test drives Chromium with Playwright, and LIFESIGNAL_TEST_PYTHON is not set. Run the tests with \
-                `scripts/test`, which makes the Python environment (Tests/Compatibility/requirements.txt) and installs Chromium.
-                """)
-        }
-        guard FileManager.default.isExecutableFile(atPath: chromium) else {
-            throw PageTestError("\(chromium) is missing: run `scripts/test` (it installs Debian's chromium) or `apt-get install -y chromium`")
-        }
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Compatibility/\(script)").path
-        // A bound against a hang, not a speed check: a cold Chromium on a loaded two-core
-        // machine has taken tens of seconds to start.
-        let process = try ChildProcess(python, arguments: [path] + arguments, error: .capture)
-        let result = await process.finish(within: .seconds(300), signal: SIGTERM)
-        return Run(status: result.status, output: result.output + result.error)
-    }
-}

@@ -4,7 +4,7 @@ extension QRCode {
     /// The coordinates are modules (the `viewBox` spans the symbol and its quiet zone), and
     /// `width` and `height` scale them to `moduleSize` pixels each, so the picture stays sharp
     /// at any zoom. One `<path>` draws every dark module, each horizontal run as one rectangle:
-    /// a few kilobytes even for version 40, where a `<rect>` per module would be hundreds.
+    /// about 3 kB for a link (version 3), several times less than a `<rect>` per dark module.
     /// `shape-rendering="crispEdges"` keeps renderers from antialiasing the seams between
     /// rectangles into grey lines that a camera might read as light modules.
     ///

@@ -1,10 +1,10 @@
 /// A QR Code Model 2 symbol (ISO/IEC 18004), encoded from bytes in byte mode.
 ///
-/// Why a module of our own: LifeSignal shows a QR code for a contact link on the server's
-/// pages, in the command line and in the apps, and every one of those needs the same few
-/// hundred lines; a dependency for them would pull a package (and its updates) into every
-/// layer. Byte mode only: a link or any UTF-8 text fits, and the denser numeric and
-/// alphanumeric modes would save little for the payloads we draw.
+/// Why a module of our own: LifeSignal draws a contact link as a QR code on the server's
+/// pages (SVG) and in a terminal (text), and that takes a few hundred lines; a package for
+/// them would bring its own dependencies and updates into every target that draws one. Byte
+/// mode only: a link or any UTF-8 text fits, and the denser numeric and alphanumeric modes
+/// would save little for the payloads we draw.
 ///
 /// The symbol is a value: its version, level, mask and modules, compared and hashed as such.
 /// Renderers (SVG, terminal text, grayscale pixels) live in extensions of their own.
