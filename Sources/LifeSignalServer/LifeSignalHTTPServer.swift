@@ -56,6 +56,9 @@ public struct ServerConfiguration: Sendable {
     /// invitation links are `<publicURL>/r/…` and `/i/…`, and their forms may post from it.
     /// `nil`: links name `http://127.0.0.1`, fit only for tests and a server on one machine.
     public var publicURL: URL?
+    /// The server's VAPID public key (base64url), which the web app's pages hand the browser
+    /// to subscribe to Web Push; `nil`: the pages offer no notifications.
+    public var webPushPublicKey: String?
     /// A listener of its own for `/metrics` (`serve`: 127.0.0.1, the port after the server's),
     /// so the operator's numbers never show on the public port (`nil`: none).
     public var metricsListener: MetricsListener?
@@ -136,7 +139,8 @@ public enum LifeSignalHTTPServer {
         ResponderPageRoutes<LifeSignalRequestContext>(backend: backend, publicURL: configuration.publicURL).register(on: open)
         // The web app at `/`: its cookie is its credential, checked per page; limits per address.
         let addresses = ClientAddressResolver(trustedProxies: configuration.clientLimits.trustedProxies)
-        WebApp<LifeSignalRequestContext>(backend: backend, publicURL: configuration.publicURL) { request, context in
+        WebApp<LifeSignalRequestContext>(backend: backend, publicURL: configuration.publicURL, webPushKey: configuration.webPushPublicKey) {
+            request, context in
             addresses.clientAddress(peer: context.remoteAddress, headers: request.headers)
         }.register(on: open)
         RESTRoutes<LifeSignalRequestContext>(backend: backend, schema: schema, bodyLimit: configuration.bodyLimit, limits: configuration.queryLimits)

@@ -20,9 +20,14 @@ public struct WebApp<Context: RequestContext>: Sendable {
     /// The client's address, as the server resolves it behind trusted proxies: sign-in codes
     /// are capped per address as `/auth/v1/otp`'s are.
     let clientAddress: @Sendable (Request, Context) -> String?
+    /// The VAPID public key the page subscribes with; `nil`: no Web Push on this server.
+    let webPushKey: String?
 
-    public init(backend: LifeSignalBackend, publicURL: URL?, clientAddress: @escaping @Sendable (Request, Context) -> String?) {
+    public init(
+        backend: LifeSignalBackend, publicURL: URL?, webPushKey: String? = nil, clientAddress: @escaping @Sendable (Request, Context) -> String?
+    ) {
         self.backend = backend
+        self.webPushKey = webPushKey
         self.publicURL = publicURL
         self.cookie = SessionCookie(publicURL: publicURL, maxAge: backend.auth.policy.refreshTokenInactivity)
         self.sameOrigin = SameOrigin(publicURL: publicURL)
@@ -34,6 +39,7 @@ public struct WebApp<Context: RequestContext>: Sendable {
         registerHome(on: router)
         registerPeople(on: router)
         registerLinks(on: router)
+        registerPush(on: router)
         WebAssets.register(on: router)
     }
 

@@ -46,9 +46,41 @@ extension WebAssets {
           }, { enableHighAccuracy: true, timeout: 15000, maximumAge: 60000 });
         }
 
+        async function offerPush() {
+          const section = document.getElementById('push');
+          const button = document.getElementById('push-enable');
+          const status = document.getElementById('push-status');
+          if (!section || !button) return;
+          if (!('serviceWorker' in navigator) || !('PushManager' in window)) {
+            status.textContent = 'This browser cannot show alerts from LifeSignal.';
+            return;
+          }
+          const registration = await navigator.serviceWorker.ready;
+          const existing = await registration.pushManager.getSubscription();
+          if (existing) status.textContent = 'Alerts are on for this phone.';
+          button.hidden = false;
+          button.addEventListener('click', async () => {
+            try {
+              const subscription = existing || await registration.pushManager.subscribe({
+                userVisibleOnly: true, applicationServerKey: section.dataset.key,
+              });
+              const answer = await fetch('/push/subscriptions', {
+                method: 'POST', credentials: 'same-origin',
+                headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': section.dataset.csrf },
+                body: JSON.stringify(subscription.toJSON()),
+              });
+              const reply = await answer.json().catch(() => ({}));
+              status.textContent = reply.message || (answer.ok ? 'Alerts are on for this phone.' : 'That did not work.');
+            } catch (error) {
+              status.textContent = 'Alerts could not be turned on: ' + (error && error.message ? error.message : 'permission was not given') + '.';
+            }
+          });
+        }
+
         localTimes();
         tick();
         locateForSOS();
+        offerPush();
         setInterval(tick, 15000);
         document.addEventListener('visibilitychange', () => { if (!document.hidden) tick(); });
         if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch(() => {});
@@ -65,6 +97,21 @@ extension WebAssets {
         self.addEventListener('activate', (event) => {
           event.waitUntil(caches.keys().then((keys) => Promise.all(keys.filter((key) => key !== SHELL).map((key) => caches.delete(key))))
             .then(() => self.clients.claim()));
+        });
+        self.addEventListener('push', (event) => {
+          let message = {};
+          try { message = event.data ? event.data.json() : {}; } catch (error) { message = { title: event.data ? event.data.text() : '' }; }
+          const urgent = message.data && message.data.type && /alert|sos|missed|expired/i.test(message.data.type);
+          event.waitUntil(self.registration.showNotification(message.title || 'LifeSignal', {
+            body: message.body || '', data: { link: message.link || '/' }, tag: message.data && message.data.contactId,
+            requireInteraction: Boolean(urgent), renotify: Boolean(urgent && message.data.contactId),
+          }));
+        });
+        self.addEventListener('notificationclick', (event) => {
+          event.notification.close();
+          const link = new URL(event.notification.data && event.notification.data.link || '/', self.location.origin);
+          if (link.origin !== self.location.origin && link.protocol !== 'https:') return;
+          event.waitUntil(self.clients.openWindow(link.href));
         });
         self.addEventListener('fetch', (event) => {
           const url = new URL(event.request.url);

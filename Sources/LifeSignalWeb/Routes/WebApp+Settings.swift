@@ -32,7 +32,7 @@ extension WebApp {
         }
         let view = SettingsView(
             csrf: session.csrfToken, said: Self.notice(said), firstName: profile.firstName, lastName: profile.lastName,
-            intervals: intervals, reminders: reminders, graces: graces)
+            intervals: intervals, reminders: reminders, graces: graces, pushKey: webPushKey)
         return PageResponse.html(.ok, WebTemplates.page("settings", view, title: "Settings", chrome: .signedIn(csrf: session.csrfToken, current: "settings")))
     }
 

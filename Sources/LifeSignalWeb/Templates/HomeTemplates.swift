@@ -98,6 +98,13 @@ extension WebTemplates {
         </fieldset>
         <button class="primary">Save</button>
         </form>
+        {{#pushKey}}
+        <section aria-labelledby="push-heading" id="push" data-key="{{pushKey}}" data-csrf="{{csrf}}">
+        <h2 id="push-heading">Alerts on this phone</h2>
+        <p id="push-status" role="status">Your browser can show an alert on this phone when someone you look out for needs you.</p>
+        <button type="button" id="push-enable" hidden>Turn on alerts on this phone</button>
+        </section>
+        {{/pushKey}}
         """
 }
 
@@ -141,4 +148,6 @@ struct SettingsView {
     var intervals: [Choice]
     var reminders: [Choice]
     var graces: [Choice]
+    /// The VAPID key the page's script subscribes with, when this server sends Web Push.
+    var pushKey: String?
 }

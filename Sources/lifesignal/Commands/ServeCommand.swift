@@ -40,6 +40,10 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.smsSender = TwilioSMSSender(client: TwilioClient(configuration: codes))
         }
         configuration.deliveryChannels = delivery.channels
+        let webPush = try WebPushSetup(
+            try LifeSignalEnvironment.values(), dataDirectory: try LifeSignalEnvironment.dataDirectory(), publicURL: delivery.publicURL)
+        configuration.webPushEndpoints = webPush.endpoints
+        configuration.deliveryChannels.webPush = try webPush.sender()
         try sending.apply(to: &configuration, values: try LifeSignalEnvironment.values(), twilio: delivery.twilio)
         guard let linkBase = delivery.publicURL ?? URL(string: "http://\(host):\(port)") else {
             throw ValidationError("--host \(host) does not make a URL; set LIFESIGNAL_PUBLIC_URL")
@@ -63,6 +67,7 @@ struct ServeCommand: AsyncParsableCommand {
         var serverConfiguration = ServerConfiguration(host: host, port: port, sweepInterval: sweepInterval > 0 ? .seconds(sweepInterval) : nil)
         serverConfiguration.reloadSignal = .sighup
         serverConfiguration.publicURL = delivery.publicURL
+        serverConfiguration.webPushPublicKey = webPush.key.publicKeyBase64URL
         if let twilio = delivery.twilio, let callback = twilio.statusCallback {
             serverConfiguration.twilioStatusCallback = TwilioWebhook(authToken: twilio.authToken, url: callback)
         }
@@ -88,6 +93,7 @@ struct ServeCommand: AsyncParsableCommand {
                           apns:             \(channels.apns)
                           sms:              \(channels.sms)
                           email:            \(channels.email)
+                          web push:         \(webPush.summary)
                           responder links:  \(channels.links)
                           anon key:         \(anonKey)
                           service_role key: \(serviceRoleKey)
