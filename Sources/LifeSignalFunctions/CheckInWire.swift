@@ -1,10 +1,15 @@
 import Foundation
 import LifeSignalDomain
 
-/// `check-in` request: optional source (manual by default).
+/// `check-in` request: optional source (manual by default) and idempotency key (a check-in
+/// sent again with the same key counts once).
 public struct CheckInRequest: Codable, Sendable {
     public var source: CheckInSource?
-    public init(source: CheckInSource? = nil) { self.source = source }
+    public var idempotencyKey: String?
+    public init(source: CheckInSource? = nil, idempotencyKey: String? = nil) {
+        self.source = source
+        self.idempotencyKey = idempotencyKey
+    }
 }
 
 /// `check-in` reply, after seed `001_…`'s process-check-in.

@@ -36,6 +36,35 @@ struct WebHomeTests {
         #expect(!(try await browser.get("/?said=%3Cb%3Ehacked").text.contains("hacked")))
     }
 
+    @Test("a check-in kept offline and sent again with its key counts once, even after the cooldown; the script gets JSON", arguments: Engine.allCases)
+    func idempotentCheckIn(engine: Engine) async throws {
+        let (test, server, browser) = try await Self.start(engine, phone: "+15550007108")
+        defer { Task { await server.stop() } }
+        let home = try await browser.get("/")
+        let key = try #require(home.text.components(separatedBy: "name=\"key\" value=\"").dropFirst().first?.prefix(36))
+        let token = try #require(home.csrf)
+        let first = try await browser.post("/check-in", [("_csrf", token), ("key", String(key))], headers: ["Accept": "application/json"])
+        #expect(first.status == 200 && first.header("Content-Type") == "application/json")
+        #expect(first.text.contains("\"said\":\"checked-in\""))
+        test.clock.advance(by: 3600)
+        let again = try await browser.post("/check-in", [("_csrf", token), ("key", String(key))], headers: ["Accept": "application/json"])
+        #expect(again.status == 200 && again.text.contains("\"said\":\"checked-in\""))
+        #expect(try await test.count("check_ins") == 1, "one key, one check-in")
+        // Another page's key is another check-in (past the cooldown).
+        let other = try #require(try await browser.get("/").text.components(separatedBy: "name=\"key\" value=\"").dropFirst().first?.prefix(36))
+        #expect(other != key)
+        _ = try await browser.post("/check-in", [("_csrf", token), ("key", String(other))])
+        #expect(try await test.count("check_ins") == 2)
+        // The API's check-in takes the same keys.
+        let user = try #require(try await test.backend.database.query("SELECT id FROM users").first?.uuid("id"))
+        _ = try await test.backend.functions.call(
+            "check-in", caller: .user(UserID(user)), body: Data("{\"idempotencyKey\":\"\(other)\"}".utf8))
+        #expect(try await test.count("check_ins") == 2)
+        await #expect(throws: DomainError.self) {
+            _ = try await test.backend.functions.call("check-in", caller: .user(UserID(user)), body: Data(#"{"idempotencyKey":"no spaces allowed"}"#.utf8))
+        }
+    }
+
     @Test(
         "a form from another site, without the session's token, or with another session's token changes nothing",
         arguments: Engine.allCases)

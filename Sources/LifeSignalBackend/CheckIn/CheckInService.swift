@@ -20,7 +20,14 @@ public struct CheckInService: Sendable {
     public func checkIn(caller: Caller, source: Source = .manual) async throws -> CheckInResult {
         let userID = try caller.requireUser()
         let now = clock.now()
-        let (result, outbox): (CheckInResult, Outbox) = try await database.transaction { connection in
+        let (result, outbox) = try await database.transaction { try await Self.record(userID, source: source, now: now, in: $0) }
+        await notifier.deliver(outbox)
+        return result
+    }
+
+    /// The check-in itself, in the caller's transaction: the person's row locked, the cooldown
+    /// checked, the check-in and the new deadline written, a missed check-in's incident ended.
+    static func record(_ userID: UserID, source: Source, now: Date, in connection: any SQLConnection) async throws -> (CheckInResult, Outbox) {
             guard
                 let row = try await connection.first(
                     """
@@ -51,9 +58,6 @@ public struct CheckInService: Sendable {
             }
             outbox.change("users", .update, userID.rawValue, owner: userID, at: now)
             return (CheckInResult(checkedInAt: now, deadline: deadline, interval: interval), outbox)
-        }
-        await notifier.deliver(outbox)
-        return result
     }
 
     /// The caller's last check-in and interval.

@@ -9,7 +9,13 @@ extension BackendFunctions {
     static let checkInOnly: [Registration] = [
         handle(CloudFunctions.checkIn) { backend, caller, request in
             // The check-in knows its interval: no second read of the status.
-            let result = try await backend.checkIns.checkIn(caller: caller, source: request.source ?? .manual)
+            let source = request.source ?? .manual
+            let result: CheckInResult
+            if let key = request.idempotencyKey {
+                result = try await backend.checkIns.checkIn(caller: caller, source: source, idempotencyKey: key)
+            } else {
+                result = try await backend.checkIns.checkIn(caller: caller, source: source)
+            }
             return CheckInResponse(result)
         }
     ]

@@ -77,10 +77,82 @@ extension WebAssets {
           });
         }
 
+        // Check-ins pressed while offline: kept in IndexedDB with the page's idempotency key until
+        // the server has them, and until then the page says plainly that the person is NOT
+        // checked in. The server counts one key once, however often it arrives.
+        const QUEUE = 'check-ins';
+        function openQueue() {
+          return new Promise((resolve, reject) => {
+            const request = indexedDB.open('lifesignal', 1);
+            request.onupgradeneeded = () => request.result.createObjectStore(QUEUE, { keyPath: 'key' });
+            request.onsuccess = () => resolve(request.result);
+            request.onerror = () => reject(request.error);
+          });
+        }
+        async function inQueue(mode, work) {
+          const db = await openQueue();
+          return new Promise((resolve, reject) => {
+            const transaction = db.transaction(QUEUE, mode);
+            const result = work(transaction.objectStore(QUEUE));
+            transaction.oncomplete = () => resolve(result && 'result' in result ? result.result : undefined);
+            transaction.onerror = () => reject(transaction.error);
+          });
+        }
+        const keep = (item) => inQueue('readwrite', (store) => store.put(item));
+        const forget = (key) => inQueue('readwrite', (store) => store.delete(key));
+        const kept = () => inQueue('readonly', (store) => store.getAll());
+
+        function sayOffline(text) {
+          const note = document.getElementById('offline-note');
+          if (!note) return;
+          note.textContent = text;
+          note.hidden = !text;
+        }
+
+        // true: the server has it; false: refused for good (signed out); throws: not reached.
+        async function send(item) {
+          const answer = await fetch('/check-in', {
+            method: 'POST', credentials: 'same-origin', headers: { Accept: 'application/json' },
+            body: new URLSearchParams({ _csrf: item.csrf, key: item.key }),
+          });
+          if (answer.status >= 500) throw new Error('server ' + answer.status);
+          return answer.ok;
+        }
+
+        async function flush() {
+          let items = [];
+          try { items = await kept(); } catch (error) { return; }
+          for (const item of items) {
+            try {
+              const sent = await send(item);
+              await forget(item.key);
+              window.location.assign(sent ? '/?said=checked-in' : '/');
+              return;
+            } catch (error) {
+              sayOffline('You are offline. You are NOT checked in yet: your check-in will be sent when your phone is back online.');
+              return;
+            }
+          }
+        }
+
+        function keepCheckInsOffline() {
+          const form = document.getElementById('check-in-form');
+          if (!form || !('indexedDB' in window)) return;
+          form.addEventListener('submit', async (event) => {
+            event.preventDefault();
+            const item = { key: form.key.value, csrf: form._csrf.value, pressedAt: Date.now() };
+            try { await keep(item); } catch (error) { form.submit(); return; }
+            await flush();
+          });
+          window.addEventListener('online', flush);
+          flush();
+        }
+
         localTimes();
         tick();
         locateForSOS();
         offerPush();
+        keepCheckInsOffline();
         setInterval(tick, 15000);
         document.addEventListener('visibilitychange', () => { if (!document.hidden) tick(); });
         if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch(() => {});

@@ -16,12 +16,24 @@ extension WebApp {
             }
         }
         router.post("check-in") { request, _ in
-            await self.signedInForm(request) { session, _ in
-                do { _ = try await self.backend.checkIns.checkIn(caller: session.caller) } catch DomainError.checkInTooSoon {
+            await self.signedInForm(request) { session, form in
+                // The page's script asks for JSON (it sends a check-in kept while offline);
+                // a form without script is answered with the page.
+                let script = request.headers[.accept]?.contains("application/json") == true
+                let said: String
+                do {
+                    if let key = form["key"], !key.isEmpty {
+                        _ = try await self.backend.checkIns.checkIn(caller: session.caller, idempotencyKey: key)
+                    } else {
+                        _ = try await self.backend.checkIns.checkIn(caller: session.caller)
+                    }
+                    said = "checked-in"
+                } catch DomainError.checkInTooSoon {
                     // A second tap within minutes: the first one counted, and that is what to say.
-                    return PageResponse.redirect(to: "/?said=already")
+                    said = "already"
                 }
-                return PageResponse.redirect(to: "/?said=checked-in")
+                guard script else { return PageResponse.redirect(to: "/?said=\(said)") }
+                return Self.json(.ok, ["message": Self.notice(said) ?? "", "said": said])
             }
         }
         router.get("sos") { request, _ in
@@ -108,7 +120,8 @@ extension WebApp {
             last: profile.lastCheckIn.map(PageTime.readable), lastISO: profile.lastCheckIn.map(PageTime.iso),
             lastAgo: profile.lastCheckIn.map { PageTime.ago($0, now: now) },
             interval: PageTime.duration(profile.checkInIntervalSeconds), reminder: Self.describe(profile.reminderLead),
-            grace: PageTime.duration(escalation.settings.graceSeconds), sos: sos.map { PageTime.ago($0.activatedAt, now: now) })
+            grace: PageTime.duration(escalation.settings.graceSeconds), sos: sos.map { PageTime.ago($0.activatedAt, now: now) },
+            checkInKey: UUID().uuidString.lowercased())
         return PageResponse.html(.ok, WebTemplates.page("home", view, title: "Home", chrome: .signedIn(csrf: session.csrfToken, current: "home")))
     }
 

@@ -21,8 +21,10 @@ extension WebTemplates {
         {{/paused}}
         <form method="post" action="/check-in" id="check-in-form">
         <input type="hidden" name="_csrf" value="{{csrf}}">
+        <input type="hidden" name="key" value="{{checkInKey}}">
         <button class="primary huge" id="check-in">I'm OK — check in</button>
         </form>
+        <p class="error" id="offline-note" role="alert" hidden></p>
         </section>
         <section aria-labelledby="details-heading">
         <h2 id="details-heading">Your schedule</h2>
@@ -126,6 +128,9 @@ struct HomeView {
     var reminder: String
     var grace: String
     var sos: String?
+    /// A fresh idempotency key per page: a check-in sent twice (a double tap, or a check-in kept
+    /// while offline and sent again when the connection returns) counts once.
+    var checkInKey: String
 }
 
 struct SOSView {
