@@ -281,7 +281,7 @@ let package = Package(
             dependencies: [
                 "LifeSignalDomain", "LifeSignalClients", "LifeSignalFeatures", "LifeSignalAdapters", "LifeSignalLocalAdapters",
                 "LifeSignalBackend", "LifeSignalSQLite", "LifeSignalPostgres", "LifeSignalFunctions", "LifeSignalServer", "SupabaseREST",
-                "LifeSignalDelivery", "RFC3339",
+                "LifeSignalDelivery", "RFC3339", "QREncoder",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -176,8 +176,13 @@ struct WebHomeTests {
         #expect(script.status == 200 && script.header("Content-Type")?.hasPrefix("text/javascript") == true)
         let etag = try #require(script.header("ETag"))
         #expect(try await browser.get("/assets/app.js", headers: ["If-None-Match": etag]).status == 304)
-        for path in ["/assets/app.css", "/manifest.webmanifest", "/sw.js", "/assets/icon.svg"] {
-            #expect(try await browser.get(path).status == 200, "\(path)")
+        var firstLoad = try await browser.get("/").text.utf8.count
+        for path in ["/assets/app.css", "/assets/app.js", "/manifest.webmanifest", "/sw.js", "/assets/icon.svg"] {
+            let asset = try await browser.get(path)
+            #expect(asset.status == 200, "\(path)")
+            firstLoad += asset.text.utf8.count
         }
+        // The home page with everything it loads, uncompressed: well within 60 KB on the wire.
+        #expect(firstLoad < 60 * 1024, "\(firstLoad) bytes")
     }
 }

@@ -32,7 +32,7 @@ extension WebTemplates {
         <dt>Last check-in</dt><dd>{{#last}}<time datetime="{{lastISO}}" data-local>{{last}}</time> ({{lastAgo}}){{/last}}{{^last}}Not yet{{/last}}</dd>
         <dt>Check in every</dt><dd>{{interval}}</dd>
         <dt>Reminder</dt><dd>{{reminder}}</dd>
-        <dt>Responders are told</dt><dd>{{grace}} after a missed check-in</dd>
+        <dt>Responders are told</dt><dd>{{grace}}</dd>
         </dl>
         <p><a href="/settings">Change your schedule</a></p>
         </section>

@@ -3,6 +3,7 @@ import Foundation
 import LifeSignalClients
 import LifeSignalDomain
 import LifeSignalFeatures
+import QREncoder
 
 /// `lifesignal contacts …`: the people I look out for and who look out for me, through the
 /// Contacts screen's reducer (my QR code through the My QR code screen's; role requests in
@@ -77,6 +78,9 @@ struct ContactsCommand: AsyncParsableCommand {
             commandName: "qr", abstract: "Your QR code, for someone to link to you now: it links one person, for a few minutes.")
         @OptionGroup var options: ClientOptions
         @Flag(help: "Issue a new code; the old one stops working.") var reset = false
+        @Option(help: "The web app's address the code links to (default: LIFESIGNAL_PUBLIC_URL, else http://127.0.0.1:54321).")
+        var linkBase: String?
+        @Flag(help: "Draw the code for a terminal with a dark background.") var dark = false
 
         func run() async throws {
             try await CommandOutput.run { try await show() }
@@ -98,8 +102,13 @@ struct ContactsCommand: AsyncParsableCommand {
             if options.json {
                 try CommandOutput.json(["qr_code_id": PeoplePrinter.id(code.id), "expires_at": ContentValue.iso8601(code.expiresAt)])
             } else {
-                print(PeoplePrinter.id(code.id))
-                print("Valid until \(ContentValue.iso8601(code.expiresAt)), for one person to link to you.")
+                // The same link the web app's "My QR code" draws: any phone's camera opens it.
+                var base = linkBase ?? (try? LifeSignalEnvironment.values())?["LIFESIGNAL_PUBLIC_URL"] ?? "http://127.0.0.1:54321"
+                while base.hasSuffix("/") { base.removeLast() }
+                let link = "\(base)/l/\(PeoplePrinter.id(code.id))"
+                print(try QREncoder.QRCode(text: link).terminalText(quietZone: 2, inverted: dark))
+                print(link)
+                print("Code \(PeoplePrinter.id(code.id)), valid until \(ContentValue.iso8601(code.expiresAt)), for one person to link to you.")
             }
         }
     }
