@@ -34,7 +34,9 @@ struct WebAppBrowserTests {
         #expect(people.status == 0, "\(people.output)")
         #expect(try await test.count("contacts") == 2)
         #expect(try await test.count("check_ins") == 1)
-        #expect(try await test.backend.database.query("SELECT check_in_interval_seconds FROM users WHERE phone = \(Self.annPhone)").first?.int("check_in_interval_seconds") == 3600)
+        #expect(
+            try await test.backend.database.query("SELECT check_in_interval_seconds FROM users WHERE phone = \(Self.annPhone)").first?.int(
+                "check_in_interval_seconds") == 3600)
 
         // 2. Ann's deadline passes: the sweep escalates it to Bob.
         test.clock.advance(by: 3600 + 3600)

@@ -12,7 +12,8 @@ struct WebPeopleTests {
     static func pair(_ engine: Engine) async throws -> (TestBackend, TestServer, ann: WebBrowser, bob: WebBrowser) {
         let test = try await TestDatabases.backend(engine)
         let server = try await TestServer.start(test.backend)
-        let ann = WebBrowser(server), bob = WebBrowser(server)
+        let ann = WebBrowser(server)
+        let bob = WebBrowser(server)
         _ = try await ann.signIn(test, phone: "+15550007201")
         _ = try await bob.signIn(test, phone: "+15550007202")
         _ = try await ann.submit("/settings", Self.settings(name: "Ann"), from: "/settings")
@@ -100,7 +101,9 @@ struct WebPeopleTests {
 
         // The API's answer to Eve…
         var apiError: DomainError?
-        do { _ = try await test.backend.functions.call("respond-to-alert", caller: .user(UserID(eveUser)), body: Data("{\"alertId\":\"\(alertID)\"}".utf8)) } catch let error as DomainError {
+        do {
+            _ = try await test.backend.functions.call("respond-to-alert", caller: .user(UserID(eveUser)), body: Data("{\"alertId\":\"\(alertID)\"}".utf8))
+        } catch let error as DomainError {
             apiError = error
         }
         // …and the page's.

@@ -29,7 +29,10 @@ struct WebSignInTests {
         #expect(wrong.status == 403)
         #expect(wrong.text.contains("role=\"alert\"") && browser.cookie == nil)
 
-        guard let code = await test.sms.lastCode(for: try PhoneNumber("+15550007001")) else { Issue.record("no code sent"); return }
+        guard let code = await test.sms.lastCode(for: try PhoneNumber("+15550007001")) else {
+            Issue.record("no code sent")
+            return
+        }
         let signedIn = try await browser.post("/sign-in/verify", [("phone", "+15550007001"), ("code", code.value), ("next", "/")])
         #expect(signedIn.status == 303)
         #expect(signedIn.header("Location") == "/")
@@ -79,7 +82,10 @@ struct WebSignInTests {
         // The same tag with another person's id, and a cookie of someone else's session id.
         let parts = real.split(separator: ".")
         let swapped = [String(parts[0]), victim.user.id.rawValue.uuidString.lowercased(), String(parts[2])].joined(separator: ".")
-        for cookie in [swapped, "lifesignal=" + victim.sessionID.uuidString.lowercased() + "." + victim.user.id.rawValue.uuidString.lowercased() + ".AAAA", "lifesignal=garbage"] {
+        for cookie in [
+            swapped, "lifesignal=" + victim.sessionID.uuidString.lowercased() + "." + victim.user.id.rawValue.uuidString.lowercased() + ".AAAA",
+            "lifesignal=garbage",
+        ] {
             browser.setCookie(cookie)
             let page = try await browser.get("/people")
             #expect(page.status == 303, "\(cookie)")

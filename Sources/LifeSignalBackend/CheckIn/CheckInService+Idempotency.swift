@@ -26,7 +26,8 @@ extension CheckInService {
 
     /// A key is 8 to 100 characters of `A-Z a-z 0-9 - _` (a UUID, a random base64url string).
     public static func validateIdempotencyKey(_ key: String) throws(DomainError) {
-        guard (8...100).contains(key.count), key.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_") })
+        guard (8...100).contains(key.count),
+            key.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_") })
         else { throw .invalidArgument("An idempotency key is 8 to 100 letters, digits, - or _") }
     }
 

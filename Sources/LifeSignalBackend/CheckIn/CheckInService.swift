@@ -28,36 +28,36 @@ public struct CheckInService: Sendable {
     /// The check-in itself, in the caller's transaction: the person's row locked, the cooldown
     /// checked, the check-in and the new deadline written, a missed check-in's incident ended.
     static func record(_ userID: UserID, source: Source, now: Date, in connection: any SQLConnection) async throws -> (CheckInResult, Outbox) {
-            guard
-                let row = try await connection.first(
-                    """
-                    SELECT last_check_in_at, check_in_interval_seconds, paused_until, first_name, last_name, phone FROM users WHERE id = \(userID)
-                    """ + connection.forUpdate)
-            else { throw DomainError.notFound("User \(userID)") }
-            try CheckInRules.validateCheckIn(at: now, last: row.optionalDate("last_check_in_at"))
-            let start = row.optionalDate("paused_until").flatMap { $0 > now ? $0 : nil } ?? now
-            let interval = try CheckInInterval(seconds: TimeInterval(try row.int("check_in_interval_seconds")))
-            let deadline = start + interval.seconds
-            try await connection.query(
+        guard
+            let row = try await connection.first(
                 """
-                INSERT INTO check_ins (id, user_id, checked_in_at, source) VALUES (\(UUID()), \(userID), \(now), \(source.rawValue))
-                """)
-            try await connection.query(
-                """
-                UPDATE users SET last_check_in_at = \(now), check_in_deadline = \(deadline),
-                    escalated_for = NULL, escalate_at = NULL, updated_at = \(now)
-                WHERE id = \(userID)
-                """)
-            var outbox = Outbox()
-            if let active = try await Incidents.active(of: userID, in: connection), active.kind == .missedCheckIn {
-                let drafts = try await Incidents.resolve(
-                    active.id, as: .checkedIn, by: userID, ownerName: PersonName.inMessage(row),
-                    now: now, in: connection)
-                outbox = try await NotificationStore.outbox(drafts, now: now, in: connection)
-                outbox.change("alerts", .update, active.id, owner: userID, at: now)
-            }
-            outbox.change("users", .update, userID.rawValue, owner: userID, at: now)
-            return (CheckInResult(checkedInAt: now, deadline: deadline, interval: interval), outbox)
+                SELECT last_check_in_at, check_in_interval_seconds, paused_until, first_name, last_name, phone FROM users WHERE id = \(userID)
+                """ + connection.forUpdate)
+        else { throw DomainError.notFound("User \(userID)") }
+        try CheckInRules.validateCheckIn(at: now, last: row.optionalDate("last_check_in_at"))
+        let start = row.optionalDate("paused_until").flatMap { $0 > now ? $0 : nil } ?? now
+        let interval = try CheckInInterval(seconds: TimeInterval(try row.int("check_in_interval_seconds")))
+        let deadline = start + interval.seconds
+        try await connection.query(
+            """
+            INSERT INTO check_ins (id, user_id, checked_in_at, source) VALUES (\(UUID()), \(userID), \(now), \(source.rawValue))
+            """)
+        try await connection.query(
+            """
+            UPDATE users SET last_check_in_at = \(now), check_in_deadline = \(deadline),
+                escalated_for = NULL, escalate_at = NULL, updated_at = \(now)
+            WHERE id = \(userID)
+            """)
+        var outbox = Outbox()
+        if let active = try await Incidents.active(of: userID, in: connection), active.kind == .missedCheckIn {
+            let drafts = try await Incidents.resolve(
+                active.id, as: .checkedIn, by: userID, ownerName: PersonName.inMessage(row),
+                now: now, in: connection)
+            outbox = try await NotificationStore.outbox(drafts, now: now, in: connection)
+            outbox.change("alerts", .update, active.id, owner: userID, at: now)
+        }
+        outbox.change("users", .update, userID.rawValue, owner: userID, at: now)
+        return (CheckInResult(checkedInAt: now, deadline: deadline, interval: interval), outbox)
     }
 
     /// The caller's last check-in and interval.

@@ -1,8 +1,8 @@
 import Foundation
 import LifeSignalBackend
-import LifeSignalWeb
 import LifeSignalDelivery
 import LifeSignalDomain
+import LifeSignalWeb
 
 /// Notifications as SMS through Twilio: title, body and, for a responder's alert, the link.
 public struct TwilioChannelSender: ChannelSender {

@@ -120,7 +120,9 @@ extension WebApp {
             last: profile.lastCheckIn.map(PageTime.readable), lastISO: profile.lastCheckIn.map(PageTime.iso),
             lastAgo: profile.lastCheckIn.map { PageTime.ago($0, now: now) },
             interval: PageTime.duration(profile.checkInIntervalSeconds), reminder: Self.describe(profile.reminderLead),
-            grace: escalation.settings.graceSeconds == 0 ? "As soon as a check-in is missed" : PageTime.duration(escalation.settings.graceSeconds) + " after a missed check-in", sos: sos.map { PageTime.ago($0.activatedAt, now: now) },
+            grace: escalation.settings.graceSeconds == 0
+                ? "As soon as a check-in is missed" : PageTime.duration(escalation.settings.graceSeconds) + " after a missed check-in",
+            sos: sos.map { PageTime.ago($0.activatedAt, now: now) },
             checkInKey: UUID().uuidString.lowercased())
         return PageResponse.html(.ok, WebTemplates.page("home", view, title: "Home", chrome: .signedIn(csrf: session.csrfToken, current: "home")))
     }

@@ -56,6 +56,8 @@ extension WebApp {
     }
 
     static func symbol(for link: String) throws -> QREncoder.QRCode {
-        do { return try QREncoder.QRCode(text: link, errorCorrection: .medium) } catch { throw DomainError.internal("The QR code could not be drawn: \(error)") }
+        do { return try QREncoder.QRCode(text: link, errorCorrection: .medium) } catch {
+            throw DomainError.internal("The QR code could not be drawn: \(error)")
+        }
     }
 }

@@ -119,7 +119,8 @@ extension WebApp {
                 id: contact.id.rawValue.uuidString.lowercased(), csrf: csrf, name: contact.name, phone: nil,
                 status: "", state: "", tier: tier)
         }
-        let pending = list.sentInvitations.map { "Invitation to \($0.inviteePhone)" } + list.sentRoleRequests.map { "Your request to look out for \($0.ownerName)" }
+        let pending =
+            list.sentInvitations.map { "Invitation to \($0.inviteePhone)" } + list.sentRoleRequests.map { "Your request to look out for \($0.ownerName)" }
         let view = PeopleView(
             csrf: csrf, said: Self.notice(said), alerts: alerts, requests: requests, dependents: dependents, responders: responders, pending: pending,
             hasAlerts: !alerts.isEmpty, hasRequests: !requests.isEmpty, hasDependents: !dependents.isEmpty, hasResponders: !responders.isEmpty,

@@ -15,7 +15,9 @@ extension WebApp {
         let profile = try await backend.profiles.profile(caller: session.caller)
         let escalation = try await backend.checkIns.escalation(caller: session.caller)
         let intervalSeconds = profile.checkInIntervalSeconds
-        var intervals = SettingsChoices.intervalHours.map { Choice(value: String($0), label: PageTime.duration($0 * 3600), selected: $0 * 3600 == intervalSeconds) }
+        var intervals = SettingsChoices.intervalHours.map {
+            Choice(value: String($0), label: PageTime.duration($0 * 3600), selected: $0 * 3600 == intervalSeconds)
+        }
         if !intervals.contains(where: \.selected) {
             // A schedule set elsewhere (the API allows any hour count) stays choosable as it is.
             intervals.insert(Choice(value: String(Double(intervalSeconds) / 3600), label: PageTime.duration(intervalSeconds), selected: true), at: 0)

@@ -61,7 +61,8 @@ extension WebApp {
         guard let form = try? await FormBody.read(request) else { return tooLarge() }
         let next = LocalPath.safe(form["next"] ?? "/")
         do {
-            let issued = try await backend.auth.passwords.signIn(email: form["email"], phone: nil, password: form.fields.first { $0.name == "password" }?.value ?? "")
+            let issued = try await backend.auth.passwords.signIn(
+                email: form["email"], phone: nil, password: form.fields.first { $0.name == "password" }?.value ?? "")
             return signedIn(issued, next: next)
         } catch let refusal as AuthRefusal {
             return signInForm(.badRequest, SignInView(next: next, error: WebErrors.text(of: refusal)))

@@ -48,7 +48,9 @@ struct WebPushSetup {
 
     private static func keptKey(in directory: URL) throws -> WebPushVAPIDKey {
         let file = directory.appendingPathComponent("web-push-vapid-key")
-        if let text = try? String(contentsOf: file, encoding: .utf8), let key = try? WebPushVAPIDKey(base64URLPrivateKey: text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+        if let text = try? String(contentsOf: file, encoding: .utf8),
+            let key = try? WebPushVAPIDKey(base64URLPrivateKey: text.trimmingCharacters(in: .whitespacesAndNewlines))
+        {
             return key
         }
         let key = WebPushVAPIDKey.generate()
