@@ -38,6 +38,13 @@ struct DemoCommand: AsyncParsableCommand {
         defer { if database == nil { try? FileManager.default.removeItem(atPath: path) } }
         try await DemoStory(backend: backend, clock: clock, sms: sms).run()
         try await backend.close()
+        print(
+            """
+
+            Try it yourself: run `swift run lifesignal serve` and open http://127.0.0.1:54321/ in a browser, on this
+            computer or on a phone that reaches it (start the server with LIFESIGNAL_TEST_OTP=+15550001111=123456 to
+            sign in with that code without an SMS provider).
+            """)
     }
 }
 
