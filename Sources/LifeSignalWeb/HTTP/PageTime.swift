@@ -57,3 +57,8 @@ enum PageTime {
         return v < 10 ? "0\(v)" : "\(v)"
     }
 }
+
+extension String {
+    /// "Second, if nobody answers" from "second, if nobody answers".
+    var capitalizedFirst: String { prefix(1).uppercased() + dropFirst() }
+}

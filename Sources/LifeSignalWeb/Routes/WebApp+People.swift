@@ -23,6 +23,14 @@ extension WebApp {
                 return PageResponse.redirect(to: "/people?said=removed")
             }
         }
+        router.post("people/:id/tier") { request, context in
+            await self.signedInForm(request) { session, form in
+                guard let id = context.parameters.get("id").flatMap(UserID.init(string:)) else { throw DomainError.notFound("Contact") }
+                guard let tier = form["tier"].flatMap(Int.init) else { throw DomainError.invalidArgument("Choose when they are told") }
+                _ = try await self.backend.checkIns.updateTier(caller: session.caller, responder: id, tier: tier)
+                return PageResponse.redirect(to: "/people?said=saved")
+            }
+        }
         router.post("people/requests/:id/:answer") { request, context in
             await self.signedInForm(request) { session, _ in
                 let id = try Self.uuid(context.parameters.get("id"))
@@ -59,6 +67,16 @@ extension WebApp {
                 }
                 return PageResponse.redirect(to: "/people?said=\(context.parameters.get("answer") == "safe" ? "safe" : "on-it")")
             }
+        }
+    }
+
+    /// Tiers in words: tier 1 is told at once, each next one a tier delay later.
+    static func tierText(_ tier: Int) -> String {
+        switch tier {
+        case 1: "first"
+        case 2: "second, if nobody answers"
+        case 3: "third, if still nobody answers"
+        default: "tier \(tier), if still nobody answers"
         }
     }
 
@@ -111,13 +129,14 @@ extension WebApp {
             let (status, state) = Self.status(of: contact, now: now)
             return PeopleView.Person(
                 id: contact.id.rawValue.uuidString.lowercased(), csrf: csrf, name: contact.name, phone: contact.phone.isEmpty ? nil : contact.phone,
-                status: status, state: state, tier: 0)
+                status: status, state: state, tierText: "", tiers: [])
         }
         let responders = list.contacts.filter(\.roles.isResponder).map { contact in
             let tier = tiers[contact.id] ?? 1
             return PeopleView.Person(
                 id: contact.id.rawValue.uuidString.lowercased(), csrf: csrf, name: contact.name, phone: nil,
-                status: "", state: "", tier: tier)
+                status: "", state: "", tierText: Self.tierText(tier),
+                tiers: (1...4).map { Choice(value: String($0), label: Self.tierText($0).capitalizedFirst, selected: $0 == tier) })
         }
         let pending =
             list.sentInvitations.map { "Invitation to \($0.inviteePhone)" } + list.sentRoleRequests.map { "Your request to look out for \($0.ownerName)" }

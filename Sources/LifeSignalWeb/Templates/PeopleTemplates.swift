@@ -49,7 +49,13 @@ extension WebTemplates {
         <section aria-labelledby="responders-heading">
         <h2 id="responders-heading">People who look out for you</h2>
         {{#hasResponders}}<ul class="list">{{#responders}}
-        <li class="person"><p><strong>{{name}}</strong> <span class="tag">told {{tier}}</span></p>
+        <li class="person"><p><strong>{{name}}</strong> <span class="tag">told {{tierText}}</span></p>
+        <form method="post" action="/people/{{id}}/tier" class="row">
+        <input type="hidden" name="_csrf" value="{{csrf}}">
+        <label for="tier-{{id}}">Tell {{name}}</label>
+        <select id="tier-{{id}}" name="tier">{{#tiers}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/tiers}}</select>
+        <button>Save</button>
+        </form>
         <form method="post" action="/people/{{id}}/remove" class="inline"><input type="hidden" name="_csrf" value="{{csrf}}">
         <button class="link" aria-label="Remove {{name}} as your responder">Remove</button></form></li>
         {{/responders}}</ul>{{/hasResponders}}
@@ -131,7 +137,9 @@ struct PeopleView {
         var phone: String?
         var status: String
         var state: String
-        var tier: Int
+        /// "first", "second", …: when they are told after a missed check-in.
+        var tierText: String
+        var tiers: [Choice]
     }
 
     var csrf: String
