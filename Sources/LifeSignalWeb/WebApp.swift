@@ -40,6 +40,7 @@ public struct WebApp<Context: RequestContext>: Sendable {
         registerPeople(on: router)
         registerLinks(on: router)
         registerPush(on: router)
+        registerCheckInLinks(on: router)
         WebAssets.register(on: router)
     }
 

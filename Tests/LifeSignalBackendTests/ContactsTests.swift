@@ -39,13 +39,6 @@ extension TestBackend {
     }
 }
 
-extension Caller {
-    var userID: UserID {
-        if case .user(let id) = self { return id }
-        return UserID(UUID())
-    }
-}
-
 @Suite("Contacts")
 struct ContactsTests {
     @Test("adding by QR creates a mirrored pair: my responder sees me as their dependent", arguments: Engine.allCases)

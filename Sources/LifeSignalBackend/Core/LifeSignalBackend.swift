@@ -40,6 +40,9 @@ public final class LifeSignalBackend: Sendable {
         public var responderLink: @Sendable (_ alert: UUID, _ responder: UserID) -> URL? = { _, _ in nil }
         /// The page an invitation SMS links to (`/i/<token>`; `nil`: the SMS carries none).
         public var invitationLink: @Sendable (_ invitation: UUID) -> URL? = { _ in nil }
+        /// The one-tap check-in page a reminder links to (`/c/<token>`, bound to the person and
+        /// their deadline; `nil`: reminders carry none).
+        public var checkInLink: @Sendable (_ person: UserID, _ deadline: Date) -> URL? = { _, _ in nil }
         /// Invitations one person may send a day, invitation SMS one number receives a day.
         public var invitationLimits = InvitationLimits()
         /// Caps on paid channels, the countries SMS may go to, and who hears of held messages.
@@ -98,7 +101,7 @@ public final class LifeSignalBackend: Sendable {
         let senders = DeliverySenders(
             database: database, clock: configuration.clock, changes: changes, push: configuration.pushSender,
             channels: configuration.deliveryChannels, link: configuration.responderLink, observe: configuration.deliveryObserver,
-            invitationLink: configuration.invitationLink)
+            invitationLink: configuration.invitationLink, checkInLink: configuration.checkInLink)
         let ledger = DeliveryLedger(database: database, clock: configuration.clock, senders: senders, policy: configuration.deliveryRetry)
         self.deliveries = ledger
         let notifier = Notifier(database: database, changes: changes, push: configuration.pushSender, ledger: ledger)

@@ -16,6 +16,8 @@ struct DeliverySenders: Sendable {
     let observe: @Sendable (DeliveryChannel, DeliveryOutcome) -> Void
     /// The page an invitation SMS links to (`/i/<token>`), when the server makes them.
     var invitationLink: @Sendable (_ invitation: UUID) -> URL? = { _ in nil }
+    /// The one-tap check-in page a reminder links to, for the person's deadline.
+    var checkInLink: @Sendable (_ person: UserID, _ deadline: Date) -> URL? = { _, _ in nil }
 
     /// Channels this server sends, as bound SQL values.
     var channelList: SQL {
@@ -44,12 +46,23 @@ struct DeliverySenders: Sendable {
             message.data["link"] = url.absoluteString
         } else if let invitation = InvitationDelivery.invitationID(of: delivery), let url = invitationLink(invitation) {
             message.link = url
+        } else if delivery.kind == .checkInReminder, let person = delivery.recipient, let url = await reminderLink(for: person) {
+            message.link = url
+            message.data["link"] = url.absoluteString
         }
         switch delivery.channel {
         case .push: return await sendPush(message, delivery: delivery)
         case .sms: return await channels.sms?.send(message) ?? .transient("no SMS sender on this server")
         case .email: return await channels.email?.send(message) ?? .transient("no email sender on this server")
         }
+    }
+
+    /// The check-in link for the person's deadline as it is when the reminder leaves (a
+    /// reminder about a deadline they have since moved carries a link that says so).
+    private func reminderLink(for person: UserID) async -> URL? {
+        let row = try? await database.readOutsideWriter("SELECT check_in_deadline FROM users WHERE id = \(person)").first
+        guard let deadline = row?.optionalDate("check_in_deadline") else { return nil }
+        return checkInLink(person, deadline)
     }
 
     /// Into the device's inbox first (once, keyed by the row's id, however often the push is

@@ -26,6 +26,7 @@ public struct ResponderLinks: Sendable {
     public let baseURL: URL
     private let responderKey: SymmetricKey
     private let invitationKey: SymmetricKey
+    private let checkInKey: SymmetricKey
 
     static let tagLength = 9
     static let responderPayloadLength = 36
@@ -36,6 +37,7 @@ public struct ResponderLinks: Sendable {
         let secret = SymmetricKey(data: Data(jwtSecret.utf8))
         responderKey = Self.derive(secret, label: "lifesignal responder links v1")
         invitationKey = Self.derive(secret, label: "lifesignal invitation links v1")
+        checkInKey = Self.derive(secret, label: "lifesignal check-in links v1")
     }
 
     private static func derive(_ secret: SymmetricKey, label: String) -> SymmetricKey {
@@ -96,6 +98,31 @@ public struct ResponderLinks: Sendable {
         return InvitationLink(invitationID: Self.uuid(payload[0..<16]), expiresAt: expiresAt)
     }
 
+    // MARK: Check-in links
+
+    /// How long after its deadline a check-in link is still taken (the person's deadline must
+    /// also still be the one it names): a late check-in still ends an escalation.
+    public static let checkInLinkGrace: TimeInterval = 7 * 24 * 3600
+
+    /// The link a reminder carries: `<base>/c/<token>`, bound to `user` and the `deadline` the
+    /// reminder is about (39 characters of token).
+    public func checkInURL(user: UserID, deadline: Date) -> URL {
+        link(path: "c", token: checkInToken(user: user, deadline: deadline))
+    }
+
+    public func checkInToken(user: UserID, deadline: Date) -> String {
+        Self.seal(Self.bytes(user.rawValue) + Self.bytes(deadline), key: checkInKey)
+    }
+
+    /// The person and deadline a check-in token names, or `nil` (forged, changed, or more
+    /// than ``checkInLinkGrace`` past its deadline at `now`).
+    public func verifyCheckIn(_ token: String, now: Date) -> CheckInLink? {
+        guard let payload = Self.open(token, payloadLength: 20, key: checkInKey) else { return nil }
+        let deadline = Self.date(payload[16..<20])
+        guard now < deadline.addingTimeInterval(Self.checkInLinkGrace) else { return nil }
+        return CheckInLink(user: UserID(Self.uuid(payload[0..<16])), deadline: deadline)
+    }
+
     // MARK: Encoding
 
     private func link(path: String, token: String) -> URL {
@@ -153,6 +180,12 @@ public struct ResponderLink: Sendable, Hashable {
     public let alertID: UUID
     public let responder: UserID
     public let expiresAt: Date
+}
+
+/// What a valid check-in link names: whose check-in, for which deadline (whole seconds).
+public struct CheckInLink: Sendable, Hashable {
+    public let user: UserID
+    public let deadline: Date
 }
 
 /// What a valid invitation link names.

@@ -11,7 +11,7 @@ enum WebTemplates {
             "sign-in": signIn, "sign-in-code": signInCode,
             "home": home, "sos": sos, "settings": settings,
             "people": people, "qr": qr, "link": link,
-            "message": message,
+            "message": message, "check-in-link": checkInLink,
         ]
         for (name, text) in templates {
             do { try library.register(text, named: name) } catch {
@@ -95,12 +95,30 @@ enum WebTemplates {
         </html>
         """
 
+    /// The page a reminder's link opens: one button, or word that it is done.
+    static let checkInLink = """
+        <h1>{{greeting}}</h1>
+        <p class="{{#due}}big-status{{/due}}{{^due}}notice{{/due}}" role="status">{{text}}</p>
+        {{#due}}
+        <form method="post">
+        <button class="primary huge">I'm OK — check in</button>
+        </form>
+        {{/due}}
+        """
+
     /// A page that only says something: an error, a link that no longer works.
     static let message = """
         <h1>{{heading}}</h1>
         <p>{{text}}</p>
         {{#back}}<p><a class="button" href="{{back}}">{{backLabel}}</a></p>{{/back}}
         """
+}
+
+/// The view of ``WebTemplates/checkInLink``.
+struct CheckInLinkView {
+    var greeting: String
+    var due: Bool
+    var text: String
 }
 
 /// The view of ``WebTemplates/message``.

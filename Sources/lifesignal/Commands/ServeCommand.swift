@@ -51,6 +51,7 @@ struct ServeCommand: AsyncParsableCommand {
         let links = ResponderLinks(jwtSecret: configuration.jwtSecret, baseURL: linkBase)
         configuration.responderLink = { alert, responder in links.url(alertID: alert, responder: responder, now: Date()) }
         configuration.invitationLink = { invitation in links.invitationURL(invitationID: invitation, now: Date()) }
+        configuration.checkInLink = { person, deadline in links.checkInURL(user: person, deadline: deadline) }
         let channels = delivery.summary
         let push =
             try local.serviceAccount().map { "FCM HTTP v1, project \($0.projectID)" }

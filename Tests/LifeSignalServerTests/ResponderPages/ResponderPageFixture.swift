@@ -71,13 +71,6 @@ struct ResponderPageFixture {
     }
 }
 
-extension Caller {
-    var userID: UserID {
-        if case .user(let id) = self { return id }
-        return UserID(UUID())
-    }
-}
-
 /// URLSession without redirects: the tests see a form's 303 itself.
 enum BareHTTP {
     final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
