@@ -123,6 +123,20 @@ struct WebPeopleTests {
         #expect(!(try await eve.get("/people").text.contains("Ann")))
     }
 
+    @Test("a number that replied STOP is shown as not reachable by SMS, to the person and to their contacts", arguments: Engine.allCases)
+    func stoppedNumbers(engine: Engine) async throws {
+        let (test, server, ann, bob) = try await Self.pair(engine)
+        defer { Task { await server.stop() } }
+        try await Self.link(ann: ann, bob: bob)
+        #expect(!(try await bob.get("/").text.contains("Texts to your number are stopped")))
+        _ = try await test.backend.smsReplies.answer(from: "+15550007202", body: "STOP")
+        #expect(try await bob.get("/").text.contains("Texts to your number are stopped"))
+        let people = try await ann.get("/people").text
+        #expect(people.contains("Can&#39;t be reached by SMS") || people.contains("Can't be reached by SMS"), "\(people)")
+        _ = try await test.backend.smsReplies.answer(from: "+15550007202", body: "START")
+        #expect(!(try await bob.get("/").text.contains("Texts to your number are stopped")))
+    }
+
     @Test("an invitation by text from the page goes through the invitation rules", arguments: [Engine.sqlite])
     func invite(engine: Engine) async throws {
         let (test, server, ann, _) = try await Self.pair(engine)

@@ -24,3 +24,15 @@ enum SMSUnreachable {
         try await connection.query("DELETE FROM lifesignal_sms_unreachable WHERE phone = \(phone)")
     }
 }
+
+extension LifeSignalBackend {
+    /// Which of `phones` (E.164) take no SMS now (STOP, invalid, not a mobile): what the pages
+    /// show beside a person, so nobody counts on a text that will never arrive.
+    public func unreachableBySMS(_ phones: [String]) async throws -> Set<String> {
+        let wanted = Array(Set(phones.filter { !$0.isEmpty })).sorted()
+        guard !wanted.isEmpty else { return [] }
+        let list = SQL.join(wanted.map { "\($0)" }, separator: ", ")
+        let rows = try await database.readOutsideWriter("SELECT phone FROM lifesignal_sms_unreachable WHERE phone IN (" + list + ")")
+        return Set(rows.compactMap { $0.optionalString("phone") })
+    }
+}

@@ -111,6 +111,7 @@ extension WebApp {
         let paused = escalation.isPaused(at: now) ? escalation.pausedUntil : nil
         let interval = (try? CheckInInterval(seconds: TimeInterval(profile.checkInIntervalSeconds))) ?? .default
         let band = CheckInStatus(lastCheckIn: profile.lastCheckIn, interval: interval).band(at: now)
+        let stopped = try await backend.unreachableBySMS([profile.phone]).isEmpty == false
         let view = HomeView(
             csrf: session.csrfToken, greeting: profile.firstName.isEmpty ? "Your check-in" : "Hello, \(profile.firstName)",
             said: Self.notice(said), band: paused == nil ? band.rawValue : "paused",
@@ -123,7 +124,8 @@ extension WebApp {
             grace: escalation.settings.graceSeconds == 0
                 ? "As soon as a check-in is missed" : PageTime.duration(escalation.settings.graceSeconds) + " after a missed check-in",
             sos: sos.map { PageTime.ago($0.activatedAt, now: now) },
-            checkInKey: UUID().uuidString.lowercased())
+            checkInKey: UUID().uuidString.lowercased(),
+            smsStopped: stopped ? "Texts to your number are stopped (you replied STOP, or it takes no texts): reminders and check-in replies by SMS will not work. Text START to LifeSignal's number to turn them back on." : nil)
         return PageResponse.html(.ok, WebTemplates.page("home", view, title: "Home", chrome: .signedIn(csrf: session.csrfToken, current: "home")))
     }
 

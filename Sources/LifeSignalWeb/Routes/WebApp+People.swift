@@ -125,8 +125,10 @@ extension WebApp {
                 accept: "/people/invitations/\($0.id.uuidString.lowercased())/accept",
                 decline: "/people/invitations/\($0.id.uuidString.lowercased())/decline")
         }
+        let unreachable = try await backend.unreachableBySMS(list.contacts.map(\.phone))
         let dependents = list.contacts.filter(\.roles.isDependent).map { contact in
-            let (status, state) = Self.status(of: contact, now: now)
+            var (status, state) = Self.status(of: contact, now: now)
+            if unreachable.contains(contact.phone) { status += " · can't be reached by SMS" }
             return PeopleView.Person(
                 id: contact.id.rawValue.uuidString.lowercased(), csrf: csrf, name: contact.name, phone: contact.phone.isEmpty ? nil : contact.phone,
                 status: status, state: state, tierText: "", tiers: [])
@@ -135,7 +137,8 @@ extension WebApp {
             let tier = tiers[contact.id] ?? 1
             return PeopleView.Person(
                 id: contact.id.rawValue.uuidString.lowercased(), csrf: csrf, name: contact.name, phone: nil,
-                status: "", state: "", tierText: Self.tierText(tier),
+                status: unreachable.contains(contact.phone) ? "Can't be reached by SMS: they replied STOP, or the number takes no texts" : "",
+                state: "", tierText: Self.tierText(tier),
                 tiers: (1...4).map { Choice(value: String($0), label: Self.tierText($0).capitalizedFirst, selected: $0 == tier) })
         }
         let pending =

@@ -11,6 +11,7 @@ extension WebTemplates {
         </section>
         {{/sos}}
         <h1>{{greeting}}</h1>
+        {{#smsStopped}}<p class="error">{{smsStopped}}</p>{{/smsStopped}}
         <section class="card {{band}}" aria-labelledby="status-heading">
         <h2 id="status-heading" class="visually-hidden">Your check-in</h2>
         {{#paused}}<p class="big-status">Check-ins are paused until <time datetime="{{pausedISO}}" data-local>{{paused}}</time>.</p>{{/paused}}
@@ -131,6 +132,8 @@ struct HomeView {
     /// A fresh idempotency key per page: a check-in sent twice (a double tap, or a check-in kept
     /// while offline and sent again when the connection returns) counts once.
     var checkInKey: String
+    /// Said when texts to the person's own number are stopped.
+    var smsStopped: String?
 }
 
 struct SOSView {

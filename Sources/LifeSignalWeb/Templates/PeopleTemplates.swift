@@ -50,6 +50,7 @@ extension WebTemplates {
         <h2 id="responders-heading">People who look out for you</h2>
         {{#hasResponders}}<ul class="list">{{#responders}}
         <li class="person"><p><strong>{{name}}</strong> <span class="tag">told {{tierText}}</span></p>
+        {{#status}}<p class="error">{{status}}</p>{{/status}}
         <form method="post" action="/people/{{id}}/tier" class="row">
         <input type="hidden" name="_csrf" value="{{csrf}}">
         <label for="tier-{{id}}">Tell {{name}}</label>
