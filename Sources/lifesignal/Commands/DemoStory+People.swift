@@ -163,6 +163,18 @@ extension DemoStory {
         say("[\(time())] Bob has helped her up; Alice cancels: \(sos.state.notice ?? "?").\(cleared ? " Bob's screen clears it." : "")")
         _ = try await showDeliveries(to: bobID, name: "Bob", after: shown)
         centre.send(.onDisappear)
+        try await answerByText(alice: alice)
+    }
+
+    /// A day later, away from the app: Alice answers her reminder with a text from her flip
+    /// phone, as Twilio would hand it to `POST /hooks/twilio/sms`.
+    func answerByText(alice: LocalAdapters) async throws {
+        clock.advance(by: 23 * 3600)
+        let texts = backend.smsReplies
+        say("\n[\(time())] Alice's reminder says \"Reply OK to check in\"; she is out with her old flip phone and texts back \"ok\".")
+        let reply = try await texts.answer(from: "+15550001111", body: "ok") ?? "(no reply)"
+        let status = try await alice.checkInClient.status()
+        say("           The server answers her by text: \"\(reply)\" Her last check-in is now \(time(status.lastCheckIn)).")
     }
 
     /// Waits (up to 5 s) for a live effect to bring what the story needs next, so the demo
