@@ -2,8 +2,8 @@ import Crypto
 import Foundation
 import LifeSignalBackend
 import LifeSignalDelivery
-import LifeSignalServer
 import LifeSignalDomain
+import LifeSignalServer
 import LifeSignalTestSupport
 import Testing
 

@@ -20,18 +20,29 @@ public struct WebPushEndpoints: Sendable, Hashable {
         self.allowsLoopbackHTTP = allowsLoopbackHTTP
     }
 
-    /// Checks a subscription as the browser gives it (`PushSubscription.toJSON()`:
-    /// `{"endpoint": …, "keys": {"p256dh": …, "auth": …}}`) and returns it re-encoded with
-    /// those fields only, so the stored token is one canonical text per subscription.
-    public func validate(_ token: String) throws(DomainError) -> String {
-        struct Subscription: Codable {
-            struct Keys: Codable {
-                var p256dh: String
-                var auth: String
-            }
-            var endpoint: String
-            var keys: Keys
+    /// A browser's subscription as `PushSubscription.toJSON()` gives it.
+    public struct Subscription: Codable, Sendable, Hashable {
+        public struct Keys: Codable, Sendable, Hashable {
+            public var p256dh: String
+            public var auth: String
         }
+        public var endpoint: String
+        public var keys: Keys
+    }
+
+    /// Checks a subscription as the browser gives it (`{"endpoint": …, "keys": {"p256dh": …,
+    /// "auth": …}}`) and returns it re-encoded with those fields only, so the stored token is
+    /// one canonical text per subscription.
+    public func validate(_ token: String) throws(DomainError) -> String {
+        let subscription = try subscription(token)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(subscription) else { throw .invalidArgument("The subscription cannot be stored") }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The subscription a token holds, when it is one this server sends to.
+    public func subscription(_ token: String) throws(DomainError) -> Subscription {
         guard let subscription = try? JSONDecoder().decode(Subscription.self, from: Data(token.utf8)) else {
             throw .invalidArgument("A Web Push subscription is the browser's JSON: {\"endpoint\": …, \"keys\": {\"p256dh\": …, \"auth\": …}}")
         }
@@ -50,9 +61,6 @@ public struct WebPushEndpoints: Sendable, Hashable {
         guard let p256dh = Base64URL.decode(subscription.keys.p256dh), p256dh.count == 65, p256dh.first == 4,
             let auth = Base64URL.decode(subscription.keys.auth), auth.count == 16
         else { throw .invalidArgument("The subscription's keys are not a P-256 key and a 16-byte secret") }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(subscription) else { throw .invalidArgument("The subscription cannot be stored") }
-        return String(decoding: data, as: UTF8.self)
+        return subscription
     }
 }

@@ -30,8 +30,7 @@ public struct WebPushChannelSender: ChannelSender {
         let subscription: WebPushSubscription
         do {
             // Checked again as it is used: the operator may have narrowed the hosts since.
-            let token = try endpoints.validate(message.address)
-            let stored = try JSONDecoder().decode(StoredSubscription.self, from: Data(token.utf8))
+            let stored = try endpoints.subscription(message.address)
             subscription = try WebPushSubscription(endpoint: stored.endpoint, p256dh: stored.keys.p256dh, auth: stored.keys.auth)
         } catch {
             return .addressGone("not a Web Push subscription this server sends to: \(error)")
@@ -59,15 +58,5 @@ public struct WebPushChannelSender: ChannelSender {
     private func encodingShort(_ payload: Payload) -> String {
         let short = Payload(title: String(payload.title.prefix(200)), body: "", link: payload.link, data: [:])
         return (try? JSONEncoder().encode(short)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-    }
-
-    /// A subscription as the page registered it (`PushSubscription.toJSON()`).
-    struct StoredSubscription: Decodable {
-        struct Keys: Decodable {
-            let p256dh: String
-            let auth: String
-        }
-        let endpoint: String
-        let keys: Keys
     }
 }

@@ -24,9 +24,11 @@ enum PageTime {
         return seconds >= 0 ? "\(span(seconds)) left" : "Overdue by \(span(-seconds))"
     }
 
-    /// "just now", "5 minutes ago", "3 hours ago", "2 days ago".
+    /// "just now", "5 minutes ago", "3 hours ago", "2 days ago" ("in the future" for a clock
+    /// that disagrees).
     static func ago(_ date: Date, now: Date) -> String {
         let seconds = Int(now.timeIntervalSince(date))
+        if seconds < 0 { return "in the future" }
         if seconds < 60 { return "just now" }
         let minutes = seconds / 60
         if minutes < 60 { return minutes == 1 ? "1 minute ago" : "\(minutes) minutes ago" }

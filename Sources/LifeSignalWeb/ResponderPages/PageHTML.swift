@@ -88,14 +88,5 @@ public enum PageHTML {
         return "\(parts.day ?? 1) \(month) \(parts.year ?? 1970), \(two(parts.hour)):\(two(parts.minute)) UTC"
     }
 
-    static func ago(_ date: Date, now: Date) -> String {
-        let seconds = Int(now.timeIntervalSince(date))
-        if seconds < 0 { return "in the future" }
-        if seconds < 60 { return "just now" }
-        let minutes = seconds / 60
-        if minutes < 60 { return minutes == 1 ? "1 minute ago" : "\(minutes) minutes ago" }
-        let hours = minutes / 60
-        if hours < 48 { return hours == 1 ? "1 hour ago" : "\(hours) hours ago" }
-        return "\(hours / 24) days ago"
-    }
+    static func ago(_ date: Date, now: Date) -> String { PageTime.ago(date, now: now) }
 }

@@ -125,7 +125,9 @@ extension WebApp {
                 ? "As soon as a check-in is missed" : PageTime.duration(escalation.settings.graceSeconds) + " after a missed check-in",
             sos: sos.map { PageTime.ago($0.activatedAt, now: now) },
             checkInKey: UUID().uuidString.lowercased(),
-            smsStopped: stopped ? "Texts to your number are stopped (you replied STOP, or it takes no texts): reminders and check-in replies by SMS will not work. Text START to LifeSignal's number to turn them back on." : nil)
+            smsStopped: stopped
+                ? "Texts to your number are stopped (you replied STOP, or it takes no texts): reminders and check-in replies by SMS will not work. Text START to LifeSignal's number to turn them back on."
+                : nil)
         return PageResponse.html(.ok, WebTemplates.page("home", view, title: "Home", chrome: .signedIn(csrf: session.csrfToken, current: "home")))
     }
 

@@ -31,26 +31,19 @@ extension WebApp {
                 return PageResponse.redirect(to: "/people?said=saved")
             }
         }
-        router.post("people/requests/:id/:answer") { request, context in
-            await self.signedInForm(request) { session, _ in
-                let id = try Self.uuid(context.parameters.get("id"))
-                switch context.parameters.get("answer") {
-                case "accept": _ = try await self.backend.contacts.acceptRoleRequest(caller: session.caller, requestID: id)
-                case "decline": try await self.backend.contacts.declineRoleRequest(caller: session.caller, requestID: id)
-                default: throw DomainError.notFound("Answer")
-                }
-                return PageResponse.redirect(to: "/people?said=\(context.parameters.get("answer") == "accept" ? "accepted" : "declined")")
+        // Role requests and invitations addressed to me: accept or decline, each by its own rule.
+        registerAnswers(on: router, path: "people/requests/:id/:answer") { caller, id, accept in
+            if accept {
+                _ = try await self.backend.contacts.acceptRoleRequest(caller: caller, requestID: id)
+            } else {
+                try await self.backend.contacts.declineRoleRequest(caller: caller, requestID: id)
             }
         }
-        router.post("people/invitations/:id/:answer") { request, context in
-            await self.signedInForm(request) { session, _ in
-                let id = try Self.uuid(context.parameters.get("id"))
-                switch context.parameters.get("answer") {
-                case "accept": _ = try await self.backend.contacts.acceptInvitation(caller: session.caller, invitationID: id)
-                case "decline": try await self.backend.contacts.declineInvitation(caller: session.caller, invitationID: id)
-                default: throw DomainError.notFound("Answer")
-                }
-                return PageResponse.redirect(to: "/people?said=\(context.parameters.get("answer") == "accept" ? "accepted" : "declined")")
+        registerAnswers(on: router, path: "people/invitations/:id/:answer") { caller, id, accept in
+            if accept {
+                _ = try await self.backend.contacts.acceptInvitation(caller: caller, invitationID: id)
+            } else {
+                try await self.backend.contacts.declineInvitation(caller: caller, invitationID: id)
             }
         }
         router.post("alerts/:id/:answer") { request, context in
@@ -66,6 +59,26 @@ extension WebApp {
                     // Said twice (a double tap): it was said.
                 }
                 return PageResponse.redirect(to: "/people?said=\(context.parameters.get("answer") == "safe" ? "safe" : "on-it")")
+            }
+        }
+    }
+
+    /// `POST <path>` with `:id` and `:answer` (`accept` or `decline`), answered by `answer`.
+    private func registerAnswers(
+        on router: some RouterMethods<Context>, path: RouterPath,
+        _ answer: @escaping @Sendable (Caller, UUID, _ accept: Bool) async throws -> Void
+    ) {
+        router.post(path) { request, context in
+            await self.signedInForm(request) { session, _ in
+                let id = try Self.uuid(context.parameters.get("id"))
+                let accept: Bool
+                switch context.parameters.get("answer") {
+                case "accept": accept = true
+                case "decline": accept = false
+                default: throw DomainError.notFound("Answer")
+                }
+                try await answer(session.caller, id, accept)
+                return PageResponse.redirect(to: "/people?said=\(accept ? "accepted" : "declined")")
             }
         }
     }
