@@ -81,8 +81,8 @@ struct DeliverySenders: Sendable {
             return .transient("device inbox: \(error)")
         }
         if message.platform == "apns", let apns = channels.apns { return await apns.send(message) }
-        if message.platform == "web" {
-            // A browser's subscription: only Web Push reaches it, never FCM's device API.
+        if message.platform == "web", WebPushEndpoints.isSubscription(message.address) {
+            // A browser's own subscription: only Web Push reaches it, never FCM's device API.
             return await channels.webPush?.send(message) ?? .permanent("this server sends no Web Push")
         }
         return await push.deliver(PushMessage(token: message.address, title: message.title, body: message.body, data: message.data))

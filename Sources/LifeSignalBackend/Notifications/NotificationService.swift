@@ -94,7 +94,9 @@ public struct NotificationService: Sendable {
             throw DomainError.invalidArgument("A push token is 1 to \(Self.maximumTokenLength) characters")
         }
         let trimmed: String
-        if platform == .web {
+        // A `web` token is either FCM's registration token for a browser (sent through FCM,
+        // as before) or, written as JSON, a browser's own Web Push subscription.
+        if platform == .web, WebPushEndpoints.isSubscription(given) {
             guard let webPushEndpoints else { throw DomainError.failedPrecondition("This server does not send Web Push") }
             trimmed = try webPushEndpoints.validate(given)
         } else {

@@ -20,6 +20,10 @@ public struct WebPushEndpoints: Sendable, Hashable {
         self.allowsLoopbackHTTP = allowsLoopbackHTTP
     }
 
+    /// Whether a `web` token is a Web Push subscription (JSON) rather than FCM's registration
+    /// token for a browser (which never starts with a brace).
+    public static func isSubscription(_ token: String) -> Bool { token.hasPrefix("{") }
+
     /// A browser's subscription as `PushSubscription.toJSON()` gives it.
     public struct Subscription: Codable, Sendable, Hashable {
         public struct Keys: Codable, Sendable, Hashable {

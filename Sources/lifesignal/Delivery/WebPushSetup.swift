@@ -11,7 +11,7 @@ import LifeSignalServer
 /// | variable | meaning | default |
 /// |---|---|---|
 /// | `LIFESIGNAL_WEB_PUSH_VAPID_KEY` | the P-256 private key, the 32-byte scalar in base64url | generated once, kept in `<data dir>/web-push-vapid-key` |
-/// | `LIFESIGNAL_WEB_PUSH_CONTACT` | `mailto:` or `https:` address for the push services | the public URL, else `mailto:operator@localhost` |
+/// | `LIFESIGNAL_WEB_PUSH_CONTACT` | `mailto:` or `https:` address for the push services | an https public URL, else `mailto:operator@localhost` |
 /// | `LIFESIGNAL_WEB_PUSH_HOSTS` | push services subscriptions may name, comma-separated (`.suffix` matches subdomains) | the browsers' own: FCM, Mozilla, Apple, Windows |
 ///
 /// The key is kept rather than made anew at each start: every browser's subscription is bound
@@ -29,7 +29,9 @@ struct WebPushSetup {
         } else {
             key = try Self.keptKey(in: dataDirectory)
         }
-        contact = values["LIFESIGNAL_WEB_PUSH_CONTACT"] ?? publicURL?.absoluteString ?? "mailto:operator@localhost"
+        // Push services want a way to reach the operator: an https page or a mailbox.
+        let page = publicURL.flatMap { $0.scheme == "https" ? $0.absoluteString : nil }
+        contact = values["LIFESIGNAL_WEB_PUSH_CONTACT"] ?? page ?? "mailto:operator@localhost"
         guard contact.hasPrefix("mailto:") || contact.hasPrefix("https://") else {
             throw values.invalid("LIFESIGNAL_WEB_PUSH_CONTACT", "is a mailto: or https: address")
         }

@@ -59,8 +59,12 @@ struct PeopleCommandTests {
         let qr = try object(try await alice("contacts", "qr", "--json"))
         let code = try #require(qr["qr_code_id"] as? String)
         #expect((qr["expires_at"] as? String).flatMap(Timestamp.parse) == test.clock.now.addingTimeInterval(600))
-        outcome = try await alice("contacts", "qr")
-        #expect(outcome.output.hasPrefix("\(code)\nValid until ") && outcome.output.hasSuffix(", for one person to link to you.\n"))
+        outcome = try await alice("contacts", "qr", "--link-base", "https://ls.example/")
+        // The code drawn in half blocks, then the link it holds, then the code and how long it works.
+        let lines = outcome.output.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count > 20 && lines.dropLast(3).allSatisfy { $0.allSatisfy { " ▀▄█".contains($0) } }, "\(outcome.output)")
+        #expect(outcome.output.contains("\nhttps://ls.example/l/\(code)\nCode \(code), valid until "))
+        #expect(outcome.output.hasSuffix(", for one person to link to you.\n"))
         outcome = try await bob("contacts", "add", code, "--role", "dependent")
         #expect(outcome.status == 0 && outcome.output == "Linked to Alice as your dependent.\n")
         // The code linked one person: it finds nobody now, and Alice is shown a new one.

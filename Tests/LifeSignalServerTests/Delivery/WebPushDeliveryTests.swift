@@ -76,7 +76,7 @@ struct WebPushDeliveryTests {
         let browser = Browser()
         let refused = [
             browser.subscription("https://169.254.169.254/latest/meta-data"), browser.subscription("http://10.0.0.5/push/x"),
-            browser.subscription("ftp://127.0.0.1/x"), #"{"endpoint":"https://fcm.googleapis.com/x"}"#, "not json",
+            browser.subscription("ftp://127.0.0.1/x"), #"{"endpoint":"https://fcm.googleapis.com/x"}"#, "{not json",
             #"{"endpoint":"http://127.0.0.1:9/x","keys":{"p256dh":"AAAA","auth":"AAAA"}}"#,
         ]
         for token in refused {
