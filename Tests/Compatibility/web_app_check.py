@@ -497,6 +497,18 @@ def phase_people(session, args):
     audit(ann, "Ann: home after checking in")
     text, later = countdown_is_live(ann, ann_context, server_text, "Ann's home")
     step("Ann: checked in", ann, countdown=text, five_minutes_later=later, last_check_in=before)
+    # The service worker installs and keeps the shell (style, script, icon, manifest) for when
+    # the network is gone: its install fetches them under the worker's own policy.
+    cached = ann.evaluate(
+        """async () => {
+            const registration = await navigator.serviceWorker.ready;
+            const cache = await caches.open('lifesignal-shell-v1');
+            return { active: Boolean(registration.active), files: (await cache.keys()).map((r) => new URL(r.url).pathname).sort() };
+        }"""
+    )
+    check(cached["active"] and cached["files"] == sorted(["/assets/app.css", "/assets/app.js", "/assets/icon.svg", "/manifest.webmanifest"]),
+          f"the service worker did not keep the shell: {cached!r}")
+    step("Ann: the shell is kept for offline use", ann, files=cached["files"])
 
     # A form posted from another site changes nothing, even with Ann's real form token.
     open_home(session, ann_context, ann, "Ann", "Hello, Ann")
