@@ -22,12 +22,15 @@ public struct WebApp<Context: RequestContext>: Sendable {
     let clientAddress: @Sendable (Request, Context) -> String?
     /// The VAPID public key the page subscribes with; `nil`: no Web Push on this server.
     let webPushKey: String?
+    /// Checks `/c/` tokens (their keys derived once, not per request).
+    let links: ResponderLinks
 
     public init(
         backend: LifeSignalBackend, publicURL: URL?, webPushKey: String? = nil, clientAddress: @escaping @Sendable (Request, Context) -> String?
     ) {
         self.backend = backend
         self.webPushKey = webPushKey
+        self.links = backend.responderLinks(baseURL: publicURL ?? URL(fileURLWithPath: "/"))
         self.publicURL = publicURL
         self.cookie = SessionCookie(publicURL: publicURL, maxAge: backend.auth.policy.refreshTokenInactivity)
         self.sameOrigin = SameOrigin(publicURL: publicURL)

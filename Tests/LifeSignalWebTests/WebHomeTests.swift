@@ -129,6 +129,13 @@ struct WebHomeTests {
         #expect(sent.header("Location") == "/?said=sos")
         let row = try await test.backend.database.query("SELECT latitude FROM alerts").first
         #expect(row != nil && row?["latitude"] == .null)
+        // A browser's odd accuracy or clock loses that part, never the SOS or its place.
+        _ = try await browser.submit("/sos/cancel")
+        let odd = try await browser.submit(
+            "/sos", [("confirm", "yes"), ("latitude", "10"), ("longitude", "20"), ("accuracy", "1e9"), ("located_at", "1e300")], from: "/sos")
+        #expect(odd.header("Location") == "/?said=sos")
+        let placed = try #require(try await test.backend.database.query("SELECT latitude, accuracy_meters FROM alerts WHERE status = 'active'").first)
+        #expect(try placed.double("latitude") == 10 && placed["accuracy_meters"] == .null)
     }
 
     @Test("pause and resume; settings save through the API's rules and a refused value changes nothing", arguments: Engine.allCases)

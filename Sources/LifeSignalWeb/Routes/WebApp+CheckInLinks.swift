@@ -28,7 +28,7 @@ extension WebApp {
 
     private func checkInLink(_ context: Context) -> CheckInLink? {
         guard let token = context.parameters.get("token") else { return nil }
-        return backend.responderLinks(baseURL: publicURL ?? URL(fileURLWithPath: "/")).verifyCheckIn(token, now: backend.clock.now())
+        return links.verifyCheckIn(token, now: backend.clock.now())
     }
 
     private func linkUnavailable(_ status: HTTPResponse.Status = .notFound) -> Response {

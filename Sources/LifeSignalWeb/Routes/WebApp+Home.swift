@@ -131,15 +131,16 @@ extension WebApp {
         return PageResponse.html(.ok, WebTemplates.page("home", view, title: "Home", chrome: .signedIn(csrf: session.csrfToken, current: "home")))
     }
 
-    /// The location an SOS form carries when the browser granted it; none, or a partial one, is
-    /// no location (the SOS goes all the same).
+    /// The location an SOS form carries when the browser granted it. None, a partial one, or
+    /// one the alert's rule would refuse is no location: the SOS goes all the same. A fix time
+    /// more than a day from now (a browser's wrong clock) is now.
     static func location(in form: FormBody, now: Date) -> AlertLocation? {
-        guard let latitude = form["latitude"].flatMap(Double.init), let longitude = form["longitude"].flatMap(Double.init),
-            (-90...90).contains(latitude), (-180...180).contains(longitude)
-        else { return nil }
-        let accuracy = form["accuracy"].flatMap(Double.init).flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
-        let time = form["located_at"].flatMap(Double.init).map { Date(timeIntervalSince1970: $0 / 1000) } ?? now
-        return AlertLocation(latitude: latitude, longitude: longitude, accuracyMeters: accuracy, time: time)
+        guard let latitude = form["latitude"].flatMap(Double.init), let longitude = form["longitude"].flatMap(Double.init) else { return nil }
+        let accuracy = form["accuracy"].flatMap(Double.init).flatMap { (0...AlertLocation.maximumAccuracyMeters).contains($0) ? $0 : nil }
+        let fixed = form["located_at"].flatMap(Double.init).flatMap { $0.isFinite ? Date(timeIntervalSince1970: $0 / 1000) : nil }
+        let time = fixed.flatMap { abs($0.timeIntervalSince(now)) <= 86_400 ? $0 : nil } ?? now
+        let location = AlertLocation(latitude: latitude, longitude: longitude, accuracyMeters: accuracy, time: time)
+        return (try? location.validate()) == nil ? nil : location
     }
 
     static func describe(_ lead: ReminderLead) -> String {
