@@ -1,14 +1,16 @@
 import Foundation
 import LifeSignalDomain
 
-/// `check-in` request: optional source (manual by default) and idempotency key (a check-in
-/// sent again with the same key counts once).
+/// `check-in` request: optional source (manual by default), idempotency key (a check-in
+/// sent again with the same key counts once) and PIN (needed once the person has set one).
 public struct CheckInRequest: Codable, Sendable {
     public var source: CheckInSource?
     public var idempotencyKey: String?
-    public init(source: CheckInSource? = nil, idempotencyKey: String? = nil) {
+    public var pin: String?
+    public init(source: CheckInSource? = nil, idempotencyKey: String? = nil, pin: String? = nil) {
         self.source = source
         self.idempotencyKey = idempotencyKey
+        self.pin = pin
     }
 }
 

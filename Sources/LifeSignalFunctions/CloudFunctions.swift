@@ -21,6 +21,8 @@ public enum CloudFunctions {
     public static let markSafe = CloudFunction<MarkSafeRequest, MarkSafeResponse>("mark-safe")
     // MARK: CheckIn
     public static let checkIn = CloudFunction<CheckInRequest, CheckInResponse>("check-in")
+    public static let getCheckInPINs = CloudFunction<EmptyRequest, CheckInPINsResponse>("get-check-in-pins")
+    public static let setCheckInPINs = CloudFunction<SetCheckInPINsRequest, CheckInPINsResponse>("set-check-in-pins")
     // MARK: Contacts
     public static let lookupQRCode = CloudFunction<QRCodeRequest, LookupQRCodeResponse>("lookup-qr-code")
     public static let getQRCode = CloudFunction<EmptyRequest, QRCodeResponse>("get-qr-code")
@@ -93,6 +95,8 @@ public enum CloudFunctions {
         "respond-to-alert",
         "mark-safe",
         "check-in",
+        "get-check-in-pins",
+        "set-check-in-pins",
         "lookup-qr-code",
         "get-qr-code",
         "reset-qr-code",

@@ -119,7 +119,10 @@ public struct LocalAdapters: Sendable {
                 CheckInEscalation(try await backend.checkIns.updateTier(caller: try await caller(), responder: responder, tier: tier))
             },
             pause: { CheckInEscalation(try await backend.checkIns.pause(caller: try await caller(), until: $0)) },
-            resume: { CheckInEscalation(try await backend.checkIns.resume(caller: try await caller())) }
+            resume: { CheckInEscalation(try await backend.checkIns.resume(caller: try await caller())) },
+            checkInWithPIN: { try await backend.checkIns.checkIn(caller: try await caller(), pin: $0) },
+            pinSettings: { try await backend.checkInPINs.settings(caller: try await caller()) },
+            setPINs: { try await backend.checkInPINs.set(caller: try await caller(), pin: $0, duressPIN: $1) }
         )
     }
 }

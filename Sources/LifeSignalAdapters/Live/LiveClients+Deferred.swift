@@ -34,7 +34,9 @@ extension LiveClients {
                 checkIn: checkIn.forward(\.checkIn), status: checkIn.forward(\.status), settings: checkIn.forward(\.settings),
                 updateSettings: checkIn.forward(\.updateSettings), history: checkIn.forward(\.history),
                 escalation: checkIn.forward(\.escalation), updateEscalation: checkIn.forward(\.updateEscalation),
-                setResponderTier: checkIn.forward(\.setResponderTier), pause: checkIn.forward(\.pause), resume: checkIn.forward(\.resume)),
+                setResponderTier: checkIn.forward(\.setResponderTier), pause: checkIn.forward(\.pause), resume: checkIn.forward(\.resume),
+                checkInWithPIN: checkIn.forward(\.checkInWithPIN), pinSettings: checkIn.forward(\.pinSettings),
+                setPINs: checkIn.forward(\.setPINs)),
             contacts: ContactsClient(
                 contacts: contacts.forward(\.contacts), lookUpQRCode: contacts.forward(\.lookUpQRCode),
                 addByQRCode: contacts.forward(\.addByQRCode), qrCode: contacts.forward(\.qrCode),

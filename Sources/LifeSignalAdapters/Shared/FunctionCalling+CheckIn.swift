@@ -26,6 +26,9 @@ extension FunctionCalling {
             updateEscalation: { try await adapters.updateEscalation(graceSeconds: $0, tierDelaySeconds: $1, repeatSeconds: $2) },
             setResponderTier: { try await adapters.setResponderTier($0, tier: $1) },
             pause: { try await adapters.pauseCheckIns(until: $0) },
-            resume: { try await adapters.resumeCheckIns() })
+            resume: { try await adapters.resumeCheckIns() },
+            checkInWithPIN: { try await adapters.call(CloudFunctions.checkIn, CheckInRequest(pin: $0)).result() },
+            pinSettings: { try await adapters.call(CloudFunctions.getCheckInPINs).settings },
+            setPINs: { try await adapters.call(CloudFunctions.setCheckInPINs, SetCheckInPINsRequest(pin: $0, duressPin: $1)).settings })
     }
 }

@@ -33,9 +33,11 @@ extension CheckInService {
 
     /// Checks the caller in once per `key`: the same key again answers the first check-in's
     /// result and records nothing.
-    public func checkIn(caller: Caller, source: Source = .manual, idempotencyKey key: String) async throws -> CheckInResult {
+    /// A PIN is checked as ``checkIn(caller:source:pin:)`` checks it, before the key is looked up.
+    public func checkIn(caller: Caller, source: Source = .manual, pin: String? = nil, idempotencyKey key: String) async throws -> CheckInResult {
         let userID = try caller.requireUser()
         try Self.validateIdempotencyKey(key)
+        let duress = try await pins.verify(userID, pin: pin) == .duress
         let now = clock.now()
         let (result, outbox): (CheckInResult, Outbox) = try await database.transaction { connection in
             // The person's row first, so two requests with one key take turns here.
@@ -48,7 +50,7 @@ extension CheckInService {
                 let interval = try CheckInInterval(seconds: TimeInterval(try row.int("interval_seconds")))
                 return (CheckInResult(checkedInAt: try row.date("checked_in_at"), deadline: try row.date("deadline"), interval: interval), Outbox())
             }
-            let (result, outbox) = try await Self.record(userID, source: source, now: now, in: connection)
+            let (result, outbox) = try await Self.record(userID, source: source, now: now, duress: duress, in: connection)
             try await connection.query(
                 "DELETE FROM lifesignal_check_in_keys WHERE user_id = \(userID) AND checked_in_at < \(now.addingTimeInterval(-Self.idempotencyKeyLifetime))")
             try await connection.query(

@@ -7,6 +7,8 @@ public struct CheckInService: Sendable {
     let database: any Database
     let clock: BackendClock
     let notifier: Notifier
+    /// The person's check-in PIN and duress PIN, checked before any check-in is recorded.
+    let pins: CheckInPINs
 
     public typealias Source = CheckInSource
 
@@ -17,17 +19,27 @@ public struct CheckInService: Sendable {
     /// record one check-in and refuse the other as too soon. A check-in during an escalated
     /// missed check-in ends that incident (`checked_in`) and everyone told hears the all-clear
     /// at once; during the grace period nobody was told, so nobody hears anything.
-    public func checkIn(caller: Caller, source: Source = .manual) async throws -> CheckInResult {
+    ///
+    /// Once the person has set a check-in PIN, `pin` must be it or their duress PIN
+    /// (``CheckInPINs``); a duress PIN gives exactly this answer too.
+    public func checkIn(caller: Caller, source: Source = .manual, pin: String? = nil) async throws -> CheckInResult {
         let userID = try caller.requireUser()
+        let duress = try await pins.verify(userID, pin: pin) == .duress
         let now = clock.now()
-        let (result, outbox) = try await database.transaction { try await Self.record(userID, source: source, now: now, in: $0) }
+        let (result, outbox) = try await database.transaction {
+            try await Self.record(userID, source: source, now: now, duress: duress, in: $0)
+        }
         await notifier.deliver(outbox)
         return result
     }
 
     /// The check-in itself, in the caller's transaction: the person's row locked, the cooldown
     /// checked, the check-in and the new deadline written, a missed check-in's incident ended.
-    static func record(_ userID: UserID, source: Source, now: Date, in connection: any SQLConnection) async throws -> (CheckInResult, Outbox) {
+    /// Under `duress` everything the person can see is the same; only their responders hear,
+    /// and what they hear is the duress warning (``duressWarnings(for:name:now:in:)``).
+    static func record(
+        _ userID: UserID, source: Source, now: Date, duress: Bool = false, in connection: any SQLConnection
+    ) async throws -> (CheckInResult, Outbox) {
         guard
             let row = try await connection.first(
                 """
@@ -48,14 +60,17 @@ public struct CheckInService: Sendable {
                 escalated_for = NULL, escalate_at = NULL, updated_at = \(now)
             WHERE id = \(userID)
             """)
+        var drafts: [NotificationDraft] = []
         var outbox = Outbox()
         if let active = try await Incidents.active(of: userID, in: connection), active.kind == .missedCheckIn {
-            let drafts = try await Incidents.resolve(
+            drafts = try await Incidents.resolve(
                 active.id, as: .checkedIn, by: userID, ownerName: PersonName.inMessage(row),
                 now: now, in: connection)
-            outbox = try await NotificationStore.outbox(drafts, now: now, in: connection)
             outbox.change("alerts", .update, active.id, owner: userID, at: now)
         }
+        // Under duress the all-clear would be a lie: the responders hear the warning instead.
+        if duress { drafts = try await duressWarnings(for: userID, name: PersonName.inMessage(row), now: now, in: connection) }
+        outbox.append(try await NotificationStore.outbox(drafts, now: now, in: connection))
         outbox.change("users", .update, userID.rawValue, owner: userID, at: now)
         return (CheckInResult(checkedInAt: now, deadline: deadline, interval: interval), outbox)
     }

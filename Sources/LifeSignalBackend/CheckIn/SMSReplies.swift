@@ -42,20 +42,33 @@ public struct SMSReplies: Sendable {
             return nil
         case .help:
             return try await mayReply(to: phone, now: now) ? Self.help : nil
-        case .checkIn, .unclear:
+        case .unclear:
+            guard try await verifiedAccount(phone) != nil else { return nil }
+            return try await mayReply(to: phone, now: now) ? Self.unclear : nil
+        case .checkIn(let pin):
             guard let user = try await verifiedAccount(phone) else { return nil }
-            let text: String
-            if reply == .unclear {
-                text = Self.unclear
-            } else {
-                do {
-                    let result = try await checkIns.checkIn(caller: .user(user), source: .manual)
-                    text = "LifeSignal: checked in. Your next check-in is due in \(Self.describe(result.deadline.timeIntervalSince(now)))."
-                } catch DomainError.checkInTooSoon {
-                    text = "LifeSignal: you checked in a moment ago. Nothing more to do."
-                }
-            }
+            let text = try await checkIn(user, pin: pin, now: now)
             return try await mayReply(to: phone, now: now) ? text : nil
+        }
+    }
+
+    public static let pinNeeded = "LifeSignal: not checked in. Reply OK and your check-in PIN, e.g. OK 1234."
+    public static let wrongPIN = "LifeSignal: not checked in: that is not your PIN. Reply OK and your check-in PIN."
+    public static let pinLocked = "LifeSignal: not checked in: too many wrong PINs. Try again within the hour, or check in in the app."
+
+    /// Checks `user` in and words the answer. A duress PIN gets the words the PIN gets.
+    private func checkIn(_ user: UserID, pin: String?, now: Date) async throws -> String {
+        do {
+            let result = try await checkIns.checkIn(caller: .user(user), source: .manual, pin: pin)
+            return "LifeSignal: checked in. Your next check-in is due in \(Self.describe(result.deadline.timeIntervalSince(now)))."
+        } catch DomainError.checkInTooSoon {
+            return "LifeSignal: you checked in a moment ago. Nothing more to do."
+        } catch DomainError.invalidArgument {
+            return Self.pinNeeded
+        } catch DomainError.forbidden {
+            return Self.wrongPIN
+        } catch DomainError.rateLimited {
+            return Self.pinLocked
         }
     }
 

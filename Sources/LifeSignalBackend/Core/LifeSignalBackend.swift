@@ -108,7 +108,9 @@ public final class LifeSignalBackend: Sendable {
         // The rules' transactions queue ledger rows for exactly this server's channels.
         let rulesDatabase = DeliveringDatabase(
             base: database, channels: configuration.deliveryChannels.configured, rules: configuration.deliveryRules)
-        self.checkIns = CheckInService(database: rulesDatabase, clock: configuration.clock, notifier: notifier)
+        self.checkIns = CheckInService(
+            database: rulesDatabase, clock: configuration.clock, notifier: notifier,
+            pins: CheckInPINs(database: database, clock: configuration.clock, passwords: auth.passwords))
         self.changes = changes
         self.contacts = ContactsService(
             database: rulesDatabase, clock: configuration.clock, notifier: notifier, qrCodeLifetime: configuration.qrCodeLifetime,

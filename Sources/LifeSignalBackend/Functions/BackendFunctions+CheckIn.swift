@@ -12,11 +12,17 @@ extension BackendFunctions {
             let source = request.source ?? .manual
             let result: CheckInResult
             if let key = request.idempotencyKey {
-                result = try await backend.checkIns.checkIn(caller: caller, source: source, idempotencyKey: key)
+                result = try await backend.checkIns.checkIn(caller: caller, source: source, pin: request.pin, idempotencyKey: key)
             } else {
-                result = try await backend.checkIns.checkIn(caller: caller, source: source)
+                result = try await backend.checkIns.checkIn(caller: caller, source: source, pin: request.pin)
             }
             return CheckInResponse(result)
-        }
+        },
+        handle(CloudFunctions.getCheckInPINs) { backend, caller, _ in
+            CheckInPINsResponse(try await backend.checkInPINs.settings(caller: caller))
+        },
+        handle(CloudFunctions.setCheckInPINs) { backend, caller, request in
+            CheckInPINsResponse(try await backend.checkInPINs.set(caller: caller, pin: request.pin, duressPIN: request.duressPin))
+        },
     ]
 }

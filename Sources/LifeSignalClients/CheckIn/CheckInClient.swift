@@ -31,6 +31,15 @@ public struct CheckInClient: Sendable {
     public var pause: @Sendable (_ until: Date) async throws -> CheckInEscalation
     /// Ends a pause now; the deadline runs from now again.
     public var resume: @Sendable () async throws -> CheckInEscalation
+    /// Records a check-in with my check-in PIN (or my duress PIN, which answers exactly the same).
+    /// A wrong PIN is ``DomainError/forbidden(_:)``; too many are
+    /// ``DomainError/rateLimited(retryAfter:)``.
+    public var checkInWithPIN: @Sendable (_ pin: String) async throws -> CheckInResult
+    /// Whether my check-ins ask for a PIN, and whether I have a duress PIN.
+    public var pinSettings: @Sendable () async throws -> CheckInPINSettings
+    /// Sets both PINs (``CheckInPIN``'s rules): `pin` `nil` removes both, `duressPIN` `nil`
+    /// removes the duress PIN.
+    public var setPINs: @Sendable (_ pin: String?, _ duressPIN: String?) async throws -> CheckInPINSettings
 }
 
 extension CheckInClient: TestDependencyKey {
@@ -46,6 +55,7 @@ extension CheckInClient: TestDependencyKey {
                 .init(id: UserID(UUID(uuidString: "00000000-0000-4000-8000-00000000a001") ?? UUID()), name: "Maya Lopez", tier: 1),
                 .init(id: UserID(UUID(uuidString: "00000000-0000-4000-8000-00000000a003") ?? UUID()), name: "Sam", tier: 2),
             ]))
+        let pins = LockIsolated<(pin: String, duress: String?)?>(nil)
         let entries = LockIsolated(
             (1...5).map { day in
                 CheckInEntry(id: UUID(), checkedInAt: Date().addingTimeInterval(-3 * 3600 - Double(day) * 86400), source: .manual)
@@ -107,6 +117,21 @@ extension CheckInClient: TestDependencyKey {
                     $0.pausedUntil = nil
                     return $0
                 }
+            },
+            checkInWithPIN: { pin in
+                guard let set = pins.value, pin == set.pin || pin == set.duress else {
+                    throw DomainError.forbidden("That is not your check-in PIN")
+                }
+                let now = Date()
+                try CheckInRules.validateCheckIn(at: now, last: last.value)
+                last.setValue(now)
+                return CheckInResult(checkedInAt: now, deadline: now.addingTimeInterval(settings.value.interval.seconds), interval: settings.value.interval)
+            },
+            pinSettings: { CheckInPINSettings(hasPIN: pins.value != nil, hasDuressPIN: pins.value?.duress != nil) },
+            setPINs: { pin, duress in
+                try CheckInPIN.validate(pin: pin, duressPIN: duress)
+                pins.setValue(pin.map { ($0, duress) })
+                return CheckInPINSettings(hasPIN: pin != nil, hasDuressPIN: duress != nil)
             }
         )
     }

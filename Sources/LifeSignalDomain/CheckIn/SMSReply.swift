@@ -7,11 +7,14 @@ import Foundation
 /// surrounding spaces and punctuation ignored): `STOP` and its synonyms end every message to
 /// the number, `START` and its synonyms undo that, `HELP`/`INFO` ask what this is. Anything
 /// else is a check-in when its first words say the person is fine, and unclear otherwise.
+///
+/// A person with a check-in PIN adds it anywhere ("OK 4821", "4821 ok"); a message that is only
+/// a PIN ("4821") is a check-in too. The first group of 4 to 8 digits is taken as the PIN.
 public enum SMSReply: Equatable, Sendable {
     case stop
     case start
     case help
-    case checkIn
+    case checkIn(pin: String?)
     case unclear
 
     /// The opt-out words US carriers and Twilio honour.
@@ -35,12 +38,20 @@ public enum SMSReply: Equatable, Sendable {
         } else if Self.helpWords.contains(whole) {
             self = .help
         } else if body.unicodeScalars.contains(where: { $0.value == 0x1F44D }) && words.isEmpty {
-            self = .checkIn  // 👍 alone
-        } else if Self.fineOpenings.contains(where: { words.starts(with: $0) }) {
-            self = .checkIn
+            self = .checkIn(pin: nil)  // 👍 alone
+        } else if let pin = Self.pin(in: words), words.count == 1 {
+            self = .checkIn(pin: pin)
         } else {
-            self = .unclear
+            // The PIN may come first ("4821 ok"): the opening is looked for without it.
+            let pin = Self.pin(in: words)
+            let rest = words.filter { $0 != pin }
+            self = Self.fineOpenings.contains(where: { rest.starts(with: $0) }) ? .checkIn(pin: pin) : .unclear
         }
+    }
+
+    /// The first word of 4 to 8 digits.
+    static func pin(in words: [String]) -> String? {
+        words.first { (4...8).contains($0.count) && $0.unicodeScalars.allSatisfy { ("0"..."9").contains($0) } }
     }
 
     /// Lower-case words of letters and digits; apostrophes vanish ("I'm" is "im"), everything

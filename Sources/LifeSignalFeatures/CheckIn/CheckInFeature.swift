@@ -65,6 +65,8 @@ public struct CheckInFeature: Reducer {
         case timerTicked
         case statusResponse(Result<CheckInStatus, DomainError>)
         case checkInTapped
+        /// The check-in of a person whose check-ins ask for their PIN.
+        case checkInWithPINTapped(String)
         case checkInResponse(Result<CheckInResult, DomainError>)
     }
 
@@ -112,22 +114,10 @@ public struct CheckInFeature: Reducer {
             return .none
 
         case .checkInTapped:
-            guard !state.isCheckingIn else { return .none }
-            let now = date.now
-            do {
-                try CheckInRules.validateCheckIn(at: now, last: state.status?.lastCheckIn)
-            } catch {
-                state.errorMessage = error.message
-                return .none
-            }
-            state.isCheckingIn = true
-            state.errorMessage = nil
-            return .run { [checkInClient] send in
-                await send(
-                    .checkInResponse(
-                        Result { try await checkInClient.checkIn() }
-                            .mapError(DomainError.init)))
-            }
+            return checkIn(&state) { [checkInClient] in try await checkInClient.checkIn() }
+
+        case .checkInWithPINTapped(let pin):
+            return checkIn(&state) { [checkInClient] in try await checkInClient.checkInWithPIN(pin) }
 
         case .checkInResponse(.success(let result)):
             state.isCheckingIn = false
@@ -141,6 +131,22 @@ public struct CheckInFeature: Reducer {
             state.isCheckingIn = false
             state.errorMessage = error.message
             return .none
+        }
+    }
+
+    /// The cooldown checked here first, then `send` asked.
+    private func checkIn(_ state: inout State, _ send: @escaping @Sendable () async throws -> CheckInResult) -> Effect<Action> {
+        guard !state.isCheckingIn else { return .none }
+        do {
+            try CheckInRules.validateCheckIn(at: date.now, last: state.status?.lastCheckIn)
+        } catch {
+            state.errorMessage = error.message
+            return .none
+        }
+        state.isCheckingIn = true
+        state.errorMessage = nil
+        return .run { effects in
+            await effects(.checkInResponse(Result { try await send() }.mapError(DomainError.init)))
         }
     }
 

@@ -137,7 +137,8 @@ extension WebAssets {
 
         function keepCheckInsOffline() {
           const form = document.getElementById('check-in-form');
-          if (!form || !('indexedDB' in window)) return;
+          // A check-in that needs a PIN is never kept on the phone: the PIN would be kept too.
+          if (!form || form.pin || !('indexedDB' in window)) return;
           form.addEventListener('submit', async (event) => {
             event.preventDefault();
             const item = { key: form.key.value, csrf: form._csrf.value, pressedAt: Date.now() };

@@ -19,9 +19,17 @@ extension WebApp {
             await self.guarded {
                 guard self.sameOrigin.allows(request) else { return self.refused() }
                 guard let link = self.checkInLink(context) else { return self.linkUnavailable() }
-                guard try await self.backend.checkIns.checkIn(by: link) != nil else { return self.linkUnavailable(.gone) }
-                // Relative to `/c/<token>`: the token alone names the same page.
-                return PageResponse.redirect(to: "/c/" + (context.parameters.get("token") ?? ""))
+                let form: FormBody
+                do { form = try await FormBody.read(request) } catch { return self.tooLarge() }
+                let pin = form["pin"].flatMap { $0.isEmpty ? nil : $0 }
+                let page = "/c/" + (context.parameters.get("token") ?? "")
+                do {
+                    guard try await self.backend.checkIns.checkIn(by: link, pin: pin) != nil else { return self.linkUnavailable(.gone) }
+                } catch let error as DomainError {
+                    // A missing or wrong PIN: back to this link's page, not to the sign-in.
+                    return self.message(WebErrors.status(of: error), "Not checked in", WebErrors.text(of: error), back: page)
+                }
+                return PageResponse.redirect(to: page)
             }
         }
     }
@@ -39,10 +47,10 @@ extension WebApp {
         let now = backend.clock.now()
         let view: CheckInLinkView
         switch state {
-        case .due(let name, let deadline):
+        case .due(let name, let deadline, let needsPIN):
             view = CheckInLinkView(
                 greeting: name.isEmpty ? "Time to check in" : "Hello, \(name)", due: true,
-                text: "Check in before \(PageTime.readable(deadline)) (\(PageTime.remaining(until: deadline, now: now))).")
+                text: "Check in before \(PageTime.readable(deadline)) (\(PageTime.remaining(until: deadline, now: now))).", needsPIN: needsPIN)
         case .alreadyCheckedIn(let name, let last, let deadline):
             let next = deadline.map { " Your next check-in is due \(PageTime.readable($0))." } ?? ""
             view = CheckInLinkView(

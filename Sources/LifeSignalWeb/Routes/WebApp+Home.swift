@@ -21,11 +21,12 @@ extension WebApp {
                 // a form without script is answered with the page.
                 let script = request.headers[.accept]?.contains("application/json") == true
                 let said: String
+                let pin = form["pin"].flatMap { $0.isEmpty ? nil : $0 }
                 do {
                     if let key = form["key"], !key.isEmpty {
-                        _ = try await self.backend.checkIns.checkIn(caller: session.caller, idempotencyKey: key)
+                        _ = try await self.backend.checkIns.checkIn(caller: session.caller, pin: pin, idempotencyKey: key)
                     } else {
-                        _ = try await self.backend.checkIns.checkIn(caller: session.caller)
+                        _ = try await self.backend.checkIns.checkIn(caller: session.caller, pin: pin)
                     }
                     said = "checked-in"
                 } catch DomainError.checkInTooSoon {
@@ -78,6 +79,12 @@ extension WebApp {
         router.post("settings") { request, _ in
             await self.signedInForm(request) { session, form in try await self.saveSettings(session, form) }
         }
+        router.post("settings/pins") { request, _ in
+            await self.signedInForm(request) { session, form in try await self.savePINs(session, form, remove: false) }
+        }
+        router.post("settings/pins/remove") { request, _ in
+            await self.signedInForm(request) { session, form in try await self.savePINs(session, form, remove: true) }
+        }
     }
 
     /// What a redirect's `said=` shows: fixed sentences, so a link cannot put words on the page.
@@ -90,6 +97,8 @@ extension WebApp {
         case "paused": "Check-ins are paused."
         case "resumed": "Check-ins are back on."
         case "saved": "Saved."
+        case "pin-saved": "Your check-in PIN is saved. Every check-in now asks for it."
+        case "pin-removed": "Check-ins no longer ask for a PIN."
         case "linked": "You are now linked."
         case "invited": "Invitation sent."
         case "removed": "Removed."
@@ -112,6 +121,7 @@ extension WebApp {
         let interval = (try? CheckInInterval(seconds: TimeInterval(profile.checkInIntervalSeconds))) ?? .default
         let band = CheckInStatus(lastCheckIn: profile.lastCheckIn, interval: interval).band(at: now)
         let stopped = try await backend.unreachableBySMS([profile.phone]).isEmpty == false
+        let pins = try await backend.checkInPINs.settings(caller: caller)
         let view = HomeView(
             csrf: session.csrfToken, greeting: profile.firstName.isEmpty ? "Your check-in" : "Hello, \(profile.firstName)",
             said: Self.notice(said), band: paused == nil ? band.rawValue : "paused",
@@ -127,7 +137,8 @@ extension WebApp {
             checkInKey: UUID().uuidString.lowercased(),
             smsStopped: stopped
                 ? "Texts to your number are stopped (you replied STOP, or it takes no texts): reminders and check-in replies by SMS will not work. Text START to LifeSignal's number to turn them back on."
-                : nil)
+                : nil,
+            needsPIN: pins.hasPIN)
         return PageResponse.html(.ok, WebTemplates.page("home", view, title: "Home", chrome: .signedIn(csrf: session.csrfToken, current: "home")))
     }
 

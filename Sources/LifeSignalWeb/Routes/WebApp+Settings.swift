@@ -32,9 +32,13 @@ extension WebApp {
         if !graces.contains(where: \.selected) {
             graces.insert(Choice(value: String(grace / 60), label: PageTime.duration(grace) + " after a missed check-in", selected: true), at: 0)
         }
+        let pins = try await backend.checkInPINs.settings(caller: session.caller)
         let view = SettingsView(
             csrf: session.csrfToken, said: Self.notice(said), firstName: profile.firstName, lastName: profile.lastName,
-            intervals: intervals, reminders: reminders, graces: graces, pushKey: webPushKey)
+            intervals: intervals, reminders: reminders, graces: graces, pushKey: webPushKey, hasPIN: pins.hasPIN,
+            pinStatus: pins.hasPIN
+                ? (pins.hasDuressPIN ? "Your check-ins ask for your PIN. You also have a duress PIN." : "Your check-ins ask for your PIN.")
+                : "Your check-ins do not ask for a PIN.")
         return PageResponse.html(.ok, WebTemplates.page("settings", view, title: "Settings", chrome: .signedIn(csrf: session.csrfToken, current: "settings")))
     }
 
@@ -55,5 +59,13 @@ extension WebApp {
         _ = try await backend.profiles.updateCheckInSettings(caller: caller, interval: interval, reminderLead: lead)
         _ = try await backend.checkIns.updateEscalation(caller: caller, graceSeconds: graceMinutes * 60, tierDelaySeconds: nil, repeatSeconds: nil)
         return PageResponse.redirect(to: "/settings?said=saved")
+    }
+
+    /// Sets both PINs (an empty duress field removes the duress PIN), or removes both.
+    func savePINs(_ session: CookieSessions.Session, _ form: FormBody, remove: Bool) async throws -> Response {
+        let pin = remove ? nil : form["pin"] ?? ""
+        let duress = remove ? nil : form["duress_pin"].flatMap { $0.isEmpty ? nil : $0 }
+        _ = try await backend.checkInPINs.set(caller: session.caller, pin: pin, duressPIN: duress)
+        return PageResponse.redirect(to: remove ? "/settings?said=pin-removed" : "/settings?said=pin-saved")
     }
 }

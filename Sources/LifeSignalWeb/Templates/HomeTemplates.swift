@@ -23,6 +23,8 @@ extension WebTemplates {
         <form method="post" action="/check-in" id="check-in-form">
         <input type="hidden" name="_csrf" value="{{csrf}}">
         <input type="hidden" name="key" value="{{checkInKey}}">
+        {{#needsPIN}}<label for="pin">Your check-in PIN</label>
+        <input id="pin" name="pin" type="password" inputmode="numeric" autocomplete="off" pattern="[0-9]{4,8}" minlength="4" maxlength="8" required>{{/needsPIN}}
         <button class="primary huge" id="check-in">I'm OK — check in</button>
         </form>
         <p class="error" id="offline-note" role="alert" hidden></p>
@@ -101,6 +103,22 @@ extension WebTemplates {
         </fieldset>
         <button class="primary">Save</button>
         </form>
+        <section aria-labelledby="pin-heading">
+        <h2 id="pin-heading">Check-in PIN</h2>
+        <p>{{pinStatus}}</p>
+        <p>With a PIN, every check-in asks for it: here, the link in a reminder, a text ("OK 1234") and a call.
+        A <strong>duress PIN</strong> checks you in the same way, so nobody beside you can tell, and quietly tells all your responders you may be in danger.</p>
+        <form method="post" action="/settings/pins" class="stack">
+        <input type="hidden" name="_csrf" value="{{csrf}}">
+        <label for="new-pin">PIN (4 to 8 digits)</label>
+        <input id="new-pin" name="pin" type="password" inputmode="numeric" autocomplete="off" pattern="[0-9]{4,8}" minlength="4" maxlength="8" required>
+        <label for="duress-pin">Duress PIN (optional, different from the PIN)</label>
+        <input id="duress-pin" name="duress_pin" type="password" inputmode="numeric" autocomplete="off" pattern="[0-9]{4,8}" minlength="4" maxlength="8">
+        <button>Save the PIN</button>
+        </form>
+        {{#hasPIN}}<form method="post" action="/settings/pins/remove"><input type="hidden" name="_csrf" value="{{csrf}}">
+        <button>Stop asking for a PIN</button></form>{{/hasPIN}}
+        </section>
         {{#pushKey}}
         <section aria-labelledby="push-heading" id="push" data-key="{{pushKey}}" data-csrf="{{csrf}}">
         <h2 id="push-heading">Alerts on this phone</h2>
@@ -134,6 +152,8 @@ struct HomeView {
     var checkInKey: String
     /// Said when texts to the person's own number are stopped.
     var smsStopped: String?
+    /// The person set a check-in PIN: the form asks for it (and is then never kept offline).
+    var needsPIN: Bool
 }
 
 struct SOSView {
@@ -158,4 +178,6 @@ struct SettingsView {
     var graces: [Choice]
     /// The VAPID key the page's script subscribes with, when this server sends Web Push.
     var pushKey: String?
+    var hasPIN: Bool
+    var pinStatus: String
 }

@@ -101,6 +101,8 @@ enum WebTemplates {
         <p class="{{#due}}big-status{{/due}}{{^due}}notice{{/due}}" role="status">{{text}}</p>
         {{#due}}
         <form method="post">
+        {{#needsPIN}}<label for="pin">Your check-in PIN</label>
+        <input id="pin" name="pin" type="password" inputmode="numeric" autocomplete="off" pattern="[0-9]{4,8}" minlength="4" maxlength="8" required>{{/needsPIN}}
         <button class="primary huge">I'm OK — check in</button>
         </form>
         {{/due}}
@@ -119,6 +121,7 @@ struct CheckInLinkView {
     var greeting: String
     var due: Bool
     var text: String
+    var needsPIN = false
 }
 
 /// The view of ``WebTemplates/message``.

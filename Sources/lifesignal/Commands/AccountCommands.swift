@@ -131,12 +131,14 @@ struct StatusCommand: AsyncParsableCommand {
 struct CheckInCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check-in", abstract: "Check in now, or change what happens after a missed deadline.",
-        subcommands: [Now.self, Settings.self, Pause.self, Resume.self], defaultSubcommand: Now.self)
+        subcommands: [Now.self, Settings.self, Pause.self, Resume.self, PIN.self], defaultSubcommand: Now.self)
 
     struct Now: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Check in now (what `lifesignal check-in` does).")
 
         @OptionGroup var options: ClientOptions
+        @Option(help: "Your check-in PIN, when you set one (- reads it from standard input, kept out of the shell's history).")
+        var pin: String?
 
         func run() async throws {
             try await CommandOutput.run { try await checkIn() }
@@ -145,7 +147,11 @@ struct CheckInCommand: AsyncParsableCommand {
         @MainActor
         func checkIn() async throws {
             let screen = ScreenDriver(CheckInFeature.State(), clients: try options.clients(), errorMessage: \.errorMessage) { CheckInFeature() }
-            try await screen.send(.checkInTapped)
+            if let pin = try pin.map(PIN.read) {
+                try await screen.send(.checkInWithPINTapped(pin))
+            } else {
+                try await screen.send(.checkInTapped)
+            }
             guard let result = screen.state.lastResult else { throw DomainError.internal("The check-in was not recorded") }
             if options.json {
                 try CommandOutput.json(["checked_in_at": ContentValue.iso8601(result.checkedInAt), "deadline": ContentValue.iso8601(result.deadline)])

@@ -149,6 +149,37 @@ import Testing
         await store.finish()
     }
 
+    /// A person with a PIN checks in through `checkInWithPIN`, with the PIN typed; a wrong
+    /// PIN is shown in the rule's words and the button works again.
+    @Test func checkInWithPINSendsThePINAndShowsAWrongOne() async throws {
+        let result = CheckInResult(checkedInAt: Fixtures.start, deadline: Fixtures.start.addingTimeInterval(3600), interval: try Fixtures.oneHour())
+        let sent = LockIsolated<[String]>([])
+        let store = makeStore(.init(status: CheckInStatus(lastCheckIn: nil, interval: try Fixtures.oneHour()), now: Fixtures.start)) {
+            $0.checkInClient.checkInWithPIN = { pin in
+                sent.withValue { $0.append(pin) }
+                guard pin == "4821" else { throw DomainError.forbidden("That is not your check-in PIN") }
+                return result
+            }
+        }
+        await store.send(.checkInWithPINTapped("1111")) { $0.isCheckingIn = true }
+        await store.receive(.checkInResponse(.failure(.forbidden("That is not your check-in PIN")))) {
+            $0.isCheckingIn = false
+            $0.errorMessage = "That is not your check-in PIN"
+        }
+        await store.send(.checkInWithPINTapped("4821")) {
+            $0.isCheckingIn = true
+            $0.errorMessage = nil
+        }
+        await store.receive(.checkInResponse(.success(result))) {
+            $0.isCheckingIn = false
+            $0.lastResult = result
+            $0.status = result.status
+            $0.band = .green
+        }
+        #expect(sent.value == ["1111", "4821"])
+        await store.finish()
+    }
+
     @Test func secondTapWithinFiveMinutesIsRefusedLocally() async throws {
         let result = CheckInResult(checkedInAt: Fixtures.start, deadline: Fixtures.start.addingTimeInterval(3600), interval: try Fixtures.oneHour())
         let status = CheckInStatus(lastCheckIn: Fixtures.start, interval: try Fixtures.oneHour())

@@ -36,9 +36,11 @@ public struct PasswordAttempts: Sendable {
     /// within it, and only those reach the hash. A correct password clears the count
     /// afterwards; a wrong one is already counted. Refused attempts do not lengthen the window
     /// and the count stops one past the limit.
-    func reserve(for identifier: String, now: Date) async throws -> TimeInterval? {
-        let windowStart = SQLValue(now - Self.window)
-        let limit = Self.limit
+    ///
+    /// `limit` and `window` are the password's by default; check-in PINs, shorter and so easier
+    /// to guess, count under keys of their own with a tighter limit (``CheckInPINs``).
+    func reserve(for identifier: String, now: Date, limit: Int = Self.limit, window: TimeInterval = Self.window) async throws -> TimeInterval? {
+        let windowStart = SQLValue(now - window)
         guard
             let row = try await database.query(
                 """
@@ -55,7 +57,7 @@ public struct PasswordAttempts: Sendable {
             ).first
         else { throw DomainError.internal("the password attempt was not counted") }
         guard try row.int("failures") > limit else { return nil }
-        let windowEnd = try row.date("window_started_at") + Self.window
+        let windowEnd = try row.date("window_started_at") + window
         return max(1, windowEnd.timeIntervalSince(now).rounded(.up))
     }
 
