@@ -16,11 +16,13 @@ public struct UpdateDeliveryPreferencesRequest: Codable, Sendable {
     public var push: String?
     public var sms: String?
     public var email: String?
+    public var voice: String?
 
-    public init(push: String? = nil, sms: String? = nil, email: String? = nil) {
+    public init(push: String? = nil, sms: String? = nil, email: String? = nil, voice: String? = nil) {
         self.push = push
         self.sms = sms
         self.email = email
+        self.voice = voice
     }
 }
 

@@ -44,9 +44,9 @@ extension LocalAdapters {
                 try await notifications.send(caller: try await caller(), to: contact, title: title, body: body).id
             },
             deliveryPreferences: { try await deliveries.preferences(caller: try await caller()) },
-            updateDeliveryPreferences: { push, sms, email in
+            updateDeliveryPreferences: { push, sms, email, voice in
                 // As `update-delivery-preferences` does: the channels left out keep their choice.
-                try await deliveries.updatePreferences(caller: try await caller(), push: push, sms: sms, email: email)
+                try await deliveries.updatePreferences(caller: try await caller(), push: push, sms: sms, email: email, voice: voice)
             })
     }
 }

@@ -28,6 +28,8 @@ public struct ServerConfiguration: Sendable {
     /// Texts to the server's number (`POST /hooks/twilio/sms`, ``SMSReplies``): the auth token
     /// and the URL set as the number's messaging webhook; `nil` answers 404.
     public var twilioMessages: TwilioWebhook?
+    /// Phone calls' webhooks (`POST /hooks/twilio/voice/…`, ``VoiceCalls``); `nil` answers 404.
+    public var twilioVoice: TwilioVoiceWebhook?
     /// The longest one sweep may run before the timer cancels it and goes on without it.
     public var sweepTimeout: Duration = .seconds(300)
     /// How often Realtime reads SQLite's change log (PostgreSQL pushes changes instead).
@@ -151,6 +153,7 @@ public enum LifeSignalHTTPServer {
         realtime.register(on: api)
         TwilioStatusRoutes<LifeSignalRequestContext>(backend: backend, callback: configuration.twilioStatusCallback).register(on: open)
         TwilioMessageRoutes<LifeSignalRequestContext>(backend: backend, webhook: configuration.twilioMessages).register(on: open)
+        TwilioVoiceRoutes<LifeSignalRequestContext>(backend: backend, webhook: configuration.twilioVoice).register(on: open)
         let deliverySummary = DeliverySummaryCache(backend: backend, maximumAge: configuration.deliveryMetricsMaximumAge)
         let scrape = MetricsScrape(metrics: metrics, backend: backend, summary: deliverySummary) {
             (await hub.connectionCount, await hub.channelCount)

@@ -52,7 +52,7 @@ struct EscalationClientValuesTests {
     func previewChannels() async throws {
         let client = NotificationClient.previewValue
         #expect(try await client.deliveryPreferences() == .standard)
-        #expect(try await client.updateDeliveryPreferences(nil, .off, nil) == DeliveryPreferences(push: .all, sms: .off, email: .urgent))
+        #expect(try await client.updateDeliveryPreferences(nil, .off, nil, nil) == DeliveryPreferences(push: .all, sms: .off, email: .urgent))
         #expect(try await client.deliveryPreferences() == DeliveryPreferences(push: .all, sms: .off, email: .urgent))
     }
 }

@@ -47,11 +47,12 @@ extension FunctionCalling {
     }
 
     /// `update-delivery-preferences`: only the channels given change.
-    func updateDeliveryPreferences(push: ChannelChoice?, sms: ChannelChoice?, email: ChannelChoice?) async throws -> DeliveryPreferences {
+    func updateDeliveryPreferences(push: ChannelChoice?, sms: ChannelChoice?, email: ChannelChoice?, voice: ChannelChoice?) async throws -> DeliveryPreferences
+    {
         let reply: DeliveryPreferencesResponse = try await call(
             CloudFunctions.updateDeliveryPreferences,
             UpdateDeliveryPreferencesRequest(
-                push: push?.rawValue, sms: sms?.rawValue, email: email?.rawValue))
+                push: push?.rawValue, sms: sms?.rawValue, email: email?.rawValue, voice: voice?.rawValue))
         return reply.preferences
     }
 }

@@ -77,14 +77,18 @@ public struct DeliveryChannels: Sendable {
     public var apns: (any ChannelSender)?
     /// Where a push whose token is a browser's Web Push subscription goes (`web` tokens).
     public var webPush: (any ChannelSender)?
+    /// Places phone calls (Twilio's Calls API); the call's script is served by the server.
+    public var voice: (any ChannelSender)?
 
     public init(
-        sms: (any ChannelSender)? = nil, email: (any ChannelSender)? = nil, apns: (any ChannelSender)? = nil, webPush: (any ChannelSender)? = nil
+        sms: (any ChannelSender)? = nil, email: (any ChannelSender)? = nil, apns: (any ChannelSender)? = nil, webPush: (any ChannelSender)? = nil,
+        voice: (any ChannelSender)? = nil
     ) {
         self.sms = sms
         self.email = email
         self.apns = apns
         self.webPush = webPush
+        self.voice = voice
     }
 
     /// Channels that get rows.
@@ -92,6 +96,7 @@ public struct DeliveryChannels: Sendable {
         var channels: Set<DeliveryChannel> = [.push]
         if sms != nil { channels.insert(.sms) }
         if email != nil { channels.insert(.email) }
+        if voice != nil { channels.insert(.voice) }
         return channels
     }
 }

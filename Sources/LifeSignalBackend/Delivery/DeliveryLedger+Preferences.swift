@@ -22,8 +22,8 @@ extension DeliveryLedger {
             try await connection.query("DELETE FROM delivery_preferences WHERE user_id = \(me)")
             try await connection.query(
                 """
-                INSERT INTO delivery_preferences (user_id, push, sms, email, updated_at)
-                VALUES (\(me), \(preferences.push.rawValue), \(preferences.sms.rawValue), \(preferences.email.rawValue), \(now))
+                INSERT INTO delivery_preferences (user_id, push, sms, email, voice, updated_at)
+                VALUES (\(me), \(preferences.push.rawValue), \(preferences.sms.rawValue), \(preferences.email.rawValue), \(preferences.voice.rawValue), \(now))
                 """)
         }
         return preferences
@@ -33,12 +33,12 @@ extension DeliveryLedger {
     /// devices changing different channels at once both keep their change.
     public func updatePreferences(
         caller: Caller, push: ChannelChoice? = nil, sms: ChannelChoice? = nil,
-        email: ChannelChoice? = nil
+        email: ChannelChoice? = nil, voice: ChannelChoice? = nil
     ) async throws -> DeliveryPreferences {
         let me = try caller.requireUser()
         let now = clock.now()
         let standard = DeliveryPreferences.standard
-        let changes = [("push", push), ("sms", sms), ("email", email)].compactMap { name, choice in
+        let changes = [("push", push), ("sms", sms), ("email", email), ("voice", voice)].compactMap { name, choice in
             choice.map { _ in SQL.raw("\(name) = excluded.\(name)") }
         }
         let update =
@@ -47,8 +47,9 @@ extension DeliveryLedger {
             try await Self.requireProfile(me, in: connection)
             try await connection.query(
                 """
-                INSERT INTO delivery_preferences (user_id, push, sms, email, updated_at)
-                VALUES (\(me), \((push ?? standard.push).rawValue), \((sms ?? standard.sms).rawValue), \((email ?? standard.email).rawValue), \(now))
+                INSERT INTO delivery_preferences (user_id, push, sms, email, voice, updated_at)
+                VALUES (\(me), \((push ?? standard.push).rawValue), \((sms ?? standard.sms).rawValue), \((email ?? standard.email).rawValue), \
+                    \((voice ?? standard.voice).rawValue), \(now))
                 ON CONFLICT (user_id) 
                 """ + update)
         }

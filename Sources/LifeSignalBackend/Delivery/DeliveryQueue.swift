@@ -56,6 +56,7 @@ enum DeliveryQueue {
             if let alertID { data["alertId"] = alertID.uuidString.lowercased() }
             let json = String(decoding: try JSONEncoder.sorted.encode(data), as: UTF8.self)
             for channel in DeliveryChannel.allCases where channels.contains(channel) && choices[channel].carries(record.type) {
+                if channel == .voice, !record.type.isCalled { continue }
                 for address in addresses.of(record.userID, on: channel) {
                     if channel.isPaid, try await !gate.admits(item, channel: channel, address: address, in: connection) { continue }
                     let id = UUID()
@@ -87,6 +88,7 @@ struct Addresses {
     var preferences: [UserID: DeliveryPreferences] = [:]
     var tokens: [UserID: [String]] = [:]
     var phones: [UserID: String] = [:]
+    var callPhones: [UserID: String] = [:]
     var emails: [UserID: String] = [:]
 
     func of(_ user: UserID, on channel: DeliveryChannel) -> [String] {
@@ -94,6 +96,8 @@ struct Addresses {
         case .push: tokens[user] ?? []
         case .sms: phones[user].map { [$0] } ?? []
         case .email: emails[user].map { [$0] } ?? []
+        // A call goes to the verified number even when texts to it are stopped: STOP is SMS's.
+        case .voice: callPhones[user].map { [$0] } ?? []
         }
     }
 
@@ -107,11 +111,12 @@ struct Addresses {
     static func load(for users: [UserID], channels: Set<DeliveryChannel>, in connection: any SQLConnection) async throws -> Addresses {
         var result = Addresses()
         for list in chunks(users) {
-            for row in try await connection.query("SELECT user_id, push, sms, email FROM delivery_preferences WHERE user_id IN (\(list))") {
+            for row in try await connection.query("SELECT user_id, push, sms, email, voice FROM delivery_preferences WHERE user_id IN (\(list))") {
                 result.preferences[UserID(try row.uuid("user_id"))] = DeliveryPreferences(
                     push: ChannelChoice(rawValue: try row.string("push")) ?? .all,
                     sms: ChannelChoice(rawValue: try row.string("sms")) ?? .urgent,
-                    email: ChannelChoice(rawValue: try row.string("email")) ?? .urgent)
+                    email: ChannelChoice(rawValue: try row.string("email")) ?? .urgent,
+                    voice: ChannelChoice(rawValue: try row.string("voice")) ?? .off)
             }
             if channels.contains(.push) {
                 // The app's own switch still governs pushes, as it did before the ledger.
@@ -133,6 +138,11 @@ struct Addresses {
                     """)
                 {
                     result.phones[UserID(try row.uuid("id"))] = try row.string("phone")
+                }
+            }
+            if channels.contains(.voice) {
+                for row in try await connection.query("SELECT id, phone FROM users WHERE phone IS NOT NULL AND phone <> '' AND id IN (\(list))") {
+                    result.callPhones[UserID(try row.uuid("id"))] = try row.string("phone")
                 }
             }
             if channels.contains(.email) {

@@ -54,6 +54,7 @@ struct DeliverySenders: Sendable {
         case .push: return await sendPush(message, delivery: delivery)
         case .sms: return await channels.sms?.send(message) ?? .transient("no SMS sender on this server")
         case .email: return await channels.email?.send(message) ?? .transient("no email sender on this server")
+        case .voice: return await channels.voice?.send(message) ?? .transient("no call sender on this server")
         }
     }
 

@@ -24,6 +24,7 @@ public struct SendingCaps: Sendable, Hashable {
     public var perSenderPerDay = 40
     public var smsPerDay = 2_000
     public var emailPerDay = 5_000
+    public var callsPerDay = 500
     public var alertRoundsPerHour = 3
 
     public static let day: TimeInterval = 24 * 3600
@@ -37,6 +38,7 @@ public struct SendingCaps: Sendable, Hashable {
         case .push: nil
         case .sms: smsPerDay
         case .email: emailPerDay
+        case .voice: callsPerDay
         }
     }
 }

@@ -10,7 +10,7 @@ extension BackendFunctions {
         },
         handle(CloudFunctions.updateDeliveryPreferences) { backend, caller, request in
             var choices: [DeliveryChannel: ChannelChoice] = [:]
-            for (channel, value) in [(DeliveryChannel.push, request.push), (.sms, request.sms), (.email, request.email)] {
+            for (channel, value) in [(DeliveryChannel.push, request.push), (.sms, request.sms), (.email, request.email), (.voice, request.voice)] {
                 guard let value else { continue }
                 guard let choice = ChannelChoice(rawValue: value) else {
                     throw DomainError.invalidArgument("\(channel.rawValue) is all, urgent or off, not \"\(value)\"")
@@ -18,7 +18,7 @@ extension BackendFunctions {
                 choices[channel] = choice
             }
             let stored = try await backend.deliveries.updatePreferences(
-                caller: caller, push: choices[.push], sms: choices[.sms], email: choices[.email])
+                caller: caller, push: choices[.push], sms: choices[.sms], email: choices[.email], voice: choices[.voice])
             return DeliveryPreferencesResponse(success: true, preferences: stored)
         },
         handle(CloudFunctions.listDeliveries) { backend, caller, request in
@@ -29,7 +29,7 @@ extension BackendFunctions {
                 return status
             }
             let channel = try request.channel.map { (name) throws(DomainError) -> DeliveryChannel in
-                guard let channel = DeliveryChannel(rawValue: name) else { throw .invalidArgument("channel is push, sms or email, not \"\(name)\"") }
+                guard let channel = DeliveryChannel(rawValue: name) else { throw .invalidArgument("channel is push, sms, email or voice, not \"\(name)\"") }
                 return channel
             }
             let user = try request.userId.map { try WireField.userID($0, field: "userId") }

@@ -7,7 +7,7 @@ public enum Schema {
             PasswordAttempts.throttleMigration, SignInCodes.sendingCapsMigration, sqliteLowSelectivityIndexes, ChangeCapture.changeLogMigration,
             peopleSeeOnlyTheirOwn, ChangeCapture.deletedRowsMigration, Sessions.sessionsByUserMigration, contentPrivacy, consentMigration,
             DeliveryLedger.migration, escalationMigration, ExternalIdentities.identityLinksMigration,
-            SendCounter.migration, SignInCodes.sharedCountsMigration, CheckInService.idempotencyMigration, CheckInPINs.migration,
+            SendCounter.migration, SignInCodes.sharedCountsMigration, CheckInService.idempotencyMigration, CheckInPINs.migration, DeliveryLedger.callsMigration,
         ]
 
     /// Every exposed table's policy; tables without one are not reachable through `/rest/v1`.

@@ -31,7 +31,8 @@ public struct NotificationClient: Sendable {
     /// the defaults until I choose (``DeliveryPreferences/standard``).
     public var deliveryPreferences: @Sendable () async throws -> DeliveryPreferences
     /// Sets the channels given (`nil` keeps one as it is); returns all three as stored.
-    public var updateDeliveryPreferences: @Sendable (_ push: ChannelChoice?, _ sms: ChannelChoice?, _ email: ChannelChoice?) async throws -> DeliveryPreferences
+    public var updateDeliveryPreferences:
+        @Sendable (_ push: ChannelChoice?, _ sms: ChannelChoice?, _ email: ChannelChoice?, _ voice: ChannelChoice?) async throws -> DeliveryPreferences
 }
 
 extension NotificationClient: TestDependencyKey {
@@ -86,11 +87,12 @@ extension NotificationClient: TestDependencyKey {
                 return record.id
             },
             deliveryPreferences: { channels.value },
-            updateDeliveryPreferences: { push, sms, email in
+            updateDeliveryPreferences: { push, sms, email, voice in
                 channels.withValue { stored in
                     if let push { stored.push = push }
                     if let sms { stored.sms = sms }
                     if let email { stored.email = email }
+                    if let voice { stored.voice = voice }
                     return stored
                 }
             })

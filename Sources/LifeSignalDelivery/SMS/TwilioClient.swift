@@ -70,7 +70,13 @@ public struct TwilioClient: Sendable {
             throw SMSError.invalidRequest("not an E.164 number")
         }
         guard !body.isEmpty, body.count <= 1600 else { throw SMSError.invalidRequest("a body of 1…1600 characters, not \(body.count)") }
-        let request = try makeRequest(to: to, body: body)
+        return try await post(makeRequest(to: to, body: body))
+    }
+
+    /// Posts one request to Twilio and returns the resource it made (a message, a call).
+    ///
+    /// - Throws: an ``SMSError`` (Twilio's refusals are the same for every resource).
+    func post(_ request: URLRequest) async throws -> SMSReceipt {
         let (data, response): (Data, URLResponse)
         do {
             (data, response) = try await exchange(request)
@@ -83,24 +89,29 @@ public struct TwilioClient: Sendable {
             let message = json?["message"] as? String ?? String(decoding: data.prefix(300), as: UTF8.self)
             throw SMSError.refused(status: http.statusCode, code: json?["code"] as? Int, message: message)
         }
-        guard let sid = json?["sid"] as? String else { throw SMSError.transport("a success without a message sid") }
+        guard let sid = json?["sid"] as? String else { throw SMSError.transport("a success without a sid") }
         return SMSReceipt(sid: sid, status: json?["status"] as? String ?? "queued")
     }
 
     func makeRequest(to: String, body: String) throws -> URLRequest {
-        let path = "2010-04-01/Accounts/\(Self.pathSegment(configuration.accountSID))/Messages.json"
-        var request = URLRequest(url: configuration.baseURL.appendingPathComponent(path))
-        request.httpMethod = "POST"
-        request.timeoutInterval = TimeInterval(configuration.timeout.components.seconds)
-        let user = configuration.apiKeySID ?? configuration.accountSID
-        request.setValue("Basic " + Data("\(user):\(configuration.authToken)".utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
-        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         var fields = [("To", to), ("Body", body)]
         switch configuration.sender {
         case .number(let number): fields.append(("From", number))
         case .messagingService(let sid): fields.append(("MessagingServiceSid", sid))
         }
         if let callback = configuration.statusCallback { fields.append(("StatusCallback", callback.absoluteString)) }
+        return makeRequest(resource: "Messages.json", fields: fields)
+    }
+
+    /// A signed form `POST` to one of the account's resources.
+    func makeRequest(resource: String, fields: [(String, String)]) -> URLRequest {
+        let path = "2010-04-01/Accounts/\(Self.pathSegment(configuration.accountSID))/\(resource)"
+        var request = URLRequest(url: configuration.baseURL.appendingPathComponent(path))
+        request.httpMethod = "POST"
+        request.timeoutInterval = TimeInterval(configuration.timeout.components.seconds)
+        let user = configuration.apiKeySID ?? configuration.accountSID
+        request.setValue("Basic " + Data("\(user):\(configuration.authToken)".utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
+        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         request.httpBody = Data(fields.map { "\(Self.formEncoded($0.0))=\(Self.formEncoded($0.1))" }.joined(separator: "&").utf8)
         return request
     }

@@ -7,6 +7,10 @@ public enum DeliveryChannel: String, Hashable, Codable, Sendable, CaseIterable {
     case sms
     /// An email to the person's confirmed email address.
     case email
+    /// A phone call to the person's verified phone number, read out, with a keypad menu:
+    /// "Press 1 if you will check on them", or, for the person, "Press 1 if you're OK". Only
+    /// what cannot wait goes by call (``NotificationType/isCalled``); off unless chosen.
+    case voice
 }
 
 /// What one channel carries for a person.
@@ -37,11 +41,14 @@ public struct DeliveryPreferences: Hashable, Codable, Sendable {
     public var push: ChannelChoice
     public var sms: ChannelChoice
     public var email: ChannelChoice
+    /// Calls are off until the person asks for them: a ringing phone at night is a choice.
+    public var voice: ChannelChoice
 
-    public init(push: ChannelChoice = .all, sms: ChannelChoice = .urgent, email: ChannelChoice = .urgent) {
+    public init(push: ChannelChoice = .all, sms: ChannelChoice = .urgent, email: ChannelChoice = .urgent, voice: ChannelChoice = .off) {
         self.push = push
         self.sms = sms
         self.email = email
+        self.voice = voice
     }
 
     public static let standard = DeliveryPreferences()
@@ -52,6 +59,7 @@ public struct DeliveryPreferences: Hashable, Codable, Sendable {
             case .push: push
             case .sms: sms
             case .email: email
+            case .voice: voice
             }
         }
         set {
@@ -59,6 +67,7 @@ public struct DeliveryPreferences: Hashable, Codable, Sendable {
             case .push: push = newValue
             case .sms: sms = newValue
             case .email: email = newValue
+            case .voice: voice = newValue
             }
         }
     }
@@ -69,5 +78,25 @@ extension NotificationType {
     /// A person's ``ChannelChoice/urgent`` channels carry exactly these.
     public var isUrgent: Bool {
         category == .alerts || self == .checkInResumed
+    }
+
+    /// Whether a call carries it: someone may need help now. The person's own missed check-in
+    /// is the call that asks them first ("Press 1 if you're OK"); a responder's is an SOS or a
+    /// missed check-in. Acknowledgements and all-clears never ring a phone.
+    public var isCalled: Bool {
+        self == .nonResponsiveSelf || self == .alertActivatedReceived || self == .nonResponsiveDependent
+    }
+}
+
+extension DeliveryPreferences {
+    private enum CodingKeys: String, CodingKey { case push, sms, email, voice }
+
+    /// `voice` came later: choices written without it have calls off.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            push: try container.decode(ChannelChoice.self, forKey: .push), sms: try container.decode(ChannelChoice.self, forKey: .sms),
+            email: try container.decode(ChannelChoice.self, forKey: .email),
+            voice: try container.decodeIfPresent(ChannelChoice.self, forKey: .voice) ?? .off)
     }
 }

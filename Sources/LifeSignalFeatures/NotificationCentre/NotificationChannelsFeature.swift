@@ -65,7 +65,8 @@ public struct NotificationChannelsFeature: Reducer {
                     .saved(
                         Result {
                             try await notifications.updateDeliveryPreferences(
-                                channel == .push ? choice : nil, channel == .sms ? choice : nil, channel == .email ? choice : nil)
+                                channel == .push ? choice : nil, channel == .sms ? choice : nil, channel == .email ? choice : nil,
+                                channel == .voice ? choice : nil)
                         }.mapError(DomainError.init)))
             }
         }

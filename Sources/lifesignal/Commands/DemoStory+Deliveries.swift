@@ -31,6 +31,7 @@ extension DemoStory {
                 switch row.channel {
                 case .sms: "SMS to \(row.address)"
                 case .email: "email to \(row.address)"
+                case .voice: "call to \(row.address)"
                 case .push: "push to his phone"
                 }
             let link =

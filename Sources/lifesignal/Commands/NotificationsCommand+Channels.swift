@@ -5,15 +5,17 @@ import LifeSignalDomain
 import LifeSignalFeatures
 
 extension NotificationsCommand {
-    /// `lifesignal notifications channels [--push …] [--sms …] [--email …]`: what reaches you
+    /// `lifesignal notifications channels [--push …] [--sms …] [--email …] [--voice …]`: what reaches you
     /// outside the app, through the notification channels screen's reducer.
     struct Channels: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Show or choose what reaches you by push, SMS and email: all, urgent (alerts and all-clears) or off.")
+            abstract: "Show or choose what reaches you by push, SMS, email and phone call: all, urgent (alerts and all-clears) or off.",
+            discussion: "A call (--voice) carries only alerts and, for yourself, a missed check-in (\"press 1 if you're OK\"); it is off until you choose it.")
         @OptionGroup var options: ClientOptions
         @Option(help: "all, urgent or off.") var push: String?
         @Option(help: "all, urgent or off.") var sms: String?
         @Option(help: "all, urgent or off.") var email: String?
+        @Option(help: "urgent (or all) to be called about alerts, off not to be.") var voice: String?
 
         func run() async throws {
             try await CommandOutput.run { try await choose() }
@@ -22,7 +24,7 @@ extension NotificationsCommand {
         @MainActor
         func choose() async throws {
             var choices: [(DeliveryChannel, ChannelChoice)] = []
-            for (channel, text) in [(DeliveryChannel.push, push), (.sms, sms), (.email, email)] {
+            for (channel, text) in [(DeliveryChannel.push, push), (.sms, sms), (.email, email), (.voice, voice)] {
                 guard let text else { continue }
                 guard let choice = ChannelChoice(rawValue: text.lowercased()) else {
                     throw DomainError.invalidArgument("--\(channel.rawValue) is all, urgent or off, not \"\(text.prefix(40))\"")

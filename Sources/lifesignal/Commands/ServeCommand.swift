@@ -75,6 +75,7 @@ struct ServeCommand: AsyncParsableCommand {
         // Texts to the number: its messaging webhook must be set to <public URL>/hooks/twilio/sms.
         if let twilio = delivery.twilio, let publicURL = delivery.publicURL {
             serverConfiguration.twilioMessages = TwilioWebhook(authToken: twilio.authToken, url: publicURL.appendingPathComponent("hooks/twilio/sms"))
+            serverConfiguration.twilioVoice = TwilioVoiceWebhook(authToken: twilio.authToken, publicURL: publicURL)
         }
         limits.apply(to: &serverConfiguration)
         sending.apply(to: &serverConfiguration, values: try LifeSignalEnvironment.values())

@@ -21,6 +21,7 @@ struct ServeSendingOptions: ParsableArguments {
     @Option(help: "Paid messages (SMS, email) one person causes others to receive in a day (default 40).") var messagesPerSenderPerDay: Int?
     @Option(help: "The server's SMS a day; past it only alerts go by SMS (default 2000).") var smsPerDay: Int?
     @Option(help: "The server's emails a day; past it only alerts go by email (default 5000).") var emailPerDay: Int?
+    @Option(help: "The server's phone calls a day; past it alerts still call, and the operator is warned (default 500).") var callsPerDay: Int?
     @Option(help: "Alert rounds one responder hears about one person by SMS or email in an hour (default 3).") var alertRoundsPerHour: Int?
     @Option(help: "Sign-in codes one client address may have sent to one number in a day (default 3).")
     var codesPerNumberPerAddressPerDay: Int?
@@ -31,6 +32,7 @@ struct ServeSendingOptions: ParsableArguments {
         let zeroOrMore: [(String, Int?)] = [
             ("--messages-per-destination-per-day", messagesPerDestinationPerDay), ("--messages-per-sender-per-day", messagesPerSenderPerDay),
             ("--sms-per-day", smsPerDay), ("--email-per-day", emailPerDay), ("--alert-rounds-per-hour", alertRoundsPerHour),
+            ("--calls-per-day", callsPerDay),
         ]
         for (flag, value) in zeroOrMore where (value ?? 0) < 0 { throw ValidationError("\(flag) must be 0 or more, not \(value ?? 0)") }
         if let codesPerNumberPerAddressPerDay, codesPerNumberPerAddressPerDay < 1 {
@@ -46,6 +48,7 @@ struct ServeSendingOptions: ParsableArguments {
         if let messagesPerSenderPerDay { rules.caps.perSenderPerDay = messagesPerSenderPerDay }
         if let smsPerDay { rules.caps.smsPerDay = smsPerDay }
         if let emailPerDay { rules.caps.emailPerDay = emailPerDay }
+        if let callsPerDay { rules.caps.callsPerDay = callsPerDay }
         if let alertRoundsPerHour { rules.caps.alertRoundsPerHour = alertRoundsPerHour }
         if let codesPerNumberPerAddressPerDay { configuration.signInLimits.codesPerNumberPerAddressPerDay = codesPerNumberPerAddressPerDay }
         rules.smsCountries = try Self.smsCountries(values, twilio: twilio)
@@ -104,7 +107,8 @@ struct ServeSendingOptions: ParsableArguments {
     static func summary(of configuration: LifeSignalBackend.Configuration) -> String {
         let caps = configuration.deliveryRules.caps
         let countries = configuration.deliveryRules.smsCountries.map { " to \($0)" } ?? ""
-        return "SMS\(countries), \(caps.smsPerDay) SMS and \(caps.emailPerDay) emails a day; \(caps.perDestinationPerDay) a number or mailbox, "
+        return
+            "SMS\(countries), \(caps.smsPerDay) SMS, \(caps.emailPerDay) emails and \(caps.callsPerDay) calls a day; \(caps.perDestinationPerDay) a number or mailbox, "
             + "\(caps.perSenderPerDay) a sender; \(caps.alertRoundsPerHour) alert rounds a responder an hour"
             + (configuration.captcha == nil ? "" : "; captcha on codes and sign-up")
     }

@@ -36,6 +36,11 @@ struct DeliverySetup {
             // With a public URL the number's messaging webhook can reach `serve`: reminders say
             // how to answer them (README, "Texts to the server's number").
             channels.sms = TwilioChannelSender(client: TwilioClient(configuration: twilio), acceptsReplies: publicURL != nil)
+            // Calls need a number to call from and a public URL Twilio fetches the words from;
+            // nobody is called unless they chose calls (README, "Phone calls").
+            if case .number(let number) = twilio.sender, let publicURL {
+                channels.voice = TwilioCallSender(client: TwilioClient(configuration: twilio), from: number, publicURL: publicURL)
+            }
         }
         if let smtp = try Self.smtp(values) {
             self.smtp = smtp
@@ -51,7 +56,10 @@ struct DeliverySetup {
     /// Lines for the banner, one per channel.
     var summary: (sms: String, email: String, apns: String, links: String) {
         (
-            sms: twilio.map { "Twilio, account \($0.accountSID)" + ($0.statusCallback == nil ? "" : ", delivery reports on") }
+            sms: twilio.map {
+                "Twilio, account \($0.accountSID)" + ($0.statusCallback == nil ? "" : ", delivery reports on")
+                    + (channels.voice == nil ? "" : ", calls on")
+            }
                 ?? "codes written to this log, no alerts (set LIFESIGNAL_TWILIO_ACCOUNT_SID, _AUTH_TOKEN and _FROM)",
             email: smtp.map { "SMTP \($0.configuration.host):\($0.configuration.port) from \($0.from)" }
                 ?? "off (set LIFESIGNAL_SMTP_HOST and LIFESIGNAL_SMTP_FROM)",

@@ -235,7 +235,7 @@ struct DeliveryLedgerTests {
         await #expect(throws: DomainError.self) { _ = try await fixture.test.call("list-deliveries", .service, ["limit": 0]) }
 
         let updated = try await fixture.test.call("update-delivery-preferences", bob, ["sms": "off"])
-        #expect((updated["preferences"] as? [String: String]) == ["push": "all", "sms": "off", "email": "urgent"])
+        #expect((updated["preferences"] as? [String: String]) == ["push": "all", "sms": "off", "email": "urgent", "voice": "off"])
         await #expect(throws: DomainError.self) { _ = try await fixture.test.call("update-delivery-preferences", bob, ["sms": "sometimes"]) }
         await #expect(throws: DomainError.self) { _ = try await fixture.test.call("get-delivery-preferences", .anonymous) }
         let read = try await fixture.test.call("get-delivery-preferences", bob)

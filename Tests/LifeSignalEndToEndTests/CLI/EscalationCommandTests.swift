@@ -97,15 +97,18 @@ struct EscalationCommandTests {
         #expect(outcome.status == 5 && outcome.error == "error: An active alert from Alice was not found\n", "\(outcome.error)")
 
         outcome = try await alice("notifications", "channels")
-        #expect(outcome.status == 0 && outcome.output == "push: all\nsms: urgent\nemail: urgent\n", "\(outcome.output) \(outcome.error)")
-        let channels = try object(try await alice("notifications", "channels", "--sms", "off", "--email", "all", "--json"))
-        #expect(channels as? [String: String] == ["push": "all", "sms": "off", "email": "all"])
-        outcome = try await alice("notifications", "channels", "--push", "off", "--email", "off")
+        #expect(outcome.status == 0 && outcome.output == "push: all\nsms: urgent\nemail: urgent\nvoice: off\n", "\(outcome.output) \(outcome.error)")
+        let channels = try object(try await alice("notifications", "channels", "--sms", "off", "--email", "all", "--voice", "urgent", "--json"))
+        #expect(channels as? [String: String] == ["push": "all", "sms": "off", "email": "all", "voice": "urgent"])
+        outcome = try await alice("notifications", "channels", "--push", "off", "--email", "off", "--voice", "off")
         #expect(
-            outcome.output == "push: off\nsms: off\nemail: off\nEvery channel is off: you hear of alerts only in the app.\n",
+            outcome.output == "push: off\nsms: off\nemail: off\nvoice: off\nEvery channel is off: you hear of alerts only in the app.\n",
             "\(outcome.output) \(outcome.error)")
         outcome = try await alice("notifications", "channels", "--push", "loud")
         #expect(outcome.status == 2 && outcome.error == "error: --push is all, urgent or off, not \"loud\"\n", "\(outcome.error)")
-        #expect(try object(try await bob("notifications", "channels", "--json")) as? [String: String] == ["push": "all", "sms": "urgent", "email": "urgent"])
+        #expect(
+            try object(try await bob("notifications", "channels", "--json")) as? [String: String] == [
+                "push": "all", "sms": "urgent", "email": "urgent", "voice": "off",
+            ])
     }
 }

@@ -23,7 +23,7 @@ struct ServeSMSTests {
             "LIFESIGNAL_PUBLIC_URL": "http://127.0.0.1:9",
         ])
         defer { Task { await serve.stop() } }
-        #expect(serve.value("sms:") == "Twilio, account \(Self.sid), delivery reports on")
+        #expect(serve.value("sms:") == "Twilio, account \(Self.sid), delivery reports on, calls on")
         #expect(!serve.banner.contains(Self.token), "the auth token is never printed")
 
         #expect(try await serve.post("/auth/v1/otp", ["phone": "+15550002000"]).0 == 200)

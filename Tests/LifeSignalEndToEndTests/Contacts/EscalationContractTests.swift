@@ -127,9 +127,9 @@ struct EscalationContractTests {
         let alice = harness.aliceClients
 
         #expect(try await bob.notifications.deliveryPreferences() == .standard)
-        #expect(try await bob.notifications.updateDeliveryPreferences(nil, .off, nil) == DeliveryPreferences(push: .all, sms: .off, email: .urgent))
-        let changed = try await bob.notifications.updateDeliveryPreferences(.urgent, nil, .all)
-        #expect(changed == DeliveryPreferences(push: .urgent, sms: .off, email: .all))
+        #expect(try await bob.notifications.updateDeliveryPreferences(nil, .off, nil, nil) == DeliveryPreferences(push: .all, sms: .off, email: .urgent))
+        let changed = try await bob.notifications.updateDeliveryPreferences(.urgent, nil, .all, .urgent)
+        #expect(changed == DeliveryPreferences(push: .urgent, sms: .off, email: .all, voice: .urgent))
         #expect(try await bob.notifications.deliveryPreferences() == changed)
         #expect(try await alice.notifications.deliveryPreferences() == .standard)
     }

@@ -16,7 +16,7 @@ import Testing
             NotificationChannelsFeature()
         } withDependencies: {
             $0.notificationClient.deliveryPreferences = { .standard }
-            $0.notificationClient.updateDeliveryPreferences = { push, sms, email in
+            $0.notificationClient.updateDeliveryPreferences = { push, sms, email, _ in
                 sent.withValue { $0.append([push, sms, email].map { $0?.rawValue ?? "-" }.joined(separator: " ")) }
                 var stored = DeliveryPreferences.standard
                 if let push { stored.push = push }
@@ -48,7 +48,7 @@ import Testing
         let store = TestStore(initialState: NotificationChannelsFeature.State(preferences: silent)) {
             NotificationChannelsFeature()
         } withDependencies: {
-            $0.notificationClient.updateDeliveryPreferences = { _, _, _ in throw DomainError.unauthenticated }
+            $0.notificationClient.updateDeliveryPreferences = { _, _, _, _ in throw DomainError.unauthenticated }
         }
         #expect(!store.state.isUnreachableOutsideTheApp)
         #expect(NotificationChannelsFeature.State(preferences: DeliveryPreferences(push: .off, sms: .off, email: .off)).isUnreachableOutsideTheApp)
