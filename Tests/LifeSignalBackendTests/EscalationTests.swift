@@ -126,9 +126,19 @@ struct EscalationTests {
         test.clock.advance(by: 3600)
         #expect(try await test.sweep()["tiersAdvanced"] as? Int == 1)
         #expect(try await test.notifications(dan, .nonResponsiveDependent).count == 1)
-        // No fourth tier: nothing more, however long.
-        test.clock.advance(by: 24 * 3600)
+        // No fourth tier, nobody answering, no repeats set: everyone told hears it again at
+        // once, a tier delay later, and again after that, until someone answers.
+        test.clock.advance(by: 3599)
         #expect(try await test.sweep()["notifications"] as? Int == 0)
+        test.clock.advance(by: 1)
+        var report = try await test.sweep()
+        #expect(report["repeats"] as? Int == 1 && report["notifications"] as? Int == 4, "\(report)")
+        for responder in [bob, cat, dan] {
+            #expect(try await test.received(responder, .nonResponsiveDependent).last == "Ann Tester's check-in is still overdue and nobody has answered yet.")
+        }
+        test.clock.advance(by: 3600)
+        report = try await test.sweep()
+        #expect(report["repeats"] as? Int == 1 && report["notifications"] as? Int == 4, "\(report)")
         _ = try await test.call("check-in", ann)
         for responder in [bob, cat, dan] {
             #expect(try await test.received(responder, .checkInResumed) == ["Ann Tester checked in again after missing a check-in."])

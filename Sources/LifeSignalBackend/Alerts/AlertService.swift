@@ -28,11 +28,16 @@ public struct AlertService: Sendable {
         let (alert, outbox): (AlertRecord, Outbox) = try await database.transaction { connection in
             guard
                 let person = try await connection.first(
-                    "SELECT id, first_name, last_name, phone, escalation_repeat_seconds FROM users WHERE id = \(me)" + connection.forUpdate)
+                    "SELECT id, first_name, last_name, phone, escalation_repeat_seconds, escalation_tier_delay_seconds FROM users WHERE id = \(me)"
+                        + connection.forUpdate)
             else { throw DomainError.notFound("User \(me)") }
             let responders = try await Incidents.allResponders(of: me, in: connection)
             let tier = responders.map(\.tier).max() ?? 1
-            let repeatAt = person.optionalInt("escalation_repeat_seconds").map { now.addingTimeInterval(TimeInterval($0)) }
+            // Everyone is told at once: it is repeated until someone answers (``CheckInSweep/finalRepeat``).
+            let repeatAt = CheckInSweep.finalRepeat(
+                repeat: person.optionalInt("escalation_repeat_seconds").map(TimeInterval.init),
+                tierDelay: TimeInterval(person.optionalInt("escalation_tier_delay_seconds") ?? 7200), lastTier: true
+            ).map { now.addingTimeInterval($0) }
             let place: SQL = """
                 latitude = \(location.map { SQLValue.double($0.latitude) } ?? .null),
                 longitude = \(location.map { SQLValue.double($0.longitude) } ?? .null),

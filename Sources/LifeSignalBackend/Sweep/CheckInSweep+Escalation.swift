@@ -132,7 +132,9 @@ extension CheckInSweep {
             let theirs = responders[person.id] ?? []
             let first = theirs.map(\.tier).min() ?? 1
             let nextTierAt = Incidents.tier(after: first, among: theirs).map { _ in now.addingTimeInterval(person.tierDelay) }
-            let repeatAt = person.repeatInterval.map { now.addingTimeInterval($0) }
+            // The last tier told and nobody answering: it goes on (``finalRepeat``).
+            let repeatAt = Self.finalRepeat(repeat: person.repeatInterval, tierDelay: person.tierDelay, lastTier: nextTierAt == nil)
+                .map { now.addingTimeInterval($0) }
             inserts.append(
                 """
                 (\(id), \(person.id), 'active', \(now), 'missed_check_in', \(person.deadline), \(first), \(nextTierAt), \(repeatAt))
@@ -186,7 +188,11 @@ extension CheckInSweep {
                 let nextTierAt = following.map { _ in now.addingTimeInterval(TimeInterval(person.optionalInt("escalation_tier_delay_seconds") ?? 7200)) }
                 try await connection.query("UPDATE alerts SET tier = \(next), next_tier_at = \(nextTierAt) WHERE id = \(id)")
                 // A tier just told is repeated to a full interval from now, not at the old tier's time.
-                if row.optionalUUID("acknowledged_by") == nil, let interval = person.optionalInt("escalation_repeat_seconds") {
+                if row.optionalUUID("acknowledged_by") == nil,
+                    let interval = Self.finalRepeat(
+                        repeat: person.optionalInt("escalation_repeat_seconds").map(TimeInterval.init),
+                        tierDelay: TimeInterval(person.optionalInt("escalation_tier_delay_seconds") ?? 7200), lastTier: following == nil)
+                {
                     try await connection.query(
                         """
                         UPDATE alerts SET next_repeat_at = \(now.addingTimeInterval(TimeInterval(interval))) WHERE id = \(id)
@@ -247,18 +253,25 @@ extension CheckInSweep {
                 guard
                     let person = try await connection.first(
                         """
-                        SELECT first_name, last_name, phone, escalation_repeat_seconds FROM users WHERE id = \(owner)
+                        SELECT first_name, last_name, phone, escalation_repeat_seconds, escalation_tier_delay_seconds FROM users WHERE id = \(owner)
                         """)
                 else { continue }
-                if let interval = person.optionalInt("escalation_repeat_seconds") {
+                let tier = try row.int("tier")
+                // Every tier tried and nobody answering: everyone told hears it at once, again
+                // and again, until someone does or the person checks in.
+                let wanting = try await Incidents.wantingResponders(of: [owner], in: connection)
+                let lastTier = kind == .sos || Incidents.tier(after: tier, among: wanting) == nil
+                if let interval = Self.finalRepeat(
+                    repeat: person.optionalInt("escalation_repeat_seconds").map(TimeInterval.init),
+                    tierDelay: TimeInterval(person.optionalInt("escalation_tier_delay_seconds") ?? 7200), lastTier: lastTier)
+                {
                     try await connection.query(
                         """
                         UPDATE alerts SET next_repeat_at = \(now.addingTimeInterval(TimeInterval(interval))) WHERE id = \(id)
                         """)
                 }
                 let name = PersonName.inMessage(person)
-                let tier = try row.int("tier")
-                let told = try await Incidents.recipients(of: id, in: connection).filter { kind == .sos || $0.tier == tier }
+                let told = try await Incidents.recipients(of: id, in: connection).filter { lastTier || $0.tier == tier }
                 switch kind {
                 case .missedCheckIn:
                     drafts.append(
@@ -286,5 +299,12 @@ extension CheckInSweep {
         report.notifications += outbox.notifications.count
         await notifier.deliver(outbox)
         return claimed
+    }
+
+    /// How long until an unanswered incident is told again: the person's repeat interval; once
+    /// the last tier has been told, the tier delay when they set no repeats, so an incident
+    /// nobody answers is never left silent.
+    static func finalRepeat(repeat interval: TimeInterval?, tierDelay: TimeInterval, lastTier: Bool) -> TimeInterval? {
+        interval ?? (lastTier ? tierDelay : nil)
     }
 }
