@@ -17,12 +17,15 @@ public struct UpdateDeliveryPreferencesRequest: Codable, Sendable {
     public var sms: String?
     public var email: String?
     public var voice: String?
+    /// Channel names in the order alerts try them (`[]`: all at once); absent keeps it.
+    public var fallback: [String]?
 
-    public init(push: String? = nil, sms: String? = nil, email: String? = nil, voice: String? = nil) {
+    public init(push: String? = nil, sms: String? = nil, email: String? = nil, voice: String? = nil, fallback: [String]? = nil) {
         self.push = push
         self.sms = sms
         self.email = email
         self.voice = voice
+        self.fallback = fallback
     }
 }
 

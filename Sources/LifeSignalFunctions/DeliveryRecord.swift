@@ -46,4 +46,8 @@ public struct DeliveryRecord: Sendable, Hashable, Codable {
 /// Where a ledger row stands.
 public enum DeliveryStatus: String, Sendable, Hashable, Codable, CaseIterable {
     case queued, sending, sent, delivered, failed
+    /// A later step of a responder's fallback order, waiting its turn (``DeliveryFallback``).
+    case held
+    /// A step that was not needed: someone answered, or the incident ended, first.
+    case cancelled
 }

@@ -47,6 +47,7 @@ extension LocalAdapters {
             updateDeliveryPreferences: { push, sms, email, voice in
                 // As `update-delivery-preferences` does: the channels left out keep their choice.
                 try await deliveries.updatePreferences(caller: try await caller(), push: push, sms: sms, email: email, voice: voice)
-            })
+            },
+            updateFallbackOrder: { try await deliveries.updatePreferences(caller: try await caller(), fallback: $0) })
     }
 }

@@ -57,7 +57,8 @@ extension LiveClients {
                 clear: notifications.forward(\.clear), stream: notifications.forward(\.stream),
                 registerPushToken: notifications.forward(\.registerPushToken), sendPush: notifications.forward(\.sendPush),
                 deliveryPreferences: notifications.forward(\.deliveryPreferences),
-                updateDeliveryPreferences: notifications.forward(\.updateDeliveryPreferences)),
+                updateDeliveryPreferences: notifications.forward(\.updateDeliveryPreferences),
+                updateFallbackOrder: notifications.forward(\.updateFallbackOrder)),
             content: ContentClient(
                 locations: content.forward(\.locations), saveLocation: content.forward(\.saveLocation),
                 deleteLocation: content.forward(\.deleteLocation), events: content.forward(\.events), saveEvent: content.forward(\.saveEvent),

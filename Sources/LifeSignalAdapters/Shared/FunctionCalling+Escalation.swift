@@ -46,6 +46,13 @@ extension FunctionCalling {
         return reply.preferences
     }
 
+    /// `update-delivery-preferences` with only the fallback order.
+    func updateFallbackOrder(_ order: [DeliveryChannel]) async throws -> DeliveryPreferences {
+        let reply: DeliveryPreferencesResponse = try await call(
+            CloudFunctions.updateDeliveryPreferences, UpdateDeliveryPreferencesRequest(fallback: order.map(\.rawValue)))
+        return reply.preferences
+    }
+
     /// `update-delivery-preferences`: only the channels given change.
     func updateDeliveryPreferences(push: ChannelChoice?, sms: ChannelChoice?, email: ChannelChoice?, voice: ChannelChoice?) async throws -> DeliveryPreferences
     {

@@ -53,6 +53,7 @@ extension SupabaseAdapters {
             registerPushToken: { try await adapters.registerPushToken($0, platform: $1) },
             sendPush: { try await adapters.sendPush(to: $0, title: $1, body: $2) },
             deliveryPreferences: { try await adapters.deliveryPreferences() },
-            updateDeliveryPreferences: { try await adapters.updateDeliveryPreferences(push: $0, sms: $1, email: $2, voice: $3) })
+            updateDeliveryPreferences: { try await adapters.updateDeliveryPreferences(push: $0, sms: $1, email: $2, voice: $3) },
+            updateFallbackOrder: { try await adapters.updateFallbackOrder($0) })
     }
 }

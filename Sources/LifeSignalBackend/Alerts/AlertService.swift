@@ -168,6 +168,8 @@ public struct AlertService: Sendable {
                     """
                     UPDATE alerts SET acknowledged_at = \(now), acknowledged_by = \(me), next_repeat_at = NULL WHERE id = \(alertID)
                     """)
+                // Someone is on it: the rest of every responder's fallback order is not needed.
+                try await DeliveryFallback.cancel(alert: alertID, now: now, in: connection)
                 drafts += try await Incidents.recipients(of: alertID, in: connection).filter { $0.responder != me }.map {
                     NotificationDraft(
                         recipient: $0.responder, type: .alertAcknowledged, title: "\(name) is on it",

@@ -94,6 +94,7 @@ enum Incidents {
                 next_tier_at = NULL, next_repeat_at = NULL
             WHERE id = \(alert)
             """)
+        try await DeliveryFallback.cancel(alert: alert, now: now, in: connection)
         let byName: String?
         if let who, who != owner, let person = try await connection.first("SELECT first_name, last_name, phone FROM users WHERE id = \(who)") {
             byName = PersonName.inMessage(person)

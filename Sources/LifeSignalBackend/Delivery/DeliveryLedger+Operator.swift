@@ -132,13 +132,17 @@ extension DeliveryLedger {
             case .failed(let reason): ("failed", reason)
             }
         return try await database.transaction { connection in
-            try await connection.query(
+            let rows = try await connection.query(
                 """
                 UPDATE deliveries SET status = \(name), last_error = coalesce(\(error), last_error), updated_at = \(now)
                 WHERE provider_message_id = \(providerMessageID) AND channel = \(channel.rawValue) AND status IN ('sent', 'delivered')
                 RETURNING id
-                """
-            ).isEmpty == false
+                """)
+            // Undelivered: a responder's fallback order moves on now, not at the step's end.
+            if case .failed = status {
+                for row in rows { try await DeliveryFallback.releaseNext(after: try row.uuid("id"), now: now, in: connection) }
+            }
+            return !rows.isEmpty
         }
     }
 }

@@ -22,8 +22,9 @@ extension DeliveryLedger {
             try await connection.query("DELETE FROM delivery_preferences WHERE user_id = \(me)")
             try await connection.query(
                 """
-                INSERT INTO delivery_preferences (user_id, push, sms, email, voice, updated_at)
-                VALUES (\(me), \(preferences.push.rawValue), \(preferences.sms.rawValue), \(preferences.email.rawValue), \(preferences.voice.rawValue), \(now))
+                INSERT INTO delivery_preferences (user_id, push, sms, email, voice, fallback, updated_at)
+                VALUES (\(me), \(preferences.push.rawValue), \(preferences.sms.rawValue), \(preferences.email.rawValue), \(preferences.voice.rawValue), \
+                    \(DeliveryFallback.text(preferences.fallback)), \(now))
                 """)
         }
         return preferences
@@ -33,23 +34,25 @@ extension DeliveryLedger {
     /// devices changing different channels at once both keep their change.
     public func updatePreferences(
         caller: Caller, push: ChannelChoice? = nil, sms: ChannelChoice? = nil,
-        email: ChannelChoice? = nil, voice: ChannelChoice? = nil
+        email: ChannelChoice? = nil, voice: ChannelChoice? = nil, fallback: [DeliveryChannel]? = nil
     ) async throws -> DeliveryPreferences {
         let me = try caller.requireUser()
+        if let fallback { try DeliveryPreferences.validate(fallback: fallback) }
         let now = clock.now()
         let standard = DeliveryPreferences.standard
-        let changes = [("push", push), ("sms", sms), ("email", email), ("voice", voice)].compactMap { name, choice in
+        var changes = [("push", push), ("sms", sms), ("email", email), ("voice", voice)].compactMap { name, choice in
             choice.map { _ in SQL.raw("\(name) = excluded.\(name)") }
         }
+        if fallback != nil { changes.append("fallback = excluded.fallback") }
         let update =
             changes.isEmpty ? SQL.raw("DO NOTHING") : SQL.raw("DO UPDATE SET ") + SQL.join(changes + ["updated_at = excluded.updated_at"], separator: ", ")
         _ = try await database.transaction { connection in
             try await Self.requireProfile(me, in: connection)
             try await connection.query(
                 """
-                INSERT INTO delivery_preferences (user_id, push, sms, email, voice, updated_at)
+                INSERT INTO delivery_preferences (user_id, push, sms, email, voice, fallback, updated_at)
                 VALUES (\(me), \((push ?? standard.push).rawValue), \((sms ?? standard.sms).rawValue), \((email ?? standard.email).rawValue), \
-                    \((voice ?? standard.voice).rawValue), \(now))
+                    \((voice ?? standard.voice).rawValue), \(DeliveryFallback.text(fallback ?? [])), \(now))
                 ON CONFLICT (user_id) 
                 """ + update)
         }

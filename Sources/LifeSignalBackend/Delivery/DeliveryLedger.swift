@@ -46,6 +46,12 @@ public struct DeliveryLedger: Sendable {
     @discardableResult
     public func sendDue(limit: Int = 200) async -> Int {
         let now = clock.now()
+        do {
+            _ = try await database.transaction { try await DeliveryFallback.releaseDue(now: now, in: $0) }
+        } catch {
+            // The held steps wait for the next turn of the worker; what is queued still goes.
+            logger.debug("releasing held deliveries failed: \(error)")
+        }
         return await claimAndSend(
             """
             id IN (SELECT id FROM deliveries WHERE status IN ('queued', 'sending') AND next_attempt_at <= \(now) \
@@ -147,9 +153,11 @@ public struct DeliveryLedger: Sendable {
                 case .transient(let error), .permanent(let error):
                     try await connection.query(
                         "UPDATE deliveries SET status = 'failed', last_error = \(error), updated_at = \(now) WHERE " + mine)
+                    try await DeliveryFallback.releaseNext(after: delivery.id, now: now, in: connection)
                 case .addressGone(let error):
                     try await connection.query(
                         "UPDATE deliveries SET status = 'failed', last_error = \(error), updated_at = \(now) WHERE " + mine)
+                    try await DeliveryFallback.releaseNext(after: delivery.id, now: now, in: connection)
                     if delivery.channel == .push, let user = delivery.recipient {
                         // A dead token would fail every later push too.
                         try await connection.query("DELETE FROM push_tokens WHERE token = \(delivery.address) AND user_id = \(user)")

@@ -46,6 +46,7 @@ enum DeliveryQueue {
         var gate = try await PaidChannelGate.prepare(items, addresses: addresses, channels: channels, now: now, in: connection)
         var rows: [SQL] = []
         var queued = Queued()
+        var fallback = DeliveryFallback.Steps()
         for item in items {
             let record = item.record
             let choices = addresses.preferences[record.userID] ?? .standard
@@ -55,18 +56,29 @@ enum DeliveryQueue {
             let alertID = item.incident
             if let alertID { data["alertId"] = alertID.uuidString.lowercased() }
             let json = String(decoding: try JSONEncoder.sorted.encode(data), as: UTF8.self)
-            for channel in DeliveryChannel.allCases where channels.contains(channel) && choices[channel].carries(record.type) {
-                if channel == .voice, !record.type.isCalled { continue }
+            let chosen = DeliveryChannel.allCases.filter { channel in
+                channels.contains(channel) && choices[channel].carries(record.type) && (channel != .voice || record.type.isCalled)
+                    && !addresses.of(record.userID, on: channel).isEmpty
+            }
+            // A responder's round with a fallback order: one channel now, the rest held, each
+            // due after its share of the tier's delay (``DeliveryFallback``).
+            let ordered = try await fallback.plan(item, chosen: chosen, order: choices.fallback, now: now, in: connection)
+            var step = 0
+            for channel in ordered.channels {
+                var wrote = false
                 for address in addresses.of(record.userID, on: channel) {
                     if channel.isPaid, try await !gate.admits(item, channel: channel, address: address, in: connection) { continue }
                     let id = UUID()
-                    queued.ids.append(id)
+                    let due = now.addingTimeInterval(ordered.step * Double(step))
+                    if step == 0 { queued.ids.append(id) }
                     rows.append(
                         """
                         (\(id), \(record.id), \(record.userID), \(channel.rawValue), \(address), \(record.type.rawValue), \
-                        \(record.title), \(record.body), \(json), \(alertID), 'queued', 0, \(now), \(now), \(now))
+                        \(record.title), \(record.body), \(json), \(alertID), \(step == 0 ? "queued" : "held"), 0, \(due), \(now), \(now))
                         """)
+                    wrote = true
                 }
+                if wrote, ordered.step > 0 { step += 1 }
             }
         }
         try await gate.finish(in: connection)
@@ -111,12 +123,15 @@ struct Addresses {
     static func load(for users: [UserID], channels: Set<DeliveryChannel>, in connection: any SQLConnection) async throws -> Addresses {
         var result = Addresses()
         for list in chunks(users) {
-            for row in try await connection.query("SELECT user_id, push, sms, email, voice FROM delivery_preferences WHERE user_id IN (\(list))") {
+            for row in try await connection.query(
+                "SELECT user_id, push, sms, email, voice, fallback FROM delivery_preferences WHERE user_id IN (\(list))")
+            {
                 result.preferences[UserID(try row.uuid("user_id"))] = DeliveryPreferences(
                     push: ChannelChoice(rawValue: try row.string("push")) ?? .all,
                     sms: ChannelChoice(rawValue: try row.string("sms")) ?? .urgent,
                     email: ChannelChoice(rawValue: try row.string("email")) ?? .urgent,
-                    voice: ChannelChoice(rawValue: try row.string("voice")) ?? .off)
+                    voice: ChannelChoice(rawValue: try row.string("voice")) ?? .off,
+                    fallback: DeliveryFallback.order(row.optionalString("fallback")))
             }
             if channels.contains(.push) {
                 // The app's own switch still governs pushes, as it did before the ledger.

@@ -97,11 +97,15 @@ public struct VoiceCalls: Sendable {
                 "the call ended: \(status)"
             }
         let now = clock.now()
-        try await database.query(
-            """
-            UPDATE deliveries SET status = 'failed', last_error = \(reason), updated_at = \(now)
-            WHERE id = \(delivery) AND channel = 'voice' AND status IN ('sending', 'sent')
-            """)
+        try await database.transaction { connection in
+            let failed = try await connection.query(
+                """
+                UPDATE deliveries SET status = 'failed', last_error = \(reason), updated_at = \(now)
+                WHERE id = \(delivery) AND channel = 'voice' AND status IN ('sending', 'sent') RETURNING id
+                """)
+            // Nobody answered: a responder's fallback order moves on now.
+            if !failed.isEmpty { try await DeliveryFallback.releaseNext(after: delivery, now: now, in: connection) }
+        }
     }
 
     private func checkIn(_ call: Call, pin: String?) async throws -> Answer {

@@ -17,8 +17,16 @@ extension BackendFunctions {
                 }
                 choices[channel] = choice
             }
+            let fallback = try request.fallback.map { names in
+                try names.map { (name) throws(DomainError) -> DeliveryChannel in
+                    guard let channel = DeliveryChannel(rawValue: name) else {
+                        throw .invalidArgument("fallback names push, sms, email or voice, not \"\(name.prefix(40))\"")
+                    }
+                    return channel
+                }
+            }
             let stored = try await backend.deliveries.updatePreferences(
-                caller: caller, push: choices[.push], sms: choices[.sms], email: choices[.email], voice: choices[.voice])
+                caller: caller, push: choices[.push], sms: choices[.sms], email: choices[.email], voice: choices[.voice], fallback: fallback)
             return DeliveryPreferencesResponse(success: true, preferences: stored)
         },
         handle(CloudFunctions.listDeliveries) { backend, caller, request in

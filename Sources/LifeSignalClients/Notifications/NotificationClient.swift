@@ -27,12 +27,15 @@ public struct NotificationClient: Sendable {
     /// devices. Returns the id of the notification written; anyone else is
     /// ``DomainError/forbidden(_:)``.
     public var sendPush: @Sendable (_ contact: UserID, _ title: String, _ body: String) async throws -> UUID
-    /// What reaches me on each channel outside the app (push, SMS, email: all, urgent or off);
-    /// the defaults until I choose (``DeliveryPreferences/standard``).
+    /// What reaches me on each channel outside the app (push, SMS, email, calls: all, urgent or
+    /// off); the defaults until I choose (``DeliveryPreferences/standard``).
     public var deliveryPreferences: @Sendable () async throws -> DeliveryPreferences
-    /// Sets the channels given (`nil` keeps one as it is); returns all three as stored.
+    /// Sets the channels given (`nil` keeps one as it is); returns them all as stored.
     public var updateDeliveryPreferences:
         @Sendable (_ push: ChannelChoice?, _ sms: ChannelChoice?, _ email: ChannelChoice?, _ voice: ChannelChoice?) async throws -> DeliveryPreferences
+    /// The order alerts try my channels in, one after another until someone answers (empty:
+    /// all at once; ``DeliveryPreferences/fallback``).
+    public var updateFallbackOrder: @Sendable (_ order: [DeliveryChannel]) async throws -> DeliveryPreferences
 }
 
 extension NotificationClient: TestDependencyKey {
@@ -93,6 +96,13 @@ extension NotificationClient: TestDependencyKey {
                     if let sms { stored.sms = sms }
                     if let email { stored.email = email }
                     if let voice { stored.voice = voice }
+                    return stored
+                }
+            },
+            updateFallbackOrder: { order in
+                try DeliveryPreferences.validate(fallback: order)
+                return channels.withValue { stored in
+                    stored.fallback = order
                     return stored
                 }
             })

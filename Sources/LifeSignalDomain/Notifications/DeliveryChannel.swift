@@ -43,12 +43,26 @@ public struct DeliveryPreferences: Hashable, Codable, Sendable {
     public var email: ChannelChoice
     /// Calls are off until the person asks for them: a ringing phone at night is a choice.
     public var voice: ChannelChoice
+    /// How an alert reaches this person as a responder: empty, on every chosen channel at
+    /// once; otherwise one channel after another in this order (say push, SMS, call, email),
+    /// moving on when one fails or goes unanswered for its share of the tier's delay, and
+    /// stopping as soon as anyone answers. Chosen channels left out come last.
+    public var fallback: [DeliveryChannel]
 
-    public init(push: ChannelChoice = .all, sms: ChannelChoice = .urgent, email: ChannelChoice = .urgent, voice: ChannelChoice = .off) {
+    public init(
+        push: ChannelChoice = .all, sms: ChannelChoice = .urgent, email: ChannelChoice = .urgent, voice: ChannelChoice = .off,
+        fallback: [DeliveryChannel] = []
+    ) {
         self.push = push
         self.sms = sms
         self.email = email
         self.voice = voice
+        self.fallback = fallback
+    }
+
+    /// Refuses an order that names a channel twice.
+    public static func validate(fallback: [DeliveryChannel]) throws(DomainError) {
+        guard Set(fallback).count == fallback.count else { throw .invalidArgument("A fallback order names each channel at most once") }
     }
 
     public static let standard = DeliveryPreferences()
@@ -89,14 +103,28 @@ extension NotificationType {
 }
 
 extension DeliveryPreferences {
-    private enum CodingKeys: String, CodingKey { case push, sms, email, voice }
+    fileprivate enum CodingKeys: String, CodingKey { case push, sms, email, voice, fallback }
 
-    /// `voice` came later: choices written without it have calls off.
+    /// `voice` and `fallback` came later: choices written without them have calls off and
+    /// every channel at once.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.init(
             push: try container.decode(ChannelChoice.self, forKey: .push), sms: try container.decode(ChannelChoice.self, forKey: .sms),
             email: try container.decode(ChannelChoice.self, forKey: .email),
-            voice: try container.decodeIfPresent(ChannelChoice.self, forKey: .voice) ?? .off)
+            voice: try container.decodeIfPresent(ChannelChoice.self, forKey: .voice) ?? .off,
+            fallback: try container.decodeIfPresent([DeliveryChannel].self, forKey: .fallback) ?? [])
+    }
+}
+
+extension DeliveryPreferences {
+    /// Written as read: `fallback` only when one is set, so the common case keeps its shape.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(push, forKey: .push)
+        try container.encode(sms, forKey: .sms)
+        try container.encode(email, forKey: .email)
+        try container.encode(voice, forKey: .voice)
+        if !fallback.isEmpty { try container.encode(fallback, forKey: .fallback) }
     }
 }

@@ -32,6 +32,8 @@ public struct NotificationChannelsFeature: Reducer {
         case task
         case loaded(Result<DeliveryPreferences, DomainError>)
         case choicePicked(DeliveryChannel, ChannelChoice)
+        /// The order alerts try the channels in, one after another (empty: all at once).
+        case fallbackOrderPicked([DeliveryChannel])
         case saved(Result<DeliveryPreferences, DomainError>)
     }
 
@@ -55,6 +57,18 @@ public struct NotificationChannelsFeature: Reducer {
             state.isSaving = false
             state.errorMessage = error.message
             return .none
+
+        case .fallbackOrderPicked(let order):
+            guard let current = state.preferences, current.fallback != order, !state.isSaving else { return .none }
+            do { try DeliveryPreferences.validate(fallback: order) } catch {
+                state.errorMessage = error.message
+                return .none
+            }
+            state.isSaving = true
+            state.errorMessage = nil
+            return .run { [notifications] send in
+                await send(.saved(Result { try await notifications.updateFallbackOrder(order) }.mapError(DomainError.init)))
+            }
 
         case .choicePicked(let channel, let choice):
             guard let current = state.preferences, current[channel] != choice, !state.isSaving else { return .none }
