@@ -23,6 +23,8 @@ public enum CloudFunctions {
     public static let checkIn = CloudFunction<CheckInRequest, CheckInResponse>("check-in")
     public static let getCheckInPINs = CloudFunction<EmptyRequest, CheckInPINsResponse>("get-check-in-pins")
     public static let setCheckInPINs = CloudFunction<SetCheckInPINsRequest, CheckInPINsResponse>("set-check-in-pins")
+    public static let sendTestAlert = CloudFunction<EmptyRequest, TestAlertResponse>("send-test-alert")
+    public static let getTestAlert = CloudFunction<EmptyRequest, TestAlertResponse>("get-test-alert")
     // MARK: Contacts
     public static let lookupQRCode = CloudFunction<QRCodeRequest, LookupQRCodeResponse>("lookup-qr-code")
     public static let getQRCode = CloudFunction<EmptyRequest, QRCodeResponse>("get-qr-code")
@@ -97,6 +99,8 @@ public enum CloudFunctions {
         "check-in",
         "get-check-in-pins",
         "set-check-in-pins",
+        "send-test-alert",
+        "get-test-alert",
         "lookup-qr-code",
         "get-qr-code",
         "reset-qr-code",

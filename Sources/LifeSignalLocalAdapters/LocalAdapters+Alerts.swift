@@ -10,6 +10,7 @@ extension LocalAdapters {
     /// and the responses to them.
     public var alertClient: AlertClient {
         let alerts = backend.alerts
+        let tests = backend.testAlerts
         let changes = backend.changes
         let clock = backend.clock
         return AlertClient(
@@ -40,7 +41,9 @@ extension LocalAdapters {
                     guard ["alerts", "alert_responses"].contains(event.table) else { return nil }
                     return .some(try await alerts.activeAlert(caller: caller))
                 }
-            })
+            },
+            sendTestAlert: { try await tests.send(caller: try await caller()) },
+            testAlert: { try await tests.latest(caller: try await caller()) })
     }
 
     /// Pings on the embedded backend; what waits on either side is read from the contact

@@ -44,6 +44,7 @@ public struct WebApp<Context: RequestContext>: Sendable {
         registerLinks(on: router)
         registerPush(on: router)
         registerCheckInLinks(on: router)
+        registerTestAlerts(on: router)
         WebAssets.register(on: router)
     }
 

@@ -48,7 +48,7 @@ extension LiveClients {
             alerts: AlertClient(
                 trigger: alerts.forward(\.trigger), triggerSharing: alerts.forward(\.triggerSharing), cancel: alerts.forward(\.cancel),
                 activeAlert: alerts.forward(\.activeAlert), respond: alerts.forward(\.respond), markSafe: alerts.forward(\.markSafe),
-                stream: alerts.forward(\.stream)),
+                stream: alerts.forward(\.stream), sendTestAlert: alerts.forward(\.sendTestAlert), testAlert: alerts.forward(\.testAlert)),
             pings: PingClient(
                 ping: pings.forward(\.ping), respond: pings.forward(\.respond), respondToAll: pings.forward(\.respondToAll),
                 clear: pings.forward(\.clear), pending: pings.forward(\.pending), sent: pings.forward(\.sent), stream: pings.forward(\.stream)),

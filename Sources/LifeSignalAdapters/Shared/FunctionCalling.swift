@@ -119,7 +119,14 @@ extension FunctionCalling {
                 return try WireParse.date(reply.respondedAt)
             },
             markSafe: { try await adapters.markSafe($0) },
-            stream: { try await adapters.ownAlertChanges() })
+            stream: { try await adapters.ownAlertChanges() },
+            sendTestAlert: {
+                guard let report = try await adapters.call(CloudFunctions.sendTestAlert).report() else {
+                    throw DomainError.internal("send-test-alert answered without a test")
+                }
+                return report
+            },
+            testAlert: { try await adapters.call(CloudFunctions.getTestAlert).report() })
     }
 
     /// Pings through `ping-dependent`, `respond-to-ping`, `respond-to-all-pings`, `clear-ping`;

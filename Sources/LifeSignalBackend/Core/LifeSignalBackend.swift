@@ -43,6 +43,8 @@ public final class LifeSignalBackend: Sendable {
         /// The one-tap check-in page a reminder links to (`/c/<token>`, bound to the person and
         /// their deadline; `nil`: reminders carry none).
         public var checkInLink: @Sendable (_ person: UserID, _ deadline: Date) -> URL? = { _, _ in nil }
+        /// The page a test alert's message links to, to confirm it (`/t/<token>`; `nil`: none).
+        public var testAlertLink: @Sendable (_ notification: UUID) -> URL? = { _ in nil }
         /// Invitations one person may send a day, invitation SMS one number receives a day.
         public var invitationLimits = InvitationLimits()
         /// Caps on paid channels, the countries SMS may go to, and who hears of held messages.
@@ -101,7 +103,7 @@ public final class LifeSignalBackend: Sendable {
         let senders = DeliverySenders(
             database: database, clock: configuration.clock, changes: changes, push: configuration.pushSender,
             channels: configuration.deliveryChannels, link: configuration.responderLink, observe: configuration.deliveryObserver,
-            invitationLink: configuration.invitationLink, checkInLink: configuration.checkInLink)
+            invitationLink: configuration.invitationLink, checkInLink: configuration.checkInLink, testLink: configuration.testAlertLink)
         let ledger = DeliveryLedger(database: database, clock: configuration.clock, senders: senders, policy: configuration.deliveryRetry)
         self.deliveries = ledger
         let notifier = Notifier(database: database, changes: changes, push: configuration.pushSender, ledger: ledger)

@@ -18,6 +18,8 @@ struct DeliverySenders: Sendable {
     var invitationLink: @Sendable (_ invitation: UUID) -> URL? = { _ in nil }
     /// The one-tap check-in page a reminder links to, for the person's deadline.
     var checkInLink: @Sendable (_ person: UserID, _ deadline: Date) -> URL? = { _, _ in nil }
+    /// The page a test alert's message links to, for that message.
+    var testLink: @Sendable (_ notification: UUID) -> URL? = { _ in nil }
 
     /// Channels this server sends, as bound SQL values.
     var channelList: SQL {
@@ -46,6 +48,9 @@ struct DeliverySenders: Sendable {
             message.data["link"] = url.absoluteString
         } else if let invitation = InvitationDelivery.invitationID(of: delivery), let url = invitationLink(invitation) {
             message.link = url
+        } else if delivery.kind == .testAlert, let id = delivery.data["notificationId"].flatMap(UUID.init(uuidString:)), let url = testLink(id) {
+            message.link = url
+            message.data["link"] = url.absoluteString
         } else if delivery.kind == .checkInReminder, let person = delivery.recipient, let url = await reminderLink(for: person) {
             message.link = url
             message.data["link"] = url.absoluteString

@@ -26,6 +26,8 @@ public struct VoiceCalls: Sendable {
         case responder(message: String)
         /// To the person at their deadline: "Press 1 if you're OK".
         case checkIn(firstName: String)
+        /// A test alert: the message, then "Press 1 to confirm".
+        case test(message: String)
         /// Nothing to ask any more (the alert ended, the person checked in, the row is not a
         /// call): these words, then goodbye.
         case over(String)
@@ -51,6 +53,7 @@ public struct VoiceCalls: Sendable {
             }
             return .checkIn(firstName: person.optionalString("first_name") ?? "")
         }
+        if call.kind == .testAlert { return .test(message: call.body) }
         if let alert = call.alert, try await !isActive(alert) { return .over("This alert has ended. Thank you.") }
         // The body names the person and what happened; the title would say it twice.
         return .responder(message: call.body)
@@ -60,6 +63,11 @@ public struct VoiceCalls: Sendable {
     public func pressed(_ digits: String, on delivery: UUID) async throws -> Answer {
         guard let call = try await Self.call(delivery, in: database) else { return .done("This call is no longer needed.") }
         guard digits.first == "1" else { return .again }
+        if call.kind == .testAlert {
+            let name = try await alerts.tests.confirm(call.notification, how: "call")
+            try await markAnswered(delivery)
+            return .done("Thank you. \(name ?? "They") will see that you can be reached by phone.")
+        }
         if call.kind == .nonResponsiveSelf {
             let needsPIN = try await database.query("SELECT 1 AS present FROM lifesignal_check_in_pins WHERE user_id = \(call.recipient)").first != nil
             return needsPIN ? .askPIN : try await checkIn(call, pin: nil)
@@ -134,6 +142,7 @@ public struct VoiceCalls: Sendable {
 
     struct Call {
         var id: UUID
+        var notification: UUID
         var recipient: UserID
         var kind: NotificationType
         var title: String
@@ -144,12 +153,13 @@ public struct VoiceCalls: Sendable {
     static func call(_ delivery: UUID, in database: any Database) async throws -> Call? {
         guard
             let row = try await database.query(
-                "SELECT user_id, kind, title, body, alert_id FROM deliveries WHERE id = \(delivery) AND channel = 'voice'"
+                "SELECT notification_id, user_id, kind, title, body, alert_id FROM deliveries WHERE id = \(delivery) AND channel = 'voice'"
             ).first,
             let recipient = row.optionalUUID("user_id"), let kind = NotificationType(rawValue: try row.string("kind"))
         else { return nil }
         return Call(
-            id: delivery, recipient: UserID(recipient), kind: kind, title: try row.string("title"), body: try row.string("body"),
+            id: delivery, notification: try row.uuid("notification_id"), recipient: UserID(recipient), kind: kind, title: try row.string("title"),
+            body: try row.string("body"),
             alert: row.optionalUUID("alert_id"))
     }
 }

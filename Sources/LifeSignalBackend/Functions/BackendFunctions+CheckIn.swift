@@ -24,5 +24,7 @@ extension BackendFunctions {
         handle(CloudFunctions.setCheckInPINs) { backend, caller, request in
             CheckInPINsResponse(try await backend.checkInPINs.set(caller: caller, pin: request.pin, duressPIN: request.duressPin))
         },
+        handle(CloudFunctions.sendTestAlert) { backend, caller, _ in TestAlertResponse(try await backend.testAlerts.send(caller: caller)) },
+        handle(CloudFunctions.getTestAlert) { backend, caller, _ in TestAlertResponse(try await backend.testAlerts.latest(caller: caller)) },
     ]
 }

@@ -27,6 +27,7 @@ public struct ResponderLinks: Sendable {
     private let responderKey: SymmetricKey
     private let invitationKey: SymmetricKey
     private let checkInKey: SymmetricKey
+    private let testKey: SymmetricKey
 
     static let tagLength = 9
     static let responderPayloadLength = 36
@@ -38,6 +39,7 @@ public struct ResponderLinks: Sendable {
         responderKey = Self.derive(secret, label: "lifesignal responder links v1")
         invitationKey = Self.derive(secret, label: "lifesignal invitation links v1")
         checkInKey = Self.derive(secret, label: "lifesignal check-in links v1")
+        testKey = Self.derive(secret, label: "lifesignal test alert links v1")
     }
 
     private static func derive(_ secret: SymmetricKey, label: String) -> SymmetricKey {
@@ -121,6 +123,22 @@ public struct ResponderLinks: Sendable {
         let deadline = Self.date(payload[16..<20])
         guard now < deadline.addingTimeInterval(Self.checkInLinkGrace) else { return nil }
         return CheckInLink(user: UserID(Self.uuid(payload[0..<16])), deadline: deadline)
+    }
+
+    // MARK: Test alert links
+
+    /// How long a test alert's link works: a week.
+    public static let testLinkLifetime: TimeInterval = 7 * 24 * 3600
+
+    /// The link a test alert carries: `<base>/t/<token>`, bound to that responder's message.
+    public func testURL(notification: UUID, now: Date) -> URL {
+        link(path: "t", token: Self.seal(Self.bytes(notification) + Self.bytes(now.addingTimeInterval(Self.testLinkLifetime)), key: testKey))
+    }
+
+    /// The test message a token names, or `nil` (forged, changed, expired).
+    public func verifyTest(_ token: String, now: Date) -> UUID? {
+        guard let payload = Self.open(token, payloadLength: 20, key: testKey), now < Self.date(payload[16..<20]) else { return nil }
+        return Self.uuid(payload[0..<16])
     }
 
     // MARK: Encoding

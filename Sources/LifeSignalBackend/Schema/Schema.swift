@@ -8,6 +8,7 @@ public enum Schema {
             peopleSeeOnlyTheirOwn, ChangeCapture.deletedRowsMigration, Sessions.sessionsByUserMigration, contentPrivacy, consentMigration,
             DeliveryLedger.migration, escalationMigration, ExternalIdentities.identityLinksMigration,
             SendCounter.migration, SignInCodes.sharedCountsMigration, CheckInService.idempotencyMigration, CheckInPINs.migration, DeliveryLedger.callsMigration,
+            TestAlerts.migration,
         ]
 
     /// Every exposed table's policy; tables without one are not reachable through `/rest/v1`.

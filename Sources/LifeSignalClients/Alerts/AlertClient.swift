@@ -28,6 +28,11 @@ public struct AlertClient: Sendable {
     /// by a responder (``AlertRecord/responses`` grows), and `nil` once it is cancelled. Read
     /// ``activeAlert`` (with `nil`) for the current value.
     public var stream: @Sendable () async throws -> AsyncThrowingStream<AlertRecord?, any Error>
+    /// Sends "This is a test" to all my responders on every channel each chose; returns what it
+    /// found so far (a few a day: ``DomainError/rateLimited(retryAfter:)`` past them).
+    public var sendTestAlert: @Sendable () async throws -> TestAlertReport
+    /// My last test alert as it stands now: who confirmed, what reached whom; `nil` if none.
+    public var testAlert: @Sendable () async throws -> TestAlertReport?
 }
 
 extension AlertClient: TestDependencyKey {
@@ -49,6 +54,7 @@ extension AlertClient: TestDependencyKey {
                 return alert
             }
         }
+        let test = LockIsolated<TestAlertReport?>(nil)
         return AlertClient(
             trigger: { try raise(nil) },
             triggerSharing: { try raise($0) },
@@ -68,7 +74,19 @@ extension AlertClient: TestDependencyKey {
                     return Date(timeIntervalSince1970: 1_800_000_120)
                 }
             },
-            stream: { changes.stream })
+            stream: { changes.stream },
+            sendTestAlert: {
+                let report = TestAlertReport(
+                    sentAt: Date(timeIntervalSince1970: 1_800_000_000),
+                    responders: [
+                        .init(
+                            id: UserID(UUID(uuidString: "00000000-0000-4000-8000-00000000a001") ?? UUID()), name: "Maya Lopez",
+                            attempts: [.init(channel: .push, status: "sent"), .init(channel: .sms, status: "delivered")])
+                    ])
+                test.setValue(report)
+                return report
+            },
+            testAlert: { test.value })
     }
 }
 

@@ -91,14 +91,15 @@ extension NotificationType {
     /// Whether the notification cannot wait: someone may need help, or has stopped needing it.
     /// A person's ``ChannelChoice/urgent`` channels carry exactly these.
     public var isUrgent: Bool {
-        category == .alerts || self == .checkInResumed
+        // A test alert goes wherever an alert would: that is what it tests.
+        category == .alerts || self == .checkInResumed || self == .testAlert
     }
 
     /// Whether a call carries it: someone may need help now. The person's own missed check-in
     /// is the call that asks them first ("Press 1 if you're OK"); a responder's is an SOS or a
     /// missed check-in. Acknowledgements and all-clears never ring a phone.
     public var isCalled: Bool {
-        self == .nonResponsiveSelf || self == .alertActivatedReceived || self == .nonResponsiveDependent
+        self == .nonResponsiveSelf || self == .alertActivatedReceived || self == .nonResponsiveDependent || self == .testAlert
     }
 }
 

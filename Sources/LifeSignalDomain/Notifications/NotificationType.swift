@@ -32,6 +32,8 @@ public enum NotificationType: String, Hashable, Codable, Sendable, CaseIterable 
     /// The person paused check-ins until a time, or resumed them: to their responders.
     case checkInsPaused = "check_ins_paused"
     case checkInsUnpaused = "check_ins_unpaused"
+    /// "This is a test": the person checks that each responder can be reached (issue 34).
+    case testAlert = "test_alert"
 
     /// The history sheet's filter a type falls under.
     public var category: NotificationCategory {
@@ -44,7 +46,7 @@ public enum NotificationType: String, Hashable, Codable, Sendable, CaseIterable 
         case .contactRemoved: .removed
         case .contactAdded: .added
         case .checkInReminder, .checkInResumed, .checkInsPaused, .checkInsUnpaused: .checkIns
-        case .system, .systemSuccess, .systemError: .system
+        case .system, .systemSuccess, .systemError, .testAlert: .system
         }
     }
 }

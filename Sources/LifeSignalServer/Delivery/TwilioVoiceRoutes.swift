@@ -90,6 +90,9 @@ struct TwilioVoiceRoutes<Context: RequestContext> {
         case .responder(let message):
             let menu = say("This is LifeSignal with an urgent message. \(message) Press 1 if you will check on them. Press 2 to hear this again.")
             return twiML(gather(menu, call: call) + gather(say("Press 1 if you will check on them."), call: call) + say("Goodbye.") + "<Hangup/>")
+        case .test(let message):
+            let menu = say("This is a test from LifeSignal. \(message) Press 1 to confirm.")
+            return twiML(gather(menu, call: call) + gather(say("Press 1 to confirm."), call: call) + say("Goodbye.") + "<Hangup/>")
         case .checkIn(let firstName):
             let hello = firstName.isEmpty ? "Hello." : "Hello \(firstName)."
             let menu = say("\(hello) This is LifeSignal. Your check-in is overdue. Press 1 if you are OK.")

@@ -59,7 +59,8 @@ extension WebTemplates {
         </form>
         <form method="post" action="/people/{{id}}/remove" class="inline"><input type="hidden" name="_csrf" value="{{csrf}}">
         <button class="link" aria-label="Remove {{name}} as your responder">Remove</button></form></li>
-        {{/responders}}</ul>{{/hasResponders}}
+        {{/responders}}</ul>
+        <p><a href="/test-alert">Send a test alert</a>: check that each of them can be reached, and how.</p>{{/hasResponders}}
         {{^hasResponders}}<p class="error">Nobody would be told if you missed a check-in. Add someone below.</p>{{/hasResponders}}
         </section>
         {{#hasPending}}

@@ -11,7 +11,7 @@ enum WebTemplates {
             "sign-in": signIn, "sign-in-code": signInCode,
             "home": home, "sos": sos, "settings": settings,
             "people": people, "qr": qr, "link": link,
-            "message": message, "check-in-link": checkInLink,
+            "message": message, "check-in-link": checkInLink, "test-alert": testAlert, "test-link": testLink,
         ]
         for (name, text) in templates {
             do { try library.register(text, named: name) } catch {

@@ -17,7 +17,7 @@ struct AlertCommand: AsyncParsableCommand {
 
     static let configuration = CommandConfiguration(
         commandName: "alert", abstract: "Raise or cancel an SOS, see yours, or answer a dependent's.",
-        subcommands: [On.self, Off.self, Status.self, Respond.self, Safe.self])
+        subcommands: [On.self, Off.self, Status.self, Respond.self, Safe.self, Test.self])
 
     struct On: AsyncParsableCommand {
         static let configuration = CommandConfiguration(

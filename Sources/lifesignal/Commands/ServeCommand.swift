@@ -52,6 +52,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.responderLink = { alert, responder in links.url(alertID: alert, responder: responder, now: Date()) }
         configuration.invitationLink = { invitation in links.invitationURL(invitationID: invitation, now: Date()) }
         configuration.checkInLink = { person, deadline in links.checkInURL(user: person, deadline: deadline) }
+        configuration.testAlertLink = { message in links.testURL(notification: message, now: Date()) }
         let channels = delivery.summary
         let push =
             try local.serviceAccount().map { "FCM HTTP v1, project \($0.projectID)" }

@@ -149,6 +149,25 @@ struct PhoneCallTests {
         #expect(rows["+15550008011"]?.status == "delivered" && rows["+15550008013"]?.status == "delivered")
     }
 
+    @Test("a test alert by call: pressing 1 confirms it, and the person sees it was confirmed on a call", arguments: Engine.allCases)
+    func testAlertByCall(engine: Engine) async throws {
+        let fixture = try await Self.start(engine)
+        defer { Task { await fixture.stop() } }
+        let backend = fixture.test.backend
+        let ann = try await fixture.person("+15550008021", "Ann", calls: .off)
+        let bob = try await fixture.person("+15550008022", "Bob", calls: .urgent)
+        _ = try await backend.contacts.addContact(caller: ann, qrCodeID: try await backend.contacts.qrCode(caller: bob).id, roles: .responder)
+        try await fixture.phones(["+15550008022": ["answer": "human", "presses": ["1"]]])
+        _ = try await backend.testAlerts.send(caller: ann)
+        _ = try await fixture.ended("+15550008022")
+        let heard = fixture.heard("+15550008022")
+        #expect(heard.first?.hasPrefix("This is a test from LifeSignal. Ann Tester is testing LifeSignal: nothing is wrong.") == true, "\(heard)")
+        #expect(heard.last == "Thank you. Ann Tester will see that you can be reached by phone. Goodbye.", "\(heard)")
+        let report = try #require(try await backend.testAlerts.latest(caller: ann))
+        #expect(report.responders.first?.confirmedBy == "call")
+        #expect(report.responders.first?.attempts.map(\.channel) == [.voice])
+    }
+
     @Test("a forged or unsigned voice webhook is 403 and presses nothing")
     func forgeries() async throws {
         let fixture = try await Self.start(.sqlite)
