@@ -30,7 +30,7 @@ struct DemoCommand: AsyncParsableCommand {
             // A fixed code keeps the story the same on every run.
             testOTPs: try TestOTPs(parsing: "+15550001111=246810,\(DemoStory.bobPhone)=\(DemoStory.bobCode)"))
         // Stand-ins for Twilio and SMTP that keep what they are given: the story shows what left.
-        configuration.deliveryChannels = DeliveryChannels(sms: RecordingChannelSender(), email: RecordingChannelSender())
+        configuration.deliveryChannels = DeliveryChannels(sms: RecordingChannelSender(), email: RecordingChannelSender(), voice: RecordingChannelSender())
         let base = URL(string: "http://127.0.0.1:54321") ?? URL(fileURLWithPath: "/")
         let links = ResponderLinks(jwtSecret: configuration.jwtSecret, baseURL: base)
         configuration.responderLink = { alert, responder in links.url(alertID: alert, responder: responder, now: clock.now) }

@@ -164,6 +164,7 @@ extension DemoStory {
         _ = try await showDeliveries(to: bobID, name: "Bob", after: shown)
         centre.send(.onDisappear)
         try await answerByText(alice: alice)
+        try await answerACall(alice: alice, bob: bobID)
     }
 
     /// A day later, away from the app: Alice answers her reminder with a text from her flip
@@ -175,6 +176,29 @@ extension DemoStory {
         let reply = try await texts.answer(from: "+15550001111", body: "ok") ?? "(no reply)"
         let status = try await alice.checkInClient.status()
         say("           The server answers her by text: \"\(reply)\" Her last check-in is now \(time(status.lastCheckIn)).")
+    }
+
+    /// Bob asks to be phoned about alerts; Alice misses a deadline; his phone rings and he
+    /// presses 1, as Twilio would play the server's TwiML and post his key.
+    func answerACall(alice: LocalAdapters, bob: UserID) async throws {
+        _ = try await backend.deliveries.updatePreferences(caller: .user(bob), voice: .urgent)
+        say("\n[\(time())] Bob asks LifeSignal to phone him about alerts too: a ringing phone wakes him where an app might not.")
+        clock.advance(by: 24 * 3600 + 60)
+        _ = try await backend.sweep.run(caller: .service)
+        guard
+            let row = try await backend.database.query(
+                "SELECT id FROM deliveries WHERE channel = 'voice' AND user_id = \(SQLValue(bob.rawValue)) ORDER BY created_at DESC LIMIT 1"
+            ).first
+        else { throw DomainError.internal("no call was placed to Bob") }
+        let call = try row.uuid("id")
+        guard case .responder(let message) = try await backend.calls.script(for: call) else { throw DomainError.internal("the call had no message") }
+        say("[\(time())] Alice has missed her deadline. Bob's phone rings; a voice says: \"This is LifeSignal with an urgent message. \(message) Press 1 if you will check on them.\"")
+        guard case .done(let words) = try await backend.calls.pressed("1", on: call) else { throw DomainError.internal("pressing 1 did nothing") }
+        let alert = try await backend.alerts.activeAlert(caller: .user(bob), of: try await alice.authClient.currentSession()?.userID)
+        say("           He presses 1: \"\(words)\" Alice's alert now shows \(alert?.responses.map(\.responderName).joined(separator: ", ") ?? "nobody") on it.")
+        clock.advance(by: 300)
+        _ = try await alice.checkInClient.checkIn()
+        say("[\(time())] Alice checks in; Bob hears she is fine.")
     }
 
     /// Waits (up to 5 s) for a live effect to bring what the story needs next, so the demo
