@@ -22,6 +22,9 @@ struct DemoCommandTests {
             "deadline passed 1.0 h ago; the button is red", "sweep finds 1 missed deadline", "Bob's phone, at once: \"Emergency Alert",
             "under \"Missed check-in\"", "Bob pings her", "shows the ping from Bob Okafor", "safe again, no ping pending: true",
             "SOS sent: your responders have been told", "under \"SOS\"", "shows Bob Okafor responding", "Bob's screen clears it.",
+            "The server answers her by text: \"LifeSignal: checked in.",
+            "Bob's phone rings; a voice says: \"This is LifeSignal with an urgent message. Alice Reyes's check-in has expired. Press 1",
+            "He presses 1: \"Thank you. They have been told you are on it.", "Alice's alert now shows Bob Okafor on it.",
             "Searching \"  CELLAR \" (any case): Fiddletown Cellars, Cellar Door Café", "Routes now: River Walk",
         ] {
             #expect(story.contains(part), "missing: \(part)")
