@@ -192,7 +192,9 @@ extension DemoStory {
         else { throw DomainError.internal("no call was placed to Bob") }
         let call = try row.uuid("id")
         guard case .responder(let message) = try await backend.calls.script(for: call) else { throw DomainError.internal("the call had no message") }
-        say("[\(time())] Alice has missed her deadline. Bob's phone rings; a voice says: \"This is LifeSignal with an urgent message. \(message) Press 1 if you will check on them.\"")
+        say(
+            "[\(time())] Alice has missed her deadline. Bob's phone rings; a voice says: "
+                + "\"This is LifeSignal with an urgent message. \(message) Press 1 if you will check on them.\"")
         guard case .done(let words) = try await backend.calls.pressed("1", on: call) else { throw DomainError.internal("pressing 1 did nothing") }
         let alert = try await backend.alerts.activeAlert(caller: .user(bob), of: try await alice.authClient.currentSession()?.userID)
         say("           He presses 1: \"\(words)\" Alice's alert now shows \(alert?.responses.map(\.responderName).joined(separator: ", ") ?? "nobody") on it.")
