@@ -34,8 +34,19 @@ struct WebPINTests {
         #expect(normal.status == duress.status && normal.header("Location") == duress.header("Location"))
         #expect(try await test.count("check_ins") == 2)
 
+        // Calls and a fallback order from the same page, through the API's rules.
+        let channels = try await browser.submit("/settings/alerts", [("voice", "urgent"), ("order", "push-sms-voice-email")], from: "/settings")
+        #expect(channels.header("Location") == "/settings?said=saved")
+        let chosen = try await test.backend.deliveries.preferences(caller: .user(try #require(try await Self.userID(test))))
+        #expect(chosen.voice == .urgent && chosen.fallback == [.push, .sms, .voice, .email])
+        #expect(try await browser.submit("/settings/alerts", [("voice", "loud"), ("order", "all")], from: "/settings").status == 400)
+
         let removed = try await browser.submit("/settings/pins/remove", [], from: "/settings")
         #expect(removed.header("Location") == "/settings?said=pin-removed")
         #expect(!(try await browser.get("/").text.contains("name=\"pin\"")))
+    }
+
+    static func userID(_ test: TestBackend) async throws -> UserID? {
+        try await test.backend.database.query("SELECT id FROM auth_users WHERE phone = '15550007121'").first.map { UserID(try $0.uuid("id")) }
     }
 }

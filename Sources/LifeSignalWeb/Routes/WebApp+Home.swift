@@ -79,6 +79,9 @@ extension WebApp {
         router.post("settings") { request, _ in
             await self.signedInForm(request) { session, form in try await self.saveSettings(session, form) }
         }
+        router.post("settings/alerts") { request, _ in
+            await self.signedInForm(request) { session, form in try await self.saveAlertChannels(session, form) }
+        }
         router.post("settings/pins") { request, _ in
             await self.signedInForm(request) { session, form in try await self.savePINs(session, form, remove: false) }
         }

@@ -119,13 +119,22 @@ extension WebApp {
         for contact in list.contacts where contact.roles.isDependent && contact.activeAlertID != nil {
             // The alert as a responder may see it (the location of an SOS, who answered).
             guard let alert = try await backend.alerts.activeAlert(caller: caller, of: contact.id) else { continue }
+            let steps = try await backend.alerts.timeline(caller: caller, alertID: alert.id)
             alerts.append(
                 PeopleView.Alert(
                     id: alert.id.uuidString.lowercased(), csrf: csrf, name: contact.name,
                     what: alert.kind == .sos ? "SOS" : "missed a check-in", since: PageTime.ago(alert.activatedAt, now: now),
                     phone: contact.phone.isEmpty ? nil : contact.phone,
                     map: alert.location.map { "https://www.openstreetmap.org/?mlat=\($0.latitude)&mlon=\($0.longitude)#map=17/\($0.latitude)/\($0.longitude)" },
-                    told: alert.responses.isEmpty ? "Nobody has answered yet." : "On it: " + alert.responses.map(\.responderName).joined(separator: ", ")))
+                    told: alert.responses.isEmpty ? "Nobody has answered yet." : "On it: " + alert.responses.map(\.responderName).joined(separator: ", "),
+                    tried: steps.isEmpty
+                        ? nil
+                        : "Tried: "
+                            + steps.map { step in
+                                let when = step.status == "held" ? "" : ", " + PageTime.ago(step.at, now: now)
+                                return "\(step.recipient) by \(Self.channelName(step.channel))\(when) (\(Self.statusName(step.status)))"
+                            }
+                            .joined(separator: " · ")))
         }
         var requests = list.receivedRoleRequests.map {
             PeopleView.Request(

@@ -33,12 +33,18 @@ extension WebApp {
             graces.insert(Choice(value: String(grace / 60), label: PageTime.duration(grace) + " after a missed check-in", selected: true), at: 0)
         }
         let pins = try await backend.checkInPINs.settings(caller: session.caller)
+        let channels = try await backend.deliveries.preferences(caller: session.caller)
+        let calls = [("off", "No calls"), ("urgent", "Call me about alerts")].map {
+            Choice(value: $0.0, label: $0.1, selected: (channels.voice == .off ? "off" : "urgent") == $0.0)
+        }
+        let orders = Self.alertOrders.map { Choice(value: $0.value, label: $0.label, selected: $0.order == channels.fallback) }
         let view = SettingsView(
             csrf: session.csrfToken, said: Self.notice(said), firstName: profile.firstName, lastName: profile.lastName,
             intervals: intervals, reminders: reminders, graces: graces, pushKey: webPushKey, hasPIN: pins.hasPIN,
             pinStatus: pins.hasPIN
                 ? (pins.hasDuressPIN ? "Your check-ins ask for your PIN. You also have a duress PIN." : "Your check-ins ask for your PIN.")
-                : "Your check-ins do not ask for a PIN.")
+                : "Your check-ins do not ask for a PIN.",
+            calls: calls, orders: orders)
         return PageResponse.html(.ok, WebTemplates.page("settings", view, title: "Settings", chrome: .signedIn(csrf: session.csrfToken, current: "settings")))
     }
 
@@ -58,6 +64,23 @@ extension WebApp {
         _ = try await backend.profiles.update(caller: caller, ProfileUpdate(firstName: form["first_name"] ?? "", lastName: form["last_name"] ?? ""))
         _ = try await backend.profiles.updateCheckInSettings(caller: caller, interval: interval, reminderLead: lead)
         _ = try await backend.checkIns.updateEscalation(caller: caller, graceSeconds: graceMinutes * 60, tierDelaySeconds: nil, repeatSeconds: nil)
+        return PageResponse.redirect(to: "/settings?said=saved")
+    }
+
+    /// The fallback orders offered (any other, set elsewhere, shows as none selected).
+    static var alertOrders: [(value: String, label: String, order: [DeliveryChannel])] {
+        [
+            ("all", "Tell me every way at once", []),
+            ("push-sms-voice-email", "One way at a time: app, then text, then call, then email", [.push, .sms, .voice, .email]),
+            ("voice-sms-push-email", "One way at a time: call first, then text, then app, then email", [.voice, .sms, .push, .email]),
+        ]
+    }
+
+    /// Calls and the fallback order, through the API's rules.
+    func saveAlertChannels(_ session: CookieSessions.Session, _ form: FormBody) async throws -> Response {
+        guard let voice = form["voice"].flatMap(ChannelChoice.init(rawValue:)), let order = Self.alertOrders.first(where: { $0.value == form["order"] })
+        else { throw DomainError.invalidArgument("Choose how alerts reach you") }
+        _ = try await backend.deliveries.updatePreferences(caller: session.caller, voice: voice, fallback: order.order)
         return PageResponse.redirect(to: "/settings?said=saved")
     }
 

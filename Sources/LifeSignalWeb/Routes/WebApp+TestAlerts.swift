@@ -76,7 +76,9 @@ extension WebApp {
         case "delivered": "delivered"
         case "sent": "sent"
         case "failed": "failed"
-        case "held", "queued", "sending": "on its way"
+        case "held": "waiting its turn"
+        case "queued", "sending": "on its way"
+        case "cancelled": "not needed"
         default: status
         }
     }

@@ -103,6 +103,17 @@ extension WebTemplates {
         </fieldset>
         <button class="primary">Save</button>
         </form>
+        <section aria-labelledby="reach-heading">
+        <h2 id="reach-heading">How alerts reach you</h2>
+        <form method="post" action="/settings/alerts" class="stack">
+        <input type="hidden" name="_csrf" value="{{csrf}}">
+        <label for="calls">Phone calls about alerts</label>
+        <select id="calls" name="voice">{{#calls}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/calls}}</select>
+        <label for="order">When someone you look out for needs help</label>
+        <select id="order" name="order">{{#orders}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/orders}}</select>
+        <button>Save how alerts reach you</button>
+        </form>
+        </section>
         <section aria-labelledby="pin-heading">
         <h2 id="pin-heading">Check-in PIN</h2>
         <p>{{pinStatus}}</p>
@@ -180,4 +191,6 @@ struct SettingsView {
     var pushKey: String?
     var hasPIN: Bool
     var pinStatus: String
+    var calls: [Choice]
+    var orders: [Choice]
 }

@@ -11,6 +11,7 @@ extension WebTemplates {
         <li>
         <p><strong>{{name}}</strong>: {{what}} {{since}}.</p>
         {{#told}}<p class="small">{{told}}</p>{{/told}}
+        {{#tried}}<p class="small">{{tried}}</p>{{/tried}}
         <div class="actions">
         {{#phone}}<a class="button call" href="tel:{{phone}}">Call {{name}}</a>{{/phone}}
         {{#map}}<a class="button" href="{{map}}" rel="noreferrer">Where they were</a>{{/map}}
@@ -123,6 +124,8 @@ struct PeopleView {
         var map: String?
         /// Who has answered so far.
         var told: String?
+        /// The alert's timeline: who was tried, how, and what became of it.
+        var tried: String?
     }
 
     struct Request {

@@ -92,8 +92,19 @@ struct FallbackOrderTests {
             "SELECT status FROM deliveries WHERE user_id = \(SQLValue(fixture.bob.userID.rawValue)) AND status = 'held'")
         #expect(rows.count == 2, "the repeat's SMS and email wait their turns")
 
+        // The alert's timeline shows every step, to the person and their responders only.
+        let alertID = try #require(try await test.backend.alerts.activeAlert(caller: fixture.ann)).id
+        let timeline = try await test.backend.alerts.timeline(caller: fixture.ann, alertID: alertID)
+        #expect(timeline.filter { $0.recipient == "Bob Tester" }.map(\.status).contains("failed"))
+        #expect(timeline.filter { $0.status == "held" }.count == 2)
+        #expect(try await test.backend.alerts.timeline(caller: fixture.cat, alertID: alertID) == timeline)
+        let stranger = try await test.person("+15550009009", "Zed")
+        await #expect(throws: DomainError.forbidden("Only a responder of this person may see their alerts")) {
+            _ = try await test.backend.alerts.timeline(caller: stranger, alertID: alertID)
+        }
+
         // Cat answers: Bob's held steps are not needed, and never go.
-        _ = try await test.backend.alerts.respond(caller: fixture.cat, alertID: try #require(try await test.backend.alerts.activeAlert(caller: fixture.ann)).id)
+        _ = try await test.backend.alerts.respond(caller: fixture.cat, alertID: alertID)
         test.clock.advance(by: 3600)
         await test.backend.deliveries.sendDue()
         // What reached Bob after that is "Cat is on it", on the channels he was told on.
