@@ -74,6 +74,12 @@ public struct SMSReplies: Sendable {
 
     /// The account whose verified phone `phone` is.
     private func verifiedAccount(_ phone: PhoneNumber) async throws -> UserID? {
+        try await Self.verifiedAccount(phone, in: database)
+    }
+
+    /// The account whose verified phone `phone` is: a text or a call from it speaks for that
+    /// account no more than the sign-in code that verified the number did.
+    static func verifiedAccount(_ phone: PhoneNumber, in database: any Database) async throws -> UserID? {
         try await database.query(
             "SELECT id FROM auth_users WHERE phone = \(phone.digits) AND phone_confirmed_at IS NOT NULL"
         ).first.map { UserID(try $0.uuid("id")) }

@@ -28,6 +28,8 @@ public struct VoiceCalls: Sendable {
         case checkIn(firstName: String)
         /// A test alert: the message, then "Press 1 to confirm".
         case test(message: String)
+        /// A person calling the server's number from their verified phone: "Press 1 to check in".
+        case callIn(firstName: String)
         /// Nothing to ask any more (the alert ended, the person checked in, the row is not a
         /// call): these words, then goodbye.
         case over(String)
@@ -70,7 +72,7 @@ public struct VoiceCalls: Sendable {
         }
         if call.kind == .nonResponsiveSelf {
             let needsPIN = try await database.query("SELECT 1 AS present FROM lifesignal_check_in_pins WHERE user_id = \(call.recipient)").first != nil
-            return needsPIN ? .askPIN : try await checkIn(call, pin: nil)
+            return needsPIN ? .askPIN : try await checkIn(call.recipient, pin: nil, call: call.id)
         }
         guard let alert = call.alert else { return .done("Thank you.") }
         do {
@@ -89,7 +91,7 @@ public struct VoiceCalls: Sendable {
         guard let call = try await Self.call(delivery, in: database), call.kind == .nonResponsiveSelf else {
             return .done("This call is no longer needed.")
         }
-        return try await checkIn(call, pin: pin)
+        return try await checkIn(call.recipient, pin: pin, call: call.id)
     }
 
     /// Records how the call of `delivery` ended (Twilio's `CallStatus`, and `AnsweredBy` when
@@ -116,9 +118,10 @@ public struct VoiceCalls: Sendable {
         }
     }
 
-    private func checkIn(_ call: Call, pin: String?) async throws -> Answer {
+    /// Checks `person` in with `pin`; the call the ledger placed (if it was one) counts as answered.
+    func checkIn(_ person: UserID, pin: String?, call: UUID? = nil) async throws -> Answer {
         do {
-            _ = try await checkIns.checkIn(caller: .user(call.recipient), pin: pin)
+            _ = try await checkIns.checkIn(caller: .user(person), pin: pin)
         } catch DomainError.checkInTooSoon {
             // Checked in a moment ago: that counts.
         } catch DomainError.forbidden {
@@ -126,7 +129,7 @@ public struct VoiceCalls: Sendable {
         } catch DomainError.rateLimited {
             return .done("Too many wrong PINs. You are not checked in. Please check in another way.")
         }
-        try await markAnswered(call.id)
+        if let call { try await markAnswered(call) }
         return .done("Thank you. You are checked in.")
     }
 

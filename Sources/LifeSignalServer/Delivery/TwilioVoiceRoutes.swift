@@ -53,6 +53,22 @@ struct TwilioVoiceRoutes<Context: RequestContext> {
                 Self.answer(try await self.backend.calls.keyedPIN(fields["Digits"] ?? "", on: id), call: base)
             }
         }
+        // Calls to the number: its voice webhook is `<public URL>/hooks/twilio/voice-in`.
+        router.post("hooks/twilio/voice-in") { request, _ in
+            try await self.signedIncoming(request, "") { fields, base in
+                Self.script(try await self.backend.calls.incoming(from: fields["From"] ?? ""), call: base)
+            }
+        }
+        router.post("hooks/twilio/voice-in/menu") { request, _ in
+            try await self.signedIncoming(request, "/menu") { fields, base in
+                Self.answer(try await self.backend.calls.pressedIncoming(fields["Digits"] ?? "", from: fields["From"] ?? ""), call: base)
+            }
+        }
+        router.post("hooks/twilio/voice-in/pin") { request, _ in
+            try await self.signedIncoming(request, "/pin") { fields, base in
+                Self.answer(try await self.backend.calls.keyedPINIncoming(fields["Digits"] ?? "", from: fields["From"] ?? ""), call: base)
+            }
+        }
         router.post("hooks/twilio/voice/:id/status") { request, context in
             try await self.signed(request, context, "/status") { id, fields, _ in
                 try await self.backend.calls.ended(id, status: fields["CallStatus"] ?? "", answeredBy: fields["AnsweredBy"])
@@ -71,13 +87,26 @@ struct TwilioVoiceRoutes<Context: RequestContext> {
             return JSONResponse.make(.notFound, ["message": "No such call"])
         }
         let call = webhook.publicURL.appendingPathComponent(Self.path(for: id))
-        let signedURL = call.absoluteString + step
+        guard let fields = try await Self.verified(request, url: call.absoluteString + step, webhook: webhook) else { return TwilioWebhook.refusal }
+        return try await body(id, fields, call)
+    }
+
+    /// The same for a call to the number, whose URL names no ledger row.
+    private func signedIncoming(_ request: Request, _ step: String, _ body: ([String: String], URL) async throws -> Response) async throws -> Response {
+        guard let webhook else { return JSONResponse.make(.notFound, ["message": "No Twilio number is configured for calls"]) }
+        let call = webhook.publicURL.appendingPathComponent("hooks/twilio/voice-in")
+        guard let fields = try await Self.verified(request, url: call.absoluteString + step, webhook: webhook) else { return TwilioWebhook.refusal }
+        return try await body(fields, call)
+    }
+
+    /// The form of `request` when its `X-Twilio-Signature` is valid for `url`, else `nil`.
+    private static func verified(_ request: Request, url: String, webhook: TwilioVoiceWebhook) async throws -> [String: String]? {
         let form = try await request.body.collect(upTo: Self.bodyLimit)
         let fields = FormBody.fields(Data(buffer: form))
         guard let name = HTTPField.Name("X-Twilio-Signature"), let signature = request.headers[name],
-            TwilioSignature.isValid(signature, url: signedURL, parameters: fields, authToken: webhook.authToken)
-        else { return TwilioWebhook.refusal }
-        return try await body(id, Dictionary(fields, uniquingKeysWith: { first, _ in first }), call)
+            TwilioSignature.isValid(signature, url: url, parameters: fields, authToken: webhook.authToken)
+        else { return nil }
+        return Dictionary(fields, uniquingKeysWith: { first, _ in first })
     }
 
     static func isMachine(_ answeredBy: String) -> Bool { answeredBy.hasPrefix("machine") || answeredBy == "fax" }
@@ -93,6 +122,10 @@ struct TwilioVoiceRoutes<Context: RequestContext> {
         case .test(let message):
             let menu = say("This is a test from LifeSignal. \(message) Press 1 to confirm.")
             return twiML(gather(menu, call: call) + gather(say("Press 1 to confirm."), call: call) + say("Goodbye.") + "<Hangup/>")
+        case .callIn(let firstName):
+            let hello = firstName.isEmpty ? "Hello." : "Hello \(firstName)."
+            let menu = say("\(hello) This is LifeSignal. Press 1 to check in.")
+            return twiML(gather(menu, call: call) + gather(say("Press 1 to check in."), call: call) + say("Goodbye.") + "<Hangup/>")
         case .checkIn(let firstName):
             let hello = firstName.isEmpty ? "Hello." : "Hello \(firstName)."
             let menu = say("\(hello) This is LifeSignal. Your check-in is overdue. Press 1 if you are OK.")

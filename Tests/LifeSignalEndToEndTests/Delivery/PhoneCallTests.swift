@@ -78,12 +78,13 @@ struct PhoneCallTests {
         let bob = try await fixture.person("+15550008002", "Bob", calls: .urgent)
         let cat = try await fixture.person("+15550008003", "Cat", calls: .urgent)
         let dan = try await fixture.person("+15550008004", "Dan", calls: .urgent)
-        for responder in [bob, cat, dan] {
+        let eve = try await fixture.person("+15550008005", "Eve", calls: .urgent)
+        for responder in [bob, cat, dan, eve] {
             _ = try await backend.contacts.addContact(caller: ann, qrCodeID: try await backend.contacts.qrCode(caller: responder).id, roles: .responder)
         }
         try await fixture.phones([
             "+15550008002": ["answer": "human", "presses": ["", "1"]], "+15550008003": ["answer": "machine"],
-            "+15550008004": ["answer": "no-answer"],
+            "+15550008004": ["answer": "no-answer"], "+15550008005": ["answer": "human", "presses": ["hangup"]],
         ])
         _ = try await backend.checkIns.checkIn(caller: ann)
         fixture.clock.advance(by: 24 * 3600 + 1)
@@ -107,6 +108,9 @@ struct PhoneCallTests {
         #expect(rows["+15550008002"]?.status == "delivered")
         #expect(rows["+15550008003"]?.status == "failed" && rows["+15550008003"]?.error == "a machine answered the call")
         #expect(rows["+15550008004"]?.status == "failed" && rows["+15550008004"]?.error == "the call ended: no-answer")
+        _ = try await fixture.ended("+15550008005")
+        let hungUp = try await Self.callRows(backend)["+15550008005"]
+        #expect(hungUp?.status == "failed" && hungUp?.error == "the call was answered but no key was pressed", "a hang-up is no answer")
         // Every request the phone made carried a valid signature: none was refused.
         #expect(fixture.twilio.records.filter { $0["fetch"] != nil }.allSatisfy { ($0["status"] as? Int) == 200 })
     }
@@ -166,6 +170,39 @@ struct PhoneCallTests {
         let report = try #require(try await backend.testAlerts.latest(caller: ann))
         #expect(report.responders.first?.confirmedBy == "call")
         #expect(report.responders.first?.attempts.map(\.channel) == [.voice])
+    }
+
+    @Test("a person calls the number to check in: 1, then the PIN; a stranger's call checks nobody in", arguments: Engine.allCases)
+    func callingIn(engine: Engine) async throws {
+        let fixture = try await Self.start(engine)
+        defer { Task { await fixture.stop() } }
+        let backend = fixture.test.backend
+        let ann = try await fixture.person("+15550008031", "Ann", calls: .off)
+        _ = try await backend.checkInPINs.set(caller: ann, pin: "4821", duressPIN: nil)
+        let base = "http://127.0.0.1:\(fixture.server.port)/hooks/twilio/voice-in"
+        /// Twilio's request for an incoming call, signed as Twilio signs it; the TwiML's text.
+        func twilio(_ path: String, _ fields: [(String, String)]) async throws -> String {
+            var allowed = CharacterSet.alphanumerics
+            allowed.insert(charactersIn: "-._~")
+            let body = fields.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }.joined(separator: "&")
+            let signature = TwilioSignature.expected(url: base + path, parameters: fields, authToken: Self.token)
+            let reply = try await NIOHTTPTestClient.send(
+                "POST", "/hooks/twilio/voice-in" + path, port: fixture.server.port,
+                headers: ["Content-Type": "application/x-www-form-urlencoded", "X-Twilio-Signature": signature], body: Data(body.utf8))
+            #expect(reply.status == 200, "\(path): \(reply.status)")
+            return String(decoding: reply.body, as: UTF8.self)
+        }
+        let call = [("CallSid", "CA" + String(repeating: "1", count: 32)), ("From", "+15550008031"), ("To", "+15005550006")]
+        #expect(try await twilio("", call).contains("<Say>Hello Ann. This is LifeSignal. Press 1 to check in.</Say>"))
+        #expect(try await twilio("/menu", call + [("Digits", "1")]).contains("Please enter your check-in PIN"))
+        #expect(try await twilio("/pin", call + [("Digits", "1111")]).contains("That is not your PIN. You are not checked in."))
+        #expect(try await fixture.test.count("check_ins") == 0)
+        #expect(try await twilio("/pin", call + [("Digits", "4821")]).contains("Thank you. You are checked in."))
+        #expect(try await fixture.test.count("check_ins") == 1)
+        let stranger = [("CallSid", "CA" + String(repeating: "2", count: 32)), ("From", "+15550008099"), ("To", "+15005550006")]
+        #expect(try await twilio("", stranger).contains(VoiceCalls.strangerWords))
+        #expect(try await twilio("/menu", stranger + [("Digits", "1")]).contains(VoiceCalls.strangerWords))
+        #expect(try await fixture.test.count("check_ins") == 1)
     }
 
     @Test("a forged or unsigned voice webhook is 403 and presses nothing")
