@@ -48,6 +48,22 @@ struct WebSignInTests {
         #expect(try await test.count("auth_sessions") == 1, "the web app's session is /auth/v1's")
     }
 
+    @Test("a landline asks for the code by call: the page says so, the code is read out, and it signs in", arguments: [Engine.sqlite])
+    func codeByCall(engine: Engine) async throws {
+        let test = try await TestDatabases.backend(engine)
+        let server = try await TestServer.start(test.backend)
+        defer { Task { await server.stop() } }
+        let browser = WebBrowser(server)
+        #expect(try await browser.get("/sign-in").text.contains("name=\"channel\" value=\"call\""))
+        let codePage = try await browser.post("/sign-in/code", [("phone", "+15550007011"), ("next", "/"), ("channel", "call")])
+        #expect(codePage.status == 200 && codePage.text.contains("We are calling"), "\(codePage.text)")
+        let phone = try PhoneNumber("+15550007011")
+        #expect(await test.sms.called == [phone])
+        let code = try #require(await test.sms.lastCode(for: phone))
+        let signedIn = try await browser.post("/sign-in/verify", [("phone", "+15550007011"), ("code", code.value), ("next", "/")])
+        #expect(signedIn.status == 303 && browser.cookie != nil)
+    }
+
     @Test("signing out ends the session: the old cookie no longer opens a page or posts a form", arguments: Engine.allCases)
     func signOut(engine: Engine) async throws {
         let test = try await TestDatabases.backend(engine)

@@ -63,13 +63,14 @@ public struct AuthService: Sendable {
 
     // MARK: Phone sign-in
 
-    /// Issues a fresh code for `phone` (replacing any earlier one) and sends it by SMS.
+    /// Issues a fresh code for `phone` (replacing any earlier one) and sends it by SMS, or reads
+    /// it out on a call (`channel`, for a landline: the same caps count it).
     /// `clientAddress` is where the request came from, when it came over the network: codes are
     /// capped per address as well as per number (`SignInCodes+Caps.swift`).
-    public func requestCode(phone text: String, clientAddress: String? = nil, captchaToken: String? = nil) async throws {
+    public func requestCode(phone text: String, clientAddress: String? = nil, captchaToken: String? = nil, by channel: CodeChannel = .sms) async throws {
         let phone = try PhoneNumber(text)
         try await codes.checkCaptcha(captchaToken, clientAddress: clientAddress)
-        try await codes.send(to: phone, purpose: "sms", user: nil, clientAddress: clientAddress)
+        try await codes.send(to: phone, purpose: "sms", user: nil, clientAddress: clientAddress, by: channel)
     }
 
     /// Exchanges a code for a session, creating the account on first sign-in.

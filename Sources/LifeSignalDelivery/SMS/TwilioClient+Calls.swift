@@ -27,4 +27,15 @@ extension TwilioClient {
         ]
         return try await post(makeRequest(resource: "Calls.json", fields: fields))
     }
+
+    /// Places a call that says `twiML` (inline, no webhook): a sign-in code read out.
+    public func call(to: String, from: String, twiML: String, ringSeconds: Int = 30) async throws -> SMSReceipt {
+        for number in [to, from] {
+            guard number.hasPrefix("+"), number.count > 1, number.count <= 16, number.dropFirst().allSatisfy({ $0.isASCII && $0.isNumber }) else {
+                throw SMSError.invalidRequest("not an E.164 number")
+            }
+        }
+        let fields = [("To", to), ("From", from), ("Twiml", twiML), ("Timeout", String(ringSeconds))]
+        return try await post(makeRequest(resource: "Calls.json", fields: fields))
+    }
 }

@@ -33,9 +33,12 @@ struct AuthRoutes<Context: AuthenticatedRequestContext> {
         guard let phone = body.phone else {
             throw GoTrueError(status: .badRequest, code: "validation_failed", message: "Only phone sign-in is supported: send {\"phone\": \"+1…\"}")
         }
+        guard let channel = CodeChannel(rawValue: body.channel ?? "sms") else {
+            throw GoTrueError(status: .badRequest, code: "validation_failed", message: "channel is sms or call")
+        }
         try await backend.auth.requestCode(
             phone: phone.hasPrefix("+") ? phone : "+" + phone,
-            clientAddress: clientAddress(request, context), captchaToken: body.security?.captchaToken)
+            clientAddress: clientAddress(request, context), captchaToken: body.security?.captchaToken, by: channel)
         return JSONResponse.make(.ok, [String: String]())
     }
 

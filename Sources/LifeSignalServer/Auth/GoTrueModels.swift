@@ -95,9 +95,11 @@ struct GoTrueSession: Encodable {
 struct OTPRequest: Decodable {
     var phone: String?
     var email: String?
+    /// GoTrue's `sms` (the default); `call` reads the code out on a call, for a landline.
+    var channel: String?
     var security: GoTrueMetaSecurity?
     enum CodingKeys: String, CodingKey {
-        case phone, email
+        case phone, email, channel
         case security = "gotrue_meta_security"
     }
 }

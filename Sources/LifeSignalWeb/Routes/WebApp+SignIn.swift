@@ -30,16 +30,17 @@ extension WebApp {
         guard let form = try? await FormBody.read(request) else { return tooLarge() }
         let next = LocalPath.safe(form["next"] ?? "/")
         let phoneText = form["phone"] ?? ""
+        let channel: CodeChannel = form["channel"] == "call" ? .call : .sms
         let phone: PhoneNumber
         do {
             phone = try PhoneNumber(phoneText)
-            try await backend.auth.requestCode(phone: phone.e164, clientAddress: clientAddress(request, context))
+            try await backend.auth.requestCode(phone: phone.e164, clientAddress: clientAddress(request, context), by: channel)
         } catch let error as DomainError {
             return signInForm(WebErrors.status(of: error), SignInView(next: next, phone: phoneText, error: WebErrors.text(of: error)))
         } catch let refusal as AuthRefusal {
             return signInForm(.badRequest, SignInView(next: next, phone: phoneText, error: WebErrors.text(of: refusal)))
         }
-        return codeForm(.ok, SignInView(next: next, phone: phone.e164))
+        return codeForm(.ok, SignInView(next: next, phone: phone.e164, called: channel == .call))
     }
 
     private func verifyCode(_ request: Request) async throws -> Response {

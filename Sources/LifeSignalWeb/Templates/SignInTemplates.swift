@@ -10,6 +10,7 @@ extension WebTemplates {
         <input id="phone" name="phone" type="tel" autocomplete="tel" inputmode="tel" required value="{{phone}}"\
         {{#error}} aria-describedby="sign-in-error"{{/error}} placeholder="+1 555 000 1234">
         <button class="primary">Text me a code</button>
+        <button name="channel" value="call">Call me with the code (a landline)</button>
         </form>
         <details>
         <summary>Sign in with email and password instead</summary>
@@ -26,7 +27,8 @@ extension WebTemplates {
 
     static let signInCode = """
         <h1>Enter your code</h1>
-        <p>We sent a 6-digit code by text message to <strong>{{phone}}</strong>. It works for a few minutes.</p>
+        {{^called}}<p>We sent a 6-digit code by text message to <strong>{{phone}}</strong>. It works for a few minutes.</p>{{/called}}
+        {{#called}}<p>We are calling <strong>{{phone}}</strong> to read you a 6-digit code, twice. It works for a few minutes.</p>{{/called}}
         {{#error}}<p class="error" role="alert" id="code-error">{{error}}</p>{{/error}}
         <form method="post" action="/sign-in/verify" class="stack">
         <input type="hidden" name="next" value="{{next}}">
@@ -45,4 +47,6 @@ struct SignInView {
     var next: String
     var phone: String = ""
     var error: String?
+    /// The code is being read out on a call, not texted.
+    var called = false
 }

@@ -196,7 +196,8 @@ extension DemoStory {
             "[\(time())] Alice has missed her deadline. Bob's phone rings; a voice says: "
                 + "\"This is LifeSignal with an urgent message. \(message) Press 1 if you will check on them.\"")
         guard case .done(let words) = try await backend.calls.pressed("1", on: call) else { throw DomainError.internal("pressing 1 did nothing") }
-        let alert = try await backend.alerts.activeAlert(caller: .user(bob), of: try await alice.authClient.currentSession()?.userID)
+        let aliceID = await alice.authClient.currentSession()?.userID
+        let alert = try await backend.alerts.activeAlert(caller: .user(bob), of: aliceID)
         say("           He presses 1: \"\(words)\" Alice's alert now shows \(alert?.responses.map(\.responderName).joined(separator: ", ") ?? "nobody") on it.")
         clock.advance(by: 300)
         _ = try await alice.checkInClient.checkIn()

@@ -11,8 +11,25 @@ struct TwilioSMSSender: SMSSender {
     let client: TwilioClient
 
     func send(code: OneTimeCode, to phone: PhoneNumber) async throws {
+        try await send(code: code, to: phone, by: .sms)
+    }
+
+    /// By SMS, or read out twice on a call (digit by digit, for a landline) from the account's
+    /// number; a Messaging Service cannot call.
+    func send(code: OneTimeCode, to phone: PhoneNumber, by channel: CodeChannel) async throws {
         do {
-            _ = try await client.send(to: phone.e164, body: "Your LifeSignal code is \(code.value)")
+            switch channel {
+            case .sms:
+                _ = try await client.send(to: phone.e164, body: "Your LifeSignal code is \(code.value)")
+            case .call:
+                guard case .number(let from) = client.configuration.sender else {
+                    throw DomainError.failedPrecondition("This server cannot read codes out on a call; ask for a text")
+                }
+                let digits = code.value.map(String.init).joined(separator: ", ")
+                let words = "Your LifeSignal code is \(digits)."
+                let twiML = "<Response><Pause length=\"1\"/><Say>\(words)</Say><Pause length=\"1\"/><Say>Again: \(words)</Say></Response>"
+                _ = try await client.call(to: phone.e164, from: from, twiML: twiML)
+            }
         } catch let error as SMSError {
             // GoTrue answers a provider failure 500 `sms_send_failed`; a number Twilio will never
             // reach (invalid, or it replied STOP) is the caller's to fix.

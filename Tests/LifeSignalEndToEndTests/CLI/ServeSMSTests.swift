@@ -46,6 +46,31 @@ struct ServeSMSTests {
         #expect(try await serve.post("/auth/v1/otp", ["phone": "+15559990003"]).0 == 500)
     }
 
+    @Test("a landline asks for its code by call: the stand-in's phone hears it read out, twice, and it signs the person in")
+    func signInByCall() async throws {
+        let twilio = try await StandInProcess.start("twilio_standin.py", arguments: [Self.sid, Self.token])
+        defer { twilio.stop() }
+        let serve = try await ServeProcess(environment: [
+            "LIFESIGNAL_TWILIO_ACCOUNT_SID": Self.sid, "LIFESIGNAL_TWILIO_AUTH_TOKEN": Self.token,
+            "LIFESIGNAL_TWILIO_FROM": "+15550001000", "LIFESIGNAL_TWILIO_API_URL": "http://127.0.0.1:\(twilio.port)",
+        ])
+        defer { Task { await serve.stop() } }
+        #expect(try await serve.post("/auth/v1/otp", ["phone": "+15550002001", "channel": "whatsapp"]).0 == 400)
+        #expect(try await serve.post("/auth/v1/otp", ["phone": "+15550002001", "channel": "call"]).0 == 200)
+        let placed = try await twilio.records(atLeast: 1) { ($0["path"] as? String)?.hasSuffix("/Calls.json") == true }
+        let fields = try #require(placed[0]["fields"] as? [String: Any])
+        #expect(fields["To"] as? String == "+15550002001" && fields["From"] as? String == "+15550001000")
+        let heard = try await twilio.records(atLeast: 2) { ($0["to"] as? String) == "+15550002001" && $0["heard"] != nil }
+            .compactMap { $0["heard"] as? String }
+        #expect(heard.count == 2 && heard[1].hasPrefix("Again: "), "\(heard)")
+        let code = String(heard[0].filter(\.isNumber))
+        #expect(code.count == 6, "\(heard)")
+        let (status, session) = try await serve.post("/auth/v1/verify", ["type": "sms", "phone": "+15550002001", "token": code])
+        #expect(status == 200 && session["access_token"] is String)
+        let texts = twilio.records.filter { ($0["path"] as? String)?.hasSuffix("/Messages.json") == true }
+        #expect(texts.isEmpty, "no text to a landline")
+    }
+
     @Test("a Twilio account named in part stops serve before it listens")
     func partialSettings() async throws {
         let serve = try await ServeProcess(environment: ["LIFESIGNAL_TWILIO_ACCOUNT_SID": Self.sid])

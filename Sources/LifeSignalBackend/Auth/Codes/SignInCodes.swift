@@ -75,12 +75,12 @@ public struct SignInCodes: Sendable {
     /// Issues a fresh code of `purpose` for `phone`, replacing any earlier one (whatever its
     /// purpose), within the sending caps, and sends it by SMS. `user` is who the code is for
     /// when the code proves something about an account (reauthentication).
-    func send(to phone: PhoneNumber, purpose: String, user: UserID?, clientAddress: String?) async throws {
+    func send(to phone: PhoneNumber, purpose: String, user: UserID?, clientAddress: String?, by channel: CodeChannel = .sms) async throws {
         let now = clock.now()
         let code = try await database.transaction { connection in
             try await issue(to: phone, purpose: purpose, user: user, clientAddress: clientAddress, now: now, in: connection)
         }
-        try await deliver(code, to: phone)
+        try await deliver(code, to: phone, by: channel)
     }
 
     /// Stores a fresh code of `purpose` for `phone` in the caller's transaction, within the
@@ -105,9 +105,9 @@ public struct SignInCodes: Sendable {
 
     /// Sends a stored code. A code that never reached the phone must not hold off a retry for
     /// the resend interval: it is removed (only this code; a newer one, sent meanwhile, stays).
-    func deliver(_ code: OneTimeCode, to phone: PhoneNumber) async throws {
+    func deliver(_ code: OneTimeCode, to phone: PhoneNumber, by channel: CodeChannel = .sms) async throws {
         do {
-            try await sms.send(code: code, to: phone)
+            try await sms.send(code: code, to: phone, by: channel)
         } catch {
             let hash = hash(phone: phone, code: code)
             _ = try? await database.query("DELETE FROM auth_one_time_codes WHERE phone = \(phone.digits) AND code_hash = \(hash)")
