@@ -32,7 +32,10 @@ struct DrainTests {
         try await test.link(responder: bob, dependent: ann)
         _ = try await test.backend.alerts.trigger(caller: ann)
         let waiting = try await test.backend.database.query("SELECT status FROM deliveries WHERE address = '+15550000002'")
-        #expect(try waiting.map { try $0.string("status") } == ["sending"], "the rule answered before the provider")
+        // Claimed and at the provider, or (on a loaded machine, past the rule's 50 ms) not yet
+        // claimed: either way the rule answered before the provider, and drain finishes it.
+        let before = try waiting.map { try $0.string("status") }
+        #expect(before == ["sending"] || before == ["queued"], "the rule answered before the provider: \(before)")
 
         #expect(await test.backend.deliveries.drain(atMost: .seconds(60)))
         let sent = try await test.backend.database.query("SELECT status FROM deliveries WHERE address = '+15550000002'")

@@ -49,7 +49,7 @@ struct PhoneCallTests {
         }
     }
 
-    static func start(_ engine: Engine) async throws -> Fixture {
+    static func start(_ engine: Engine, sms: RecordingChannelSender? = nil) async throws -> Fixture {
         let twilio = try await StandInProcess.start("twilio_standin.py", arguments: [Self.sid, Self.token])
         let port = try DeliveryStoryTests.freePort()
         let base = try #require(URL(string: "http://127.0.0.1:\(port)"))
@@ -59,7 +59,7 @@ struct PhoneCallTests {
                 baseURL: try #require(URL(string: "http://127.0.0.1:\(twilio.port)"))))
         let clock = ManualClock()
         let test = try await TestDatabases.backend(engine, clock: clock) { configuration in
-            configuration.deliveryChannels = DeliveryChannels(voice: TwilioCallSender(client: client, from: "+15005550006", publicURL: base))
+            configuration.deliveryChannels = DeliveryChannels(sms: sms, voice: TwilioCallSender(client: client, from: "+15005550006", publicURL: base))
         }
         let server = try await TestServer.start(test.backend) {
             $0.port = port
@@ -203,6 +203,31 @@ struct PhoneCallTests {
         #expect(try await twilio("", stranger).contains(VoiceCalls.strangerWords))
         #expect(try await twilio("/menu", stranger + [("Digits", "1")]).contains(VoiceCalls.strangerWords))
         #expect(try await fixture.test.count("check_ins") == 1)
+    }
+
+    @Test("call first, then text: a voicemail taking the call moves the alert on to the text at once", arguments: Engine.allCases)
+    func machineMovesOn(engine: Engine) async throws {
+        let sms = RecordingChannelSender()
+        let fixture = try await Self.start(engine, sms: sms)
+        defer { Task { await fixture.stop() } }
+        let backend = fixture.test.backend
+        let ann = try await fixture.person("+15550008041", "Ann", calls: .off)
+        let bob = try await fixture.person("+15550008042", "Bob", calls: .urgent)
+        _ = try await backend.contacts.addContact(caller: ann, qrCodeID: try await backend.contacts.qrCode(caller: bob).id, roles: .responder)
+        _ = try await backend.deliveries.updatePreferences(caller: bob, fallback: [.voice, .sms])
+        try await fixture.phones(["+15550008042": ["answer": "machine"]])
+        _ = try await backend.checkIns.checkIn(caller: ann)
+        fixture.clock.advance(by: 24 * 3600 + 1)
+        _ = try await backend.sweep.run(caller: .service)
+        #expect(await sms.messages(to: "+15550008042").isEmpty, "the text waits for the call")
+        _ = try await fixture.ended("+15550008042")
+        // The machine's call is failed, its text released now, not an hour later.
+        for _ in 0..<100 where await sms.messages(to: "+15550008042").isEmpty {
+            await backend.deliveries.sendDue()
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(await sms.messages(to: "+15550008042").map(\.kind) == [.nonResponsiveDependent])
+        #expect(try await Self.callRows(backend)["+15550008042"]?.error == "a machine answered the call")
     }
 
     @Test("a forged or unsigned voice webhook is 403 and presses nothing")
